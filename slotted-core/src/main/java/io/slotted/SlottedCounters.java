@@ -1,0 +1,153 @@
+package io.slotted;
+
+import java.sql.Connection;
+import java.util.Collection;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import javax.sql.DataSource;
+
+/**
+ * Hot counters kept in a SQL table, spread over several rows (slots) per counter so that
+ * concurrent increments do not queue on one row lock.
+ *
+ * <p>A counter is named by an {@code int recordType} (what is counted: downloads, views, likes) and
+ * a {@code long recordId} (whose: the repository, page or post). Counters exist implicitly: one that
+ * was never incremented reads 0. Instances are thread-safe and meant to be shared, one per table;
+ * get one from {@link #builder(DataSource)} and {@link #close()} it when the application stops.
+ *
+ * <pre>{@code
+ * SlottedCounters counters = SlottedCounters.builder(dataSource).build();
+ * counters.migrate();
+ * counters.increment(DOWNLOADS, repositoryId);
+ * long downloads = counters.get(DOWNLOADS, repositoryId);
+ * }</pre>
+ */
+public interface SlottedCounters extends AutoCloseable {
+
+    /**
+     * Starts configuring counters stored through the given data source. Slotted borrows a
+     * connection per write or read and returns it at once; a pool such as HikariCP is recommended.
+     *
+     * @param dataSource where the counter table lives
+     * @return a builder with the defaults described on each of its methods
+     * @throws NullPointerException if {@code dataSource} is null
+     */
+    static SlottedCountersBuilder builder(DataSource dataSource) {
+        return new SlottedCountersBuilder(dataSource);
+    }
+
+    /**
+     * Creates the counter table if it is missing, or checks an existing one. An existing table is
+     * never altered; anything about it that works but has a cost (a surrogate auto-increment id
+     * consumed by every upsert, {@code INT} columns that overflow) is reported as a warning.
+     *
+     * @return what was found or done, with warnings
+     * @throws SchemaException if an existing table lacks a needed column or the unique key
+     * @throws DatabaseUnavailableException if the database cannot be reached
+     */
+    MigrationReport migrate();
+
+    /**
+     * Adds {@code delta} to a counter and returns once the change is durable and visible to every
+     * later read.
+     *
+     * @param recordType what is counted
+     * @param recordId whose count it is
+     * @param delta the amount to add; negative to subtract; never 0
+     * @throws IllegalArgumentException if {@code delta} is 0
+     * @throws CounterOverflowException if the slot written would leave its column's range; nothing
+     *     changes
+     * @throws ContentionException if lock conflicts outlasted every retry; nothing changes
+     * @throws DatabaseUnavailableException if the database cannot be reached; nothing changes
+     * @throws OutcomeUnknownException if the connection was lost while committing
+     * @throws SchemaException if the counter table is missing or has the wrong shape
+     * @throws IllegalStateException if these counters are closed
+     */
+    void add(int recordType, long recordId, long delta);
+
+    /**
+     * Adds 1 to a counter: {@code add(recordType, recordId, 1)}.
+     *
+     * @param recordType what is counted
+     * @param recordId whose count it is
+     * @throws SlottedException as {@link #add(int, long, long)} does
+     */
+    default void increment(int recordType, long recordId) {
+        add(recordType, recordId, 1);
+    }
+
+    /**
+     * Adds {@code delta} to a counter without blocking the caller where the write mode allows it.
+     * The future completes when the change is durable, or exceptionally with the exception
+     * {@link #add(int, long, long)} would have thrown.
+     *
+     * @param recordType what is counted
+     * @param recordId whose count it is
+     * @param delta the amount to add; never 0
+     * @return a future completed once the increment is durable
+     * @throws IllegalArgumentException if {@code delta} is 0
+     */
+    CompletableFuture<Void> addAsync(int recordType, long recordId, long delta);
+
+    /**
+     * Adds {@code delta} to a counter inside the caller's own transaction. The upsert runs on
+     * {@code connection} and is not committed here: it lands or rolls back with the caller's work,
+     * so a download and its count are recorded together or not at all. Not retried on lock
+     * conflicts either, since a deadlock aborts the caller's whole transaction; the caller retries
+     * its transaction.
+     *
+     * @param connection the caller's connection, usually with auto-commit off
+     * @param recordType what is counted
+     * @param recordId whose count it is
+     * @param delta the amount to add; never 0
+     * @throws IllegalArgumentException if {@code delta} is 0
+     * @throws SlottedException as {@link #add(int, long, long)} does, except that nothing is
+     *     retried
+     */
+    void add(Connection connection, int recordType, long recordId, long delta);
+
+    /**
+     * Reads a counter: the sum of its slots.
+     *
+     * @param recordType what is counted
+     * @param recordId whose count it is
+     * @return the total; 0 for a counter never incremented
+     * @throws CounterOverflowException if the total is outside the signed 64-bit range
+     * @throws DatabaseUnavailableException if the database cannot be reached
+     * @throws SchemaException if the counter table is missing
+     */
+    long get(int recordType, long recordId);
+
+    /**
+     * Reads many counters of one type.
+     *
+     * @param recordType what is counted
+     * @param recordIds whose counts to read; duplicates are read once
+     * @return every requested id mapped to its total, 0 for ids never incremented, in the order
+     *     the ids were given
+     * @throws CounterOverflowException if a total is outside the signed 64-bit range
+     * @throws DatabaseUnavailableException if the database cannot be reached
+     */
+    Map<Long, Long> getAll(int recordType, Collection<Long> recordIds);
+
+    /**
+     * The settings these counters were built with.
+     *
+     * @return the immutable configuration
+     */
+    SlottedConfig config();
+
+    /**
+     * Counts of what these counters have done since they were built, for metrics and tests.
+     *
+     * @return a snapshot; later work does not change it
+     */
+    SlottedStats stats();
+
+    /**
+     * Writes everything already accepted, then releases threads. Later writes fail with
+     * {@link IllegalStateException}. Does not close the data source, which belongs to the caller.
+     */
+    @Override
+    void close();
+}

@@ -1,0 +1,122 @@
+package io.slotted.internal;
+
+import io.slotted.MigrationReport;
+import io.slotted.SlottedConfig;
+import io.slotted.SlottedCounters;
+import io.slotted.SlottedStats;
+import io.slotted.WriteMode;
+import io.slotted.internal.engine.CounterKey;
+import io.slotted.internal.engine.CounterReader;
+import io.slotted.internal.engine.CounterWriter;
+import io.slotted.internal.engine.Database;
+import io.slotted.internal.engine.DirectWriter;
+import io.slotted.internal.engine.Retrier;
+import io.slotted.internal.engine.SlotPicker;
+import io.slotted.internal.engine.StatsRecorder;
+import io.slotted.internal.schema.SchemaMigrator;
+import io.slotted.internal.sql.TableName;
+import java.sql.Connection;
+import java.util.Collection;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
+import javax.sql.DataSource;
+
+/**
+ * The one implementation of {@link SlottedCounters}: checks arguments, then hands writes to the
+ * write mode's {@link CounterWriter} and reads to the {@link CounterReader}.
+ */
+public final class DefaultSlottedCounters implements SlottedCounters {
+    private final SlottedConfig config;
+    private final Database database;
+    private final StatsRecorder stats = new StatsRecorder();
+    private final Retrier retrier;
+    private final DirectWriter direct;
+    private final CounterWriter writer;
+    private final CounterReader reader;
+    private final AtomicBoolean closed = new AtomicBoolean();
+
+    /**
+     * Wires the engine for a configuration. Opens no connection.
+     *
+     * @param dataSource the user's data source
+     * @param config checked settings
+     */
+    public DefaultSlottedCounters(DataSource dataSource, SlottedConfig config) {
+        this.config = config;
+        this.database = new Database(dataSource, TableName.parse(config.table()));
+        this.retrier = new Retrier(database, config.maxAttempts(), config.retryBackoff(), stats);
+        this.direct = new DirectWriter(database, new SlotPicker(config), retrier, stats);
+        this.writer = writerFor(config.writeMode());
+        this.reader = new CounterReader(database, retrier);
+    }
+
+    private CounterWriter writerFor(WriteMode mode) {
+        if (mode != WriteMode.DIRECT) {
+            throw new IllegalArgumentException("writeMode " + mode + " is not available yet; use DIRECT");
+        }
+        return direct;
+    }
+
+    @Override
+    public MigrationReport migrate() {
+        return retrier.write("migrate table " + database.table(), (connection, dialect) ->
+                SchemaMigrator.migrate(connection, dialect, database.table()));
+    }
+
+    @Override
+    public void add(int recordType, long recordId, long delta) {
+        writer.add(acceptedKey(recordType, recordId, delta), delta);
+    }
+
+    @Override
+    public CompletableFuture<Void> addAsync(int recordType, long recordId, long delta) {
+        return writer.addAsync(acceptedKey(recordType, recordId, delta), delta);
+    }
+
+    @Override
+    public void add(Connection connection, int recordType, long recordId, long delta) {
+        Objects.requireNonNull(connection, "connection must not be null");
+        direct.addInTransaction(connection, acceptedKey(recordType, recordId, delta), delta);
+    }
+
+    @Override
+    public long get(int recordType, long recordId) {
+        return reader.get(new CounterKey(recordType, recordId));
+    }
+
+    @Override
+    public Map<Long, Long> getAll(int recordType, Collection<Long> recordIds) {
+        Objects.requireNonNull(recordIds, "recordIds must not be null");
+        return reader.getAll(recordType, recordIds);
+    }
+
+    @Override
+    public SlottedConfig config() {
+        return config;
+    }
+
+    @Override
+    public SlottedStats stats() {
+        return stats.snapshot();
+    }
+
+    @Override
+    public void close() {
+        if (closed.compareAndSet(false, true)) {
+            writer.close();
+        }
+    }
+
+    private CounterKey acceptedKey(int recordType, long recordId, long delta) {
+        if (delta == 0) {
+            throw new IllegalArgumentException("delta must not be 0 (counter (record_type="
+                    + recordType + ", record_id=" + recordId + "))");
+        }
+        if (closed.get()) {
+            throw new IllegalStateException("these counters are closed; build new ones to keep counting");
+        }
+        return new CounterKey(recordType, recordId);
+    }
+}

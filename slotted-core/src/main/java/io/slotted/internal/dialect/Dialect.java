@@ -1,0 +1,139 @@
+package io.slotted.internal.dialect;
+
+import io.slotted.internal.engine.CounterKey;
+import io.slotted.internal.sql.TableName;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.SQLNonTransientConnectionException;
+import java.sql.SQLTransientConnectionException;
+import java.util.List;
+
+/**
+ * What differs between databases: the upsert statement, the DDL, and what an error code means.
+ *
+ * <p>Failures are classified by SQLState and vendor code, never by exception class alone, because
+ * drivers disagree: MariaDB Connector/J reports a lock-wait timeout as 1205/HY000 while MySQL
+ * Connector/J reports 1205/40001, and PostgreSQL uses its own 55P03 and 40P01. The codes shared
+ * by the standard (class 08 for connections, 22003 for numeric overflow, 40001 for serialization)
+ * are decided here; each dialect adds its vendor's codes.
+ */
+public abstract class Dialect {
+
+    /**
+     * The database's name for messages and reports.
+     *
+     * @return a short name such as {@code MariaDB}
+     */
+    public abstract String name();
+
+    /**
+     * The default counter table's DDL: a composite primary key and no surrogate id, so upserts
+     * consume nothing and every row is found by its key.
+     *
+     * @param table the checked table name
+     * @return a {@code CREATE TABLE IF NOT EXISTS} statement
+     */
+    public String createTableSql(TableName table) {
+        return "CREATE TABLE IF NOT EXISTS " + table + " ("
+                + "record_type INT NOT NULL, "
+                + "record_id BIGINT NOT NULL, "
+                + "slot INT NOT NULL, "
+                + "count BIGINT NOT NULL, "
+                + "PRIMARY KEY (record_type, record_id, slot))" + tableOptions();
+    }
+
+    /**
+     * Text appended to {@code CREATE TABLE}, such as a storage engine.
+     *
+     * @return the options, or an empty string
+     */
+    protected String tableOptions() {
+        return "";
+    }
+
+    /**
+     * A statement that adds a delta to one slot row, creating the row if it is missing. Its
+     * parameters are bound by {@link #bindUpsert}.
+     *
+     * @param table the checked table name
+     * @return the SQL text
+     */
+    public abstract String upsertSql(TableName table);
+
+    /**
+     * Binds one slot row's values to a statement made from {@link #upsertSql}.
+     *
+     * @param statement the prepared upsert
+     * @param key the counter
+     * @param slot the slot row to add to
+     * @param delta the amount to add
+     * @throws SQLException if the driver rejects a value
+     */
+    public void bindUpsert(PreparedStatement statement, CounterKey key, int slot, long delta)
+            throws SQLException {
+        statement.setInt(1, key.recordType());
+        statement.setLong(2, key.recordId());
+        statement.setInt(3, slot);
+        statement.setLong(4, delta);
+    }
+
+    /**
+     * Problems with the database's settings that would make counting unsafe, as sentences that
+     * say what to change.
+     *
+     * @param connection an open connection
+     * @return warnings, possibly none
+     * @throws SQLException if the settings cannot be read
+     */
+    public List<String> settingsWarnings(Connection connection) throws SQLException {
+        return List.of();
+    }
+
+    /**
+     * Decides what a failure means, looking through chained exceptions and causes for the first
+     * code this dialect recognises.
+     *
+     * @param failure the driver's or pool's exception
+     * @return its meaning; {@link Failure#OTHER} if nothing recognisable was found
+     */
+    public final Failure classify(SQLException failure) {
+        for (Throwable t = failure; t != null; t = t.getCause()) {
+            if (t instanceof SQLException sql) {
+                Failure kind = classifyOne(sql);
+                if (kind != Failure.OTHER) {
+                    return kind;
+                }
+            }
+        }
+        return Failure.OTHER;
+    }
+
+    private Failure classifyOne(SQLException e) {
+        Failure vendor = classifyVendorCode(e.getErrorCode(), String.valueOf(e.getSQLState()));
+        if (vendor != Failure.OTHER) {
+            return vendor;
+        }
+        String state = String.valueOf(e.getSQLState());
+        if (state.startsWith("08") || e instanceof SQLTransientConnectionException
+                || e instanceof SQLNonTransientConnectionException) {
+            return Failure.CONNECTION;
+        }
+        return switch (state) {
+            case "22003" -> Failure.OVERFLOW;
+            case "40001" -> Failure.CONTENTION;
+            case "42S02" -> Failure.MISSING_TABLE;
+            case "42S22" -> Failure.WRONG_SHAPE;
+            default -> Failure.OTHER;
+        };
+    }
+
+    /**
+     * The vendor's own codes: those the standard SQLStates do not cover, or cover wrongly.
+     *
+     * @param vendorCode {@link SQLException#getErrorCode()}
+     * @param sqlState {@link SQLException#getSQLState()}, or the string {@code "null"}
+     * @return the meaning, or {@link Failure#OTHER} to fall back to the standard codes
+     */
+    protected abstract Failure classifyVendorCode(int vendorCode, String sqlState);
+}

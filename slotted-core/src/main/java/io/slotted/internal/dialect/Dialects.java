@@ -1,0 +1,35 @@
+package io.slotted.internal.dialect;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.Locale;
+
+/** Picks the dialect for a connection from the name its driver reports for the database. */
+public final class Dialects {
+    private Dialects() {
+    }
+
+    /**
+     * Detects the dialect of the database behind a connection.
+     *
+     * @param connection an open connection
+     * @return the matching dialect
+     * @throws SQLException if the metadata cannot be read
+     * @throws io.slotted.SlottedException if the database is not one Slotted supports
+     */
+    public static Dialect detect(Connection connection) throws SQLException {
+        String product = connection.getMetaData().getDatabaseProductName();
+        String name = product.toLowerCase(Locale.ROOT);
+        if (name.contains("mariadb") || name.contains("mysql")) {
+            return new MariaDbDialect();
+        }
+        if (name.contains("postgres")) {
+            return new PostgresDialect();
+        }
+        if (name.equals("h2")) {
+            return new H2Dialect();
+        }
+        throw new io.slotted.SlottedException("database '" + product + "' is not supported;"
+                + " Slotted works with MariaDB, MySQL, PostgreSQL and H2");
+    }
+}

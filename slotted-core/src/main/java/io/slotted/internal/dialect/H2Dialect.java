@@ -1,0 +1,44 @@
+package io.slotted.internal.dialect;
+
+import io.slotted.internal.sql.TableName;
+
+/**
+ * H2, the embedded default.
+ *
+ * <p>H2 has no {@code ON CONFLICT DO UPDATE}, and in MySQL mode a session waiting on a row locked
+ * by another session's open {@code ON DUPLICATE KEY UPDATE} can spin past its lock timeout. So this
+ * dialect uses the standard {@code MERGE … USING}: it updates the slot row if it exists and inserts
+ * it otherwise. Two sessions that both find the row missing both try to insert it; the loser gets
+ * a duplicate-key error, nothing of its statement is applied, and trying again finds the row and
+ * updates it. {@link Failure#DUPLICATE_KEY} makes the engine do exactly that.
+ */
+public final class H2Dialect extends Dialect {
+
+    @Override
+    public String name() {
+        return "H2";
+    }
+
+    @Override
+    public String upsertSql(TableName table) {
+        return "MERGE INTO " + table + " AS c"
+                + " USING (VALUES (CAST(? AS INT), CAST(? AS BIGINT), CAST(? AS INT), CAST(? AS BIGINT)))"
+                + " AS s (record_type, record_id, slot, delta)"
+                + " ON c.record_type = s.record_type AND c.record_id = s.record_id AND c.slot = s.slot"
+                + " WHEN MATCHED THEN UPDATE SET count = c.count + s.delta"
+                + " WHEN NOT MATCHED THEN INSERT (record_type, record_id, slot, count)"
+                + " VALUES (s.record_type, s.record_id, s.slot, s.delta)";
+    }
+
+    @Override
+    protected Failure classifyVendorCode(int vendorCode, String sqlState) {
+        return switch (vendorCode) {
+            case 40001, 50200, 90131 -> Failure.CONTENTION;       // deadlock, lock timeout, concurrent update
+            case 23505 -> Failure.DUPLICATE_KEY;
+            case 42102, 42104 -> Failure.MISSING_TABLE;           // table not found
+            case 42122 -> Failure.WRONG_SHAPE;                    // column not found
+            case 90067, 90098, 90121 -> Failure.CONNECTION;       // connection broken, database closed
+            default -> Failure.OTHER;
+        };
+    }
+}

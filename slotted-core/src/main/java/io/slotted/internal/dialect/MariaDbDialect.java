@@ -1,0 +1,74 @@
+package io.slotted.internal.dialect;
+
+import io.slotted.internal.engine.CounterKey;
+import io.slotted.internal.sql.TableName;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+
+/**
+ * MariaDB and MySQL.
+ *
+ * <p>The upsert is {@code INSERT … ON DUPLICATE KEY UPDATE count = count + ?} with the delta bound
+ * twice, rather than the {@code VALUES(count)} form MySQL 8.0.20 deprecated. InnoDB takes the row
+ * lock for the insert-or-update atomically, so concurrent upserts of one slot serialise on that
+ * row without ever losing an increment.
+ */
+public final class MariaDbDialect extends Dialect {
+
+    @Override
+    public String name() {
+        return "MariaDB/MySQL";
+    }
+
+    @Override
+    protected String tableOptions() {
+        return " ENGINE=InnoDB";
+    }
+
+    @Override
+    public String upsertSql(TableName table) {
+        return "INSERT INTO " + table + " (record_type, record_id, slot, count) VALUES (?, ?, ?, ?)"
+                + " ON DUPLICATE KEY UPDATE count = count + ?";
+    }
+
+    @Override
+    public void bindUpsert(PreparedStatement statement, CounterKey key, int slot, long delta)
+            throws SQLException {
+        super.bindUpsert(statement, key, slot, delta);
+        statement.setLong(5, delta);
+    }
+
+    /**
+     * Without a strict SQL mode MariaDB clamps an out-of-range value to the column's limit with
+     * only a warning, so an overflowing slot would silently stop counting.
+     */
+    @Override
+    public List<String> settingsWarnings(Connection connection) throws SQLException {
+        try (Statement statement = connection.createStatement();
+                ResultSet mode = statement.executeQuery("SELECT @@SESSION.sql_mode")) {
+            String sqlMode = mode.next() ? String.valueOf(mode.getString(1)) : "";
+            if (!sqlMode.contains("STRICT_TRANS_TABLES") && !sqlMode.contains("STRICT_ALL_TABLES")) {
+                return List.of("sql_mode '" + sqlMode + "' is not strict: an increment that overflows"
+                        + " a slot is clamped with a warning instead of failing; add"
+                        + " STRICT_TRANS_TABLES to sql_mode");
+            }
+        }
+        return List.of();
+    }
+
+    @Override
+    protected Failure classifyVendorCode(int vendorCode, String sqlState) {
+        return switch (vendorCode) {
+            case 1205, 1213 -> Failure.CONTENTION;              // lock wait timeout, deadlock
+            case 1146 -> Failure.MISSING_TABLE;                 // no such table
+            case 1054 -> Failure.WRONG_SHAPE;                   // unknown column
+            case 1264, 1690 -> Failure.OVERFLOW;                // out of range value
+            case 1927, 2006, 2013 -> Failure.CONNECTION;        // killed, gone away, lost
+            default -> Failure.OTHER;
+        };
+    }
+}

@@ -1,0 +1,38 @@
+package io.slotted.internal.dialect;
+
+import io.slotted.internal.sql.TableName;
+
+/**
+ * PostgreSQL.
+ *
+ * <p>The upsert is {@code INSERT … ON CONFLICT (record_type, record_id, slot) DO UPDATE}, which
+ * PostgreSQL guarantees to end in either an insert or an update even when another session inserts
+ * the same row concurrently. Naming the conflict columns rather than a constraint lets it work on
+ * any table whose unique key covers them, including one made from the seed's DDL.
+ */
+public final class PostgresDialect extends Dialect {
+
+    @Override
+    public String name() {
+        return "PostgreSQL";
+    }
+
+    @Override
+    public String upsertSql(TableName table) {
+        return "INSERT INTO " + table + " AS c (record_type, record_id, slot, count)"
+                + " VALUES (?, ?, ?, ?)"
+                + " ON CONFLICT (record_type, record_id, slot)"
+                + " DO UPDATE SET count = c.count + excluded.count";
+    }
+
+    @Override
+    protected Failure classifyVendorCode(int vendorCode, String sqlState) {
+        return switch (sqlState) {
+            case "40P01", "55P03" -> Failure.CONTENTION;          // deadlock, lock not available
+            case "42P01" -> Failure.MISSING_TABLE;                // undefined table
+            case "42703" -> Failure.WRONG_SHAPE;                  // undefined column
+            case "57P01", "57P02", "57P03" -> Failure.CONNECTION; // server shutting down or starting
+            default -> Failure.OTHER;
+        };
+    }
+}

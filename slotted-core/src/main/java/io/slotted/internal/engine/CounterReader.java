@@ -1,0 +1,124 @@
+package io.slotted.internal.engine;
+
+import io.slotted.CounterOverflowException;
+import java.math.BigDecimal;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Reads counters by summing their slot rows.
+ *
+ * <p>Every database sums {@code BIGINT} into a wider type (DECIMAL or NUMERIC), so the total is read
+ * as a {@link BigDecimal} and checked: a total beyond the signed 64-bit range is reported, never
+ * wrapped. Many ids are read with one {@code IN (…) GROUP BY} query per chunk, each touching only
+ * the rows of the requested counters.
+ */
+public final class CounterReader {
+    /** Ids per query: well under every driver's and server's parameter limit. */
+    static final int CHUNK = 500;
+    private static final BigDecimal MIN = BigDecimal.valueOf(Long.MIN_VALUE);
+    private static final BigDecimal MAX = BigDecimal.valueOf(Long.MAX_VALUE);
+
+    private final Database database;
+    private final Retrier retrier;
+
+    /**
+     * Creates the reader.
+     *
+     * @param database where to read
+     * @param retrier how failures are reported
+     */
+    public CounterReader(Database database, Retrier retrier) {
+        this.database = database;
+        this.retrier = retrier;
+    }
+
+    /**
+     * Reads one counter.
+     *
+     * @param key the counter
+     * @return its total, 0 if it has no rows
+     */
+    public long get(CounterKey key) {
+        String sql = "SELECT SUM(count) FROM " + database.table()
+                + " WHERE record_type = ? AND record_id = ?";
+        return retrier.read("read counter " + key, (connection, dialect) -> {
+            try (PreparedStatement statement = connection.prepareStatement(sql)) {
+                statement.setInt(1, key.recordType());
+                statement.setLong(2, key.recordId());
+                try (ResultSet rows = statement.executeQuery()) {
+                    return rows.next() ? toLong(rows.getBigDecimal(1), key) : 0L;
+                }
+            }
+        });
+    }
+
+    /**
+     * Reads many counters of one type.
+     *
+     * @param recordType the type
+     * @param recordIds the ids, possibly repeated
+     * @return each distinct id, in the order given, mapped to its total
+     */
+    public Map<Long, Long> getAll(int recordType, Collection<Long> recordIds) {
+        Map<Long, Long> totals = new LinkedHashMap<>();
+        List<Long> ids = new ArrayList<>(new LinkedHashSet<>(recordIds));
+        ids.forEach(id -> totals.put(id, 0L));
+        for (int from = 0; from < ids.size(); from += CHUNK) {
+            List<Long> chunk = ids.subList(from, Math.min(ids.size(), from + CHUNK));
+            totals.putAll(readChunk(recordType, chunk));
+        }
+        return totals;
+    }
+
+    private Map<Long, Long> readChunk(int recordType, List<Long> ids) {
+        String sql = "SELECT record_id, SUM(count) FROM " + database.table()
+                + " WHERE record_type = ? AND record_id IN (" + placeholders(ids.size()) + ")"
+                + " GROUP BY record_id";
+        return retrier.read("read " + ids.size() + " counters of record_type " + recordType,
+                (connection, dialect) -> {
+                    try (PreparedStatement statement = connection.prepareStatement(sql)) {
+                        statement.setInt(1, recordType);
+                        for (int i = 0; i < ids.size(); i++) {
+                            statement.setLong(i + 2, ids.get(i));
+                        }
+                        return collect(recordType, statement);
+                    }
+                });
+    }
+
+    private static Map<Long, Long> collect(int recordType, PreparedStatement statement)
+            throws SQLException {
+        Map<Long, Long> found = new LinkedHashMap<>();
+        try (ResultSet rows = statement.executeQuery()) {
+            while (rows.next()) {
+                long id = rows.getLong(1);
+                found.put(id, toLong(rows.getBigDecimal(2), new CounterKey(recordType, id)));
+            }
+        }
+        return found;
+    }
+
+    private static String placeholders(int count) {
+        return String.join(", ", java.util.Collections.nCopies(count, "?"));
+    }
+
+    private static long toLong(BigDecimal sum, CounterKey key) {
+        if (sum == null) {
+            return 0L;
+        }
+        if (sum.compareTo(MIN) < 0 || sum.compareTo(MAX) > 0) {
+            throw new CounterOverflowException("counter " + key + " totals " + sum.toPlainString()
+                    + ", outside the signed 64-bit range [" + Long.MIN_VALUE + ", " + Long.MAX_VALUE
+                    + "]; read its slot rows directly or subtract from it to bring it back in range");
+        }
+        return sum.longValueExact();
+    }
+}

@@ -1,0 +1,87 @@
+package io.slotted.internal.engine;
+
+import io.slotted.internal.dialect.Dialect;
+import io.slotted.internal.dialect.Dialects;
+import io.slotted.internal.sql.TableName;
+import java.sql.Connection;
+import java.sql.SQLException;
+import javax.sql.DataSource;
+
+/**
+ * The user's data source, the counter table in it, and the dialect of the database behind it.
+ *
+ * <p>The dialect is detected from the first connection rather than at build time so that an
+ * application can start while its database is still down.
+ */
+public final class Database {
+    private final DataSource dataSource;
+    private final TableName table;
+    private volatile Dialect dialect;
+
+    /**
+     * Creates the handle; opens no connection.
+     *
+     * @param dataSource the user's data source
+     * @param table the counter table
+     */
+    public Database(DataSource dataSource, TableName table) {
+        this.dataSource = dataSource;
+        this.table = table;
+    }
+
+    /**
+     * Borrows a connection, detecting the dialect on the first one.
+     *
+     * @return an open connection the caller must close
+     * @throws SQLException if none can be had
+     */
+    public Connection connect() throws SQLException {
+        Connection connection = dataSource.getConnection();
+        try {
+            dialectOf(connection);
+            return connection;
+        } catch (SQLException | RuntimeException e) {
+            connection.close();
+            throw e;
+        }
+    }
+
+    /**
+     * The dialect, detected from {@code connection} if it is not known yet.
+     *
+     * @param connection any open connection to this database
+     * @return the dialect
+     * @throws SQLException if the metadata cannot be read
+     */
+    public Dialect dialectOf(Connection connection) throws SQLException {
+        Dialect known = dialect;
+        if (known == null) {
+            known = Dialects.detect(connection);
+            dialect = known;
+        }
+        return known;
+    }
+
+    /**
+     * The dialect; only valid after a connection has been made.
+     *
+     * @return the dialect
+     * @throws IllegalStateException if no connection has been made yet
+     */
+    public Dialect dialect() {
+        Dialect known = dialect;
+        if (known == null) {
+            throw new IllegalStateException("dialect is detected on the first connection");
+        }
+        return known;
+    }
+
+    /**
+     * The counter table.
+     *
+     * @return the checked table name
+     */
+    public TableName table() {
+        return table;
+    }
+}

@@ -1,0 +1,109 @@
+package io.slotted.internal.schema;
+
+import io.slotted.MigrationReport;
+import io.slotted.SchemaException;
+import io.slotted.internal.dialect.Dialect;
+import io.slotted.internal.sql.TableName;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Creates the counter table when it is missing and checks it when it is not.
+ *
+ * <p>An existing table is never altered: it belongs to the user, who may have made it from the
+ * seed's DDL years ago. Slotted needs only the four columns and a unique key over
+ * {@code (record_type, record_id, slot)}; a table without them is refused with a message naming
+ * what is missing. What works but costs something is reported as a warning: a surrogate
+ * auto-increment id (every upsert consumes a value, even when it updates, so an {@code INT} id runs
+ * out after about 2.1 billion increments), {@code INT} counts that overflow at 2,147,483,647, and
+ * {@code INT} record ids that cannot hold larger ids.
+ */
+public final class SchemaMigrator {
+    private static final List<String> NEEDED = List.of("record_type", "record_id", "slot", "count");
+    private static final Set<String> KEY = Set.of("record_type", "record_id", "slot");
+
+    private SchemaMigrator() {
+    }
+
+    /**
+     * Creates or checks the table.
+     *
+     * @param connection an open connection
+     * @param dialect the database's dialect
+     * @param table the counter table
+     * @return what was done and what to look at
+     * @throws SQLException if the database fails
+     * @throws SchemaException if an existing table cannot be used
+     */
+    public static MigrationReport migrate(Connection connection, Dialect dialect, TableName table)
+            throws SQLException {
+        List<String> warnings = new ArrayList<>(dialect.settingsWarnings(connection));
+        Optional<TableShape> existing = TableShape.read(connection, table);
+        if (existing.isEmpty()) {
+            create(connection, dialect, table);
+            return new MigrationReport(table.toString(), true, warnings);
+        }
+        warnings.addAll(check(existing.get(), table));
+        return new MigrationReport(table.toString(), false, warnings);
+    }
+
+    private static void create(Connection connection, Dialect dialect, TableName table)
+            throws SQLException {
+        try (Statement statement = connection.createStatement()) {
+            statement.execute(dialect.createTableSql(table));
+        }
+        if (!connection.getAutoCommit()) {
+            connection.commit();
+        }
+    }
+
+    private static List<String> check(TableShape shape, TableName table) {
+        Map<String, TableShape.Column> columns = shape.columns();
+        for (String needed : NEEDED) {
+            if (!columns.containsKey(needed)) {
+                throw new SchemaException("table " + table + " has no column '" + needed + "'; Slotted"
+                        + " needs record_type, record_id, slot and count (found " + columns.keySet()
+                        + "). Point Slotted at another table or add the column.");
+            }
+        }
+        if (shape.uniqueKeys().stream().noneMatch(KEY::equals)) {
+            throw new SchemaException("table " + table + " has no unique key over exactly (record_type,"
+                    + " record_id, slot), which the upsert needs to find a slot row; add one, for"
+                    + " example: ALTER TABLE " + table + " ADD UNIQUE (record_type, record_id, slot)");
+        }
+        List<String> warnings = new ArrayList<>();
+        for (TableShape.Column column : columns.values()) {
+            warnings.addAll(warningsFor(column, table));
+        }
+        return warnings;
+    }
+
+    private static List<String> warningsFor(TableShape.Column column, TableName table) {
+        String name = column.name();
+        if (column.autoIncrement()) {
+            return List.of("column " + name + " is auto-increment: every upsert consumes a value even"
+                    + " when it updates an existing row, so a 32-bit id runs out after about 2.1"
+                    + " billion increments; Slotted does not use it, and a primary key of (record_type,"
+                    + " record_id, slot) without it avoids the problem");
+        }
+        if (column.requiredWithoutDefault() && !NEEDED.contains(name.toLowerCase(java.util.Locale.ROOT))) {
+            throw new SchemaException("table " + table + " has column " + name + " that is NOT NULL"
+                    + " without a default; Slotted's inserts would fail. Give it a default or allow NULL.");
+        }
+        if (name.equalsIgnoreCase("count") && column.isInt()) {
+            return List.of("column count is " + column.typeName() + ": a slot overflows at 2147483647"
+                    + " and increments into it then fail; change it to BIGINT");
+        }
+        if (name.equalsIgnoreCase("record_id") && column.isInt()) {
+            return List.of("column record_id is " + column.typeName() + ": record ids above 2147483647"
+                    + " cannot be counted; change it to BIGINT");
+        }
+        return List.of();
+    }
+}

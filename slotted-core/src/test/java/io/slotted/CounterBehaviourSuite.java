@@ -1,0 +1,464 @@
+package io.slotted;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import io.slotted.db.TestDatabase;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.LongStream;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What every database must do for {@code DIRECT} counters, run once per database by a small
+ * subclass against a real server. Each test works in a table of its own, dropped afterwards.
+ */
+abstract class CounterBehaviourSuite {
+    private static final AtomicInteger TABLES = new AtomicInteger();
+
+    protected final TestDatabase db;
+    protected String table;
+    private final List<SlottedCounters> opened = new ArrayList<>();
+
+    protected CounterBehaviourSuite(TestDatabase db) {
+        this.db = db;
+    }
+
+    @BeforeEach
+    void newTable() {
+        table = "sc_" + ProcessHandle.current().pid() + "_" + TABLES.incrementAndGet();
+    }
+
+    @AfterEach
+    void dropTable() {
+        opened.forEach(SlottedCounters::close);
+        db.dropTable(table);
+    }
+
+    protected SlottedCounters counters(SlottedCountersBuilder builder) {
+        SlottedCounters counters = builder.build();
+        opened.add(counters);
+        return counters;
+    }
+
+    protected SlottedCounters migrated(SlottedCountersBuilder builder) {
+        SlottedCounters counters = counters(builder);
+        counters.migrate();
+        return counters;
+    }
+
+    protected SlottedCountersBuilder builder() {
+        return SlottedCounters.builder(db.dataSource()).table(table).writeMode(WriteMode.DIRECT);
+    }
+
+    // ---------------------------------------------------------------- exactness
+
+    @Test
+    void add_64ThreadsWithMixedDeltas_totalsAreExact() throws Exception {
+        SlottedCounters counters = migrated(builder());
+        long seed = 20261122L;
+        System.out.println(db + ": mixed-delta seed " + seed);
+        int threads = 64;
+        int perThread = 60;
+        Map<Long, Long> expected = new HashMap<>();
+        List<long[]> plans = new ArrayList<>();
+        Random random = new Random(seed);
+        for (int t = 0; t < threads; t++) {
+            long[] plan = new long[perThread * 2];
+            for (int i = 0; i < perThread; i++) {
+                long id = random.nextInt(3);
+                long delta = random.nextInt(201) - 100;
+                delta = delta == 0 ? 7 : delta;
+                plan[2 * i] = id;
+                plan[2 * i + 1] = delta;
+                expected.merge(id, delta, Long::sum);
+            }
+            plans.add(plan);
+        }
+        runConcurrently(threads, t -> {
+            long[] plan = plans.get(t);
+            for (int i = 0; i < plan.length; i += 2) {
+                if (i % 4 == 0) {
+                    counters.add(5, plan[i], plan[i + 1]);
+                } else {
+                    counters.addAsync(5, plan[i], plan[i + 1]).join();
+                }
+            }
+        });
+
+        assertThat(counters.getAll(5, List.of(0L, 1L, 2L))).isEqualTo(expected);
+        assertThat(counters.stats().incrementsApplied()).isEqualTo((long) threads * perThread);
+    }
+
+    @Test
+    void increment_addsOneEachTime() {
+        SlottedCounters counters = migrated(builder());
+        for (int i = 0; i < 25; i++) {
+            counters.increment(123, 456L);
+        }
+        assertThat(counters.get(123, 456L)).isEqualTo(25);
+    }
+
+    @Test
+    void get_counterNeverIncremented_readsZero() {
+        SlottedCounters counters = migrated(builder());
+        assertThat(counters.get(1, 42L)).isZero();
+    }
+
+    @Test
+    void getAll_presentAndAbsentIds_absentOnesReadZeroInTheOrderGiven() {
+        SlottedCounters counters = migrated(builder());
+        counters.add(7, 1L, 10);
+        counters.add(7, 3L, 7);
+        counters.add(7, 3L, -2);
+
+        Map<Long, Long> counts = counters.getAll(7, List.of(3L, 2L, 1L, 3L));
+
+        assertThat(counts).containsExactly(Map.entry(3L, 5L), Map.entry(2L, 0L), Map.entry(1L, 10L));
+    }
+
+    @Test
+    void getAll_moreIdsThanOneQueryTakes_readsEveryId() {
+        SlottedCounters counters = migrated(builder());
+        counters.add(7, 1L, 1);
+        counters.add(7, 1_199L, 2);
+        List<Long> ids = LongStream.range(0, 1_200).boxed().toList();
+
+        Map<Long, Long> counts = counters.getAll(7, ids);
+
+        assertThat(counts).hasSize(1_200).containsEntry(1L, 1L).containsEntry(1_199L, 2L);
+        assertThat(counts.values().stream().mapToLong(Long::longValue).sum()).isEqualTo(3);
+    }
+
+    @Test
+    void countersOfDifferentTypesAndIds_areIndependent() {
+        SlottedCounters counters = migrated(builder());
+        counters.add(1, 1L, 1);
+        counters.add(1, 2L, 20);
+        counters.add(2, 1L, 300);
+        counters.add(2, Long.MAX_VALUE, 4_000);
+        counters.add(Integer.MAX_VALUE, Long.MIN_VALUE, -5);
+
+        assertThat(counters.get(1, 1L)).isEqualTo(1);
+        assertThat(counters.get(1, 2L)).isEqualTo(20);
+        assertThat(counters.get(2, 1L)).isEqualTo(300);
+        assertThat(counters.get(2, Long.MAX_VALUE)).isEqualTo(4_000);
+        assertThat(counters.get(Integer.MAX_VALUE, Long.MIN_VALUE)).isEqualTo(-5);
+        assertThat(counters.get(2, 2L)).isZero();
+    }
+
+    // ---------------------------------------------------------------- slots
+
+    @Test
+    void slots_stayInRangeAndAreSpreadEvenly() throws Exception {
+        int slots = 8;
+        int increments = 4_000;
+        SlottedCounters counters = migrated(builder().slots(slots));
+        runConcurrently(8, t -> {
+            for (int i = 0; i < increments / 8; i++) {
+                counters.increment(9, 9L);
+            }
+        });
+
+        Map<Integer, Long> perSlot = slotCounts(9, 9L);
+        assertThat(perSlot.keySet()).allSatisfy(slot -> assertThat(slot).isBetween(0, slots - 1));
+        assertThat(perSlot.values().stream().mapToLong(Long::longValue).sum()).isEqualTo(increments);
+        // A fair share is 500 with a standard deviation of about 21: 350..650 is seven of them.
+        assertThat(perSlot).hasSize(slots);
+        assertThat(perSlot.values()).allSatisfy(n -> assertThat(n).isBetween(350L, 650L));
+    }
+
+    @Test
+    void slotsForOneType_overrideTheDefault() {
+        SlottedCounters counters = migrated(builder().slots(64).slots(3, 2));
+        for (int i = 0; i < 200; i++) {
+            counters.increment(3, 1L);
+        }
+        assertThat(slotCounts(3, 1L).keySet()).isSubsetOf(0, 1);
+        assertThat(counters.get(3, 1L)).isEqualTo(200);
+    }
+
+    // ---------------------------------------------------------------- the caller's transaction
+
+    @Test
+    void addOnCallersConnection_commitsWithTheCallersTransaction() throws SQLException {
+        SlottedCounters counters = migrated(builder());
+        try (Connection connection = db.dataSource().getConnection()) {
+            connection.setAutoCommit(false);
+            counters.add(connection, 4, 4L, 3);
+            assertThat(counters.get(4, 4L)).as("invisible before commit").isZero();
+            connection.commit();
+        }
+        assertThat(counters.get(4, 4L)).isEqualTo(3);
+    }
+
+    @Test
+    void addOnCallersConnection_rollsBackWithTheCallersTransaction() throws SQLException {
+        SlottedCounters counters = migrated(builder());
+        counters.add(4, 4L, 1);
+        try (Connection connection = db.dataSource().getConnection()) {
+            connection.setAutoCommit(false);
+            counters.add(connection, 4, 4L, 100);
+            connection.rollback();
+        }
+        assertThat(counters.get(4, 4L)).isEqualTo(1);
+    }
+
+    // ---------------------------------------------------------------- the seed's table
+
+    @Test
+    void seedTable_worksUnchangedAndMigrateWarnsWithoutAlteringIt() throws Exception {
+        db.execute(db.seedTableDdl(table));
+        SlottedCounters counters = counters(builder());
+
+        MigrationReport report = counters.migrate();
+
+        assertThat(report.created()).isFalse();
+        assertThat(report.warnings()).anySatisfy(w -> assertThat(w).contains("auto-increment"));
+        assertThat(report.warnings()).anySatisfy(w -> assertThat(w).contains("column count is"));
+        assertThat(report.warnings()).anySatisfy(w -> assertThat(w).contains("column record_id is"));
+        runConcurrently(16, t -> {
+            for (int i = 0; i < 25; i++) {
+                counters.add(123, 456L, t % 2 == 0 ? 2 : -1);
+            }
+        });
+        assertThat(counters.get(123, 456L)).isEqualTo(8 * 25 * 2 - 8 * 25);
+        assertThat(columnCount()).as("the user's table is not altered").isEqualTo(5);
+    }
+
+    @Test
+    void migrate_missingTable_createsItThenFindsItOnTheNextRun() {
+        SlottedCounters counters = counters(builder());
+
+        MigrationReport first = counters.migrate();
+        MigrationReport second = counters.migrate();
+
+        assertThat(first.created()).isTrue();
+        assertThat(second.created()).isFalse();
+        assertThat(second.warnings()).isEmpty();
+        assertThat(second.describe()).contains(table);
+    }
+
+    // ---------------------------------------------------------------- errors
+
+    @Test
+    void add_deltaZero_isRejectedAndChangesNothing() {
+        SlottedCounters counters = migrated(builder());
+        counters.add(1, 1L, 5);
+
+        assertThatThrownBy(() -> counters.add(1, 1L, 0))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("delta must not be 0");
+        assertThat(counters.get(1, 1L)).isEqualTo(5);
+    }
+
+    @Test
+    void add_overflowingSlot_isRejectedAndChangesNothing() {
+        SlottedCounters counters = migrated(builder().slots(1));
+        counters.add(1, 1L, Long.MAX_VALUE);
+
+        assertThatThrownBy(() -> counters.add(1, 1L, 1))
+                .isInstanceOf(CounterOverflowException.class)
+                .hasMessageContaining("record_id=1")
+                .hasMessageContaining("nothing was changed")
+                .hasMessageContaining("SQLState");
+        assertThat(counters.get(1, 1L)).isEqualTo(Long.MAX_VALUE);
+        counters.add(1, 1L, -1);
+        assertThat(counters.get(1, 1L)).isEqualTo(Long.MAX_VALUE - 1);
+    }
+
+    @Test
+    void get_totalBeyond64Bits_isReportedNeverWrapped() {
+        SlottedCounters counters = migrated(builder());
+        db.execute("INSERT INTO " + table + " (record_type, record_id, slot, count) VALUES"
+                + " (1, 1, 0, " + Long.MAX_VALUE + "), (1, 1, 1, 1)");
+
+        assertThatThrownBy(() -> counters.get(1, 1L))
+                .isInstanceOf(CounterOverflowException.class)
+                .hasMessageContaining("9223372036854775808");
+        assertThatThrownBy(() -> counters.getAll(1, List.of(1L)))
+                .isInstanceOf(CounterOverflowException.class);
+    }
+
+    @Test
+    void missingTable_isReportedWithWhatToDo() {
+        SlottedCounters counters = counters(builder());
+
+        assertThatThrownBy(() -> counters.add(1, 1L, 1))
+                .isInstanceOf(SchemaException.class)
+                .hasMessageContaining(table)
+                .hasMessageContaining("migrate");
+        assertThatThrownBy(() -> counters.get(1, 1L)).isInstanceOf(SchemaException.class);
+    }
+
+    @Test
+    void migrate_tableWithoutSlotColumn_isRefusedNamingTheColumn() {
+        db.execute("CREATE TABLE " + table + " (record_type INT NOT NULL, record_id BIGINT NOT NULL,"
+                + " count BIGINT NOT NULL, PRIMARY KEY (record_type, record_id))");
+        SlottedCounters counters = counters(builder());
+
+        assertThatThrownBy(counters::migrate)
+                .isInstanceOf(SchemaException.class)
+                .hasMessageContaining("no column 'slot'");
+    }
+
+    @Test
+    void migrate_tableWithoutTheUniqueKey_isRefusedSayingWhichKey() {
+        db.execute("CREATE TABLE " + table + " (record_type INT NOT NULL, record_id BIGINT NOT NULL,"
+                + " slot INT NOT NULL, count BIGINT NOT NULL)");
+        SlottedCounters counters = counters(builder());
+
+        assertThatThrownBy(counters::migrate)
+                .isInstanceOf(SchemaException.class)
+                .hasMessageContaining("unique key over exactly (record_type, record_id, slot)");
+    }
+
+    @Test
+    void unreachableDatabase_isReportedAsUnavailable() {
+        DataSource nowhere = new DriverManagerDataSource(db.unreachableJdbcUrl());
+        SlottedCounters counters = counters(SlottedCounters.builder(nowhere).table(table));
+
+        assertThatThrownBy(() -> counters.add(1, 1L, 1))
+                .isInstanceOf(DatabaseUnavailableException.class)
+                .isNotInstanceOf(OutcomeUnknownException.class)
+                .hasMessageContaining("database unavailable")
+                .hasMessageContaining("nothing was applied");
+        assertThatThrownBy(() -> counters.get(1, 1L)).isInstanceOf(DatabaseUnavailableException.class);
+        assertThatThrownBy(counters::migrate).isInstanceOf(DatabaseUnavailableException.class);
+    }
+
+    @Test
+    void add_afterClose_isRefused() {
+        SlottedCounters counters = migrated(builder());
+        counters.close();
+
+        assertThatThrownBy(() -> counters.increment(1, 1L))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("closed");
+    }
+
+    // ---------------------------------------------------------------- contention
+
+    @Test
+    void add_rowLockedByAnotherTransaction_isRetriedAndSucceedsOnceReleased() throws Exception {
+        SlottedCounters counters = migrated(SlottedCounters.builder(db.shortLockWaitDataSource())
+                .table(table).slots(1).maxAttempts(60).retryBackoff(Duration.ofMillis(5)));
+        counters.add(1, 1L, 1);
+
+        try (Connection holder = lockCounterRow(1, 1L)) {
+            CompletableFuture<Void> blocked = CompletableFuture.runAsync(() -> counters.add(1, 1L, 5));
+            await().atMost(Duration.ofSeconds(30)).until(() -> counters.stats().retries() >= 1);
+            assertThat(blocked).isNotDone();
+            holder.rollback();
+            blocked.get(30, TimeUnit.SECONDS);
+        }
+        assertThat(counters.get(1, 1L)).isEqualTo(6);
+    }
+
+    @Test
+    void add_rowLockedLongerThanEveryRetry_failsSayingHowOftenItTriedAndChangesNothing()
+            throws Exception {
+        SlottedCounters counters = migrated(SlottedCounters.builder(db.shortLockWaitDataSource())
+                .table(table).slots(1).maxAttempts(2).retryBackoff(Duration.ofMillis(1)));
+        counters.add(1, 1L, 1);
+
+        try (Connection holder = lockCounterRow(1, 1L)) {
+            assertThatThrownBy(() -> counters.add(1, 1L, 5))
+                    .isInstanceOfSatisfying(ContentionException.class,
+                            e -> assertThat(e.attempts()).isEqualTo(2))
+                    .hasMessageContaining("gave up after 2 attempts")
+                    .hasMessageContaining("nothing was applied");
+            holder.rollback();
+        }
+        assertThat(counters.get(1, 1L)).isEqualTo(1);
+    }
+
+    // ---------------------------------------------------------------- helpers
+
+    /** Opens a transaction that holds the lock on a counter's slot rows until rolled back. */
+    private Connection lockCounterRow(int recordType, long recordId) throws SQLException {
+        Connection holder = db.dataSource().getConnection();
+        holder.setAutoCommit(false);
+        try (PreparedStatement update = holder.prepareStatement("UPDATE " + table
+                + " SET count = count + 1000 WHERE record_type = ? AND record_id = ?")) {
+            update.setInt(1, recordType);
+            update.setLong(2, recordId);
+            assertThat(update.executeUpdate()).isPositive();
+        }
+        return holder;
+    }
+
+    private Map<Integer, Long> slotCounts(int recordType, long recordId) {
+        Map<Integer, Long> perSlot = new HashMap<>();
+        try (Connection connection = db.dataSource().getConnection();
+                PreparedStatement select = connection.prepareStatement("SELECT slot, count FROM "
+                        + table + " WHERE record_type = ? AND record_id = ?")) {
+            select.setInt(1, recordType);
+            select.setLong(2, recordId);
+            try (ResultSet rows = select.executeQuery()) {
+                while (rows.next()) {
+                    perSlot.put(rows.getInt(1), rows.getLong(2));
+                }
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+        return perSlot;
+    }
+
+    private int columnCount() throws SQLException {
+        try (Connection connection = db.dataSource().getConnection();
+                PreparedStatement select = connection.prepareStatement("SELECT * FROM " + table);
+                ResultSet rows = select.executeQuery()) {
+            return rows.getMetaData().getColumnCount();
+        }
+    }
+
+    /** Runs {@code task} on {@code threads} threads started together; rethrows the first failure. */
+    protected static void runConcurrently(int threads, ThreadTask task) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        try {
+            java.util.concurrent.CountDownLatch start = new java.util.concurrent.CountDownLatch(1);
+            List<Future<?>> done = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                int index = t;
+                done.add(pool.submit(() -> {
+                    start.await();
+                    task.run(index);
+                    return null;
+                }));
+            }
+            start.countDown();
+            for (Future<?> f : done) {
+                f.get(5, TimeUnit.MINUTES);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    /** One thread's share of a concurrent test. */
+    @FunctionalInterface
+    protected interface ThreadTask {
+        void run(int threadIndex) throws Exception;
+    }
+
+}

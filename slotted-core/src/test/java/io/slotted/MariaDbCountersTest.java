@@ -1,0 +1,10 @@
+package io.slotted;
+
+import io.slotted.db.MariaDbTestDatabase;
+
+/** The counter behaviour suite on MariaDB. */
+class MariaDbCountersTest extends CounterBehaviourSuite {
+    MariaDbCountersTest() {
+        super(MariaDbTestDatabase.instance());
+    }
+}

@@ -1,0 +1,10 @@
+package io.slotted;
+
+import io.slotted.db.PostgresTestDatabase;
+
+/** The counter behaviour suite on PostgreSQL. */
+class PostgresCountersTest extends CounterBehaviourSuite {
+    PostgresCountersTest() {
+        super(PostgresTestDatabase.instance());
+    }
+}

@@ -1,0 +1,73 @@
+package io.slotted.db;
+
+/**
+ * MariaDB: the server named by {@code SLOTTED_TEST_MARIADB_URL} when it is set (CI sets it to the
+ * machine's service), otherwise a real MariaDB started from Maven Central for this test run.
+ */
+public final class MariaDbTestDatabase extends TestDatabase {
+    /** The environment variable naming an existing server. */
+    public static final String URL_VARIABLE = "SLOTTED_TEST_MARIADB_URL";
+
+    private static MariaDbTestDatabase configured;
+    private static MariaDbTestDatabase embedded;
+
+    private final String url;
+
+    private MariaDbTestDatabase(String url) {
+        this.url = url;
+    }
+
+    /** The server named by the environment, or the embedded one when none is named. */
+    public static synchronized MariaDbTestDatabase instance() {
+        String url = System.getenv(URL_VARIABLE);
+        if (url == null || url.isBlank()) {
+            return embedded();
+        }
+        if (configured == null) {
+            configured = new MariaDbTestDatabase(url);
+        }
+        return configured;
+    }
+
+    /** Always the embedded server, to prove that a machine with only a JDK and Maven can test. */
+    public static synchronized MariaDbTestDatabase embedded() {
+        if (embedded == null) {
+            embedded = new MariaDbTestDatabase(EmbeddedMariaDb.shared().jdbcUrl("test"));
+        }
+        return embedded;
+    }
+
+    @Override
+    public String name() {
+        return url.equals(System.getenv(URL_VARIABLE)) ? "MariaDB" : "MariaDB (embedded)";
+    }
+
+    @Override
+    public String jdbcUrl() {
+        return url;
+    }
+
+    @Override
+    protected String shortLockWaitSql() {
+        return "SET SESSION innodb_lock_wait_timeout = 1";
+    }
+
+    /** The seed's DDL, word for word. */
+    @Override
+    public String seedTableDdl(String table) {
+        return "CREATE TABLE `" + table + "` (\n"
+                + "  `id` int(11) NOT NULL AUTO_INCREMENT,\n"
+                + "  `record_type` int(11) NOT NULL,\n"
+                + "  `record_id` int(11) NOT NULL,\n"
+                + "  `slot` int(11) NOT NULL DEFAULT '0',\n"
+                + "  `count` int(11) DEFAULT NULL,\n"
+                + "  PRIMARY KEY (`id`),\n"
+                + "  UNIQUE KEY `records_and_slots` (`record_type`,`record_id`,`slot`)\n"
+                + ") ENGINE=InnoDB DEFAULT CHARSET=utf8";
+    }
+
+    @Override
+    public String unreachableJdbcUrl() {
+        return "jdbc:mariadb://127.0.0.1:1/test?user=root&connectTimeout=2000";
+    }
+}

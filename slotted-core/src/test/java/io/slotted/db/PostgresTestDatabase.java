@@ -1,0 +1,71 @@
+package io.slotted.db;
+
+/**
+ * PostgreSQL: the server named by {@code SLOTTED_TEST_POSTGRES_URL} when it is set (CI sets it to
+ * the machine's service), otherwise a real PostgreSQL started from Maven Central for this run.
+ */
+public final class PostgresTestDatabase extends TestDatabase {
+    /** The environment variable naming an existing server. */
+    public static final String URL_VARIABLE = "SLOTTED_TEST_POSTGRES_URL";
+
+    private static PostgresTestDatabase configured;
+    private static PostgresTestDatabase embedded;
+
+    private final String url;
+
+    private PostgresTestDatabase(String url) {
+        this.url = url;
+    }
+
+    /** The server named by the environment, or the embedded one when none is named. */
+    public static synchronized PostgresTestDatabase instance() {
+        String url = System.getenv(URL_VARIABLE);
+        if (url == null || url.isBlank()) {
+            return embedded();
+        }
+        if (configured == null) {
+            configured = new PostgresTestDatabase(url);
+        }
+        return configured;
+    }
+
+    /** Always the embedded server, to prove that a machine with only a JDK and Maven can test. */
+    public static synchronized PostgresTestDatabase embedded() {
+        if (embedded == null) {
+            embedded = new PostgresTestDatabase(EmbeddedPostgres.shared().jdbcUrl());
+        }
+        return embedded;
+    }
+
+    @Override
+    public String name() {
+        return url.equals(System.getenv(URL_VARIABLE)) ? "PostgreSQL" : "PostgreSQL (embedded)";
+    }
+
+    @Override
+    public String jdbcUrl() {
+        return url;
+    }
+
+    @Override
+    protected String shortLockWaitSql() {
+        return "SET lock_timeout = '500ms'";
+    }
+
+    /** The seed's table in PostgreSQL's words: a serial id, INT columns, the same unique key. */
+    @Override
+    public String seedTableDdl(String table) {
+        return "CREATE TABLE " + table + " ("
+                + "id serial PRIMARY KEY, "
+                + "record_type int NOT NULL, "
+                + "record_id int NOT NULL, "
+                + "slot int NOT NULL DEFAULT 0, "
+                + "count int DEFAULT NULL, "
+                + "CONSTRAINT " + table + "_records_and_slots UNIQUE (record_type, record_id, slot))";
+    }
+
+    @Override
+    public String unreachableJdbcUrl() {
+        return "jdbc:postgresql://127.0.0.1:1/test?user=postgres&connectTimeout=2";
+    }
+}

@@ -1,0 +1,84 @@
+package io.slotted.db;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import javax.sql.DataSource;
+
+/**
+ * A real database server the tests run against, reached through a real connection pool.
+ *
+ * <p>Each kind says how to reach it, how to make a lock wait give up quickly, and how to write
+ * the seed's DDL in its own SQL.
+ */
+public abstract class TestDatabase {
+    private HikariDataSource pool;
+    private HikariDataSource shortLockWaitPool;
+
+    /** A name for test reports, such as {@code MariaDB}. */
+    public abstract String name();
+
+    /** The JDBC URL, with credentials, of a database the tests may create tables in. */
+    public abstract String jdbcUrl();
+
+    /** A statement that makes this session give up waiting for a row lock after about a second. */
+    protected abstract String shortLockWaitSql();
+
+    /** The seed's counter table DDL, as close to the original as this database's SQL allows. */
+    public abstract String seedTableDdl(String table);
+
+    /** A JDBC URL on which nothing listens, to see how an unreachable database is reported. */
+    public abstract String unreachableJdbcUrl();
+
+    /** The shared pool: large enough for 64 writers and the connections tests hold beside them. */
+    public synchronized DataSource dataSource() {
+        if (pool == null) {
+            pool = newPool(name() + "-pool", 80, null);
+        }
+        return pool;
+    }
+
+    /** A pool whose sessions give up on a lock wait quickly, for contention tests. */
+    public synchronized DataSource shortLockWaitDataSource() {
+        if (shortLockWaitPool == null) {
+            shortLockWaitPool = newPool(name() + "-short-lock-wait", 4, shortLockWaitSql());
+        }
+        return shortLockWaitPool;
+    }
+
+    /** Runs one statement on a connection of its own, in auto-commit. */
+    public void execute(String sql) {
+        try (Connection connection = dataSource().getConnection();
+                Statement statement = connection.createStatement()) {
+            statement.execute(sql);
+        } catch (SQLException e) {
+            throw new IllegalStateException("on " + name() + ": " + sql, e);
+        }
+    }
+
+    /** Drops a table the test made. */
+    public void dropTable(String table) {
+        execute("DROP TABLE IF EXISTS " + table);
+    }
+
+    private HikariDataSource newPool(String poolName, int size, String initSql) {
+        HikariConfig config = new HikariConfig();
+        config.setPoolName(poolName);
+        config.setJdbcUrl(jdbcUrl());
+        config.setMaximumPoolSize(size);
+        config.setConnectionTimeout(10_000);
+        // Fail at once, loudly, when the server cannot be reached: the test must not skip.
+        config.setInitializationFailTimeout(10_000);
+        if (initSql != null) {
+            config.setConnectionInitSql(initSql);
+        }
+        return new HikariDataSource(config);
+    }
+
+    @Override
+    public String toString() {
+        return name();
+    }
+}
