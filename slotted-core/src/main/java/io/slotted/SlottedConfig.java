@@ -14,15 +14,24 @@ public final class SlottedConfig {
     private final Map<Integer, Integer> slotsByType;
     private final int maxAttempts;
     private final Duration retryBackoff;
+    private final int flushers;
+    private final int queueCapacity;
+    private final Duration queueFullWait;
+    private final Duration flushInterval;
+    private final Duration outcomeResolutionTimeout;
 
-    SlottedConfig(String table, WriteMode writeMode, int defaultSlots,
-            Map<Integer, Integer> slotsByType, int maxAttempts, Duration retryBackoff) {
-        this.table = table;
-        this.writeMode = writeMode;
+    SlottedConfig(SlottedCountersBuilder builder, int defaultSlots) {
+        this.table = builder.table;
+        this.writeMode = builder.writeMode;
         this.defaultSlots = defaultSlots;
-        this.slotsByType = Map.copyOf(slotsByType);
-        this.maxAttempts = maxAttempts;
-        this.retryBackoff = retryBackoff;
+        this.slotsByType = Map.copyOf(builder.slotsByType);
+        this.maxAttempts = builder.maxAttempts;
+        this.retryBackoff = builder.retryBackoff;
+        this.flushers = builder.flushers;
+        this.queueCapacity = builder.queueCapacity;
+        this.queueFullWait = builder.queueFullWait;
+        this.flushInterval = builder.flushInterval;
+        this.outcomeResolutionTimeout = builder.outcomeResolutionTimeout;
     }
 
     /**
@@ -72,10 +81,61 @@ public final class SlottedConfig {
         return retryBackoff;
     }
 
+    /**
+     * How many flushers write in parallel in {@code GROUPED} and {@code BUFFERED} modes, each on
+     * its own connection and its own slots.
+     *
+     * @return the number of flushers, at least 1
+     */
+    public int flushers() {
+        return flushers;
+    }
+
+    /**
+     * How many increments may wait for a flush before callers are held back.
+     *
+     * @return the queue's capacity
+     */
+    public int queueCapacity() {
+        return queueCapacity;
+    }
+
+    /**
+     * How long a caller waits for room in a full queue before failing with
+     * {@link QueueFullException}.
+     *
+     * @return the wait; zero means fail at once
+     */
+    public Duration queueFullWait() {
+        return queueFullWait;
+    }
+
+    /**
+     * How often {@code BUFFERED} mode writes what it has accepted: the most a crash can lose.
+     *
+     * @return the interval between flushes
+     */
+    public Duration flushInterval() {
+        return flushInterval;
+    }
+
+    /**
+     * How long a flush whose commit outcome is unknown keeps trying to learn it before its callers
+     * are told {@link OutcomeUnknownException}.
+     *
+     * @return the time allowed
+     */
+    public Duration outcomeResolutionTimeout() {
+        return outcomeResolutionTimeout;
+    }
+
     @Override
     public String toString() {
         return "SlottedConfig[table=" + table + ", writeMode=" + writeMode + ", slots=" + defaultSlots
                 + ", slotsByType=" + slotsByType + ", maxAttempts=" + maxAttempts
-                + ", retryBackoff=" + retryBackoff + "]";
+                + ", retryBackoff=" + retryBackoff + ", flushers=" + flushers
+                + ", queueCapacity=" + queueCapacity + ", queueFullWait=" + queueFullWait
+                + ", flushInterval=" + flushInterval
+                + ", outcomeResolutionTimeout=" + outcomeResolutionTimeout + "]";
     }
 }

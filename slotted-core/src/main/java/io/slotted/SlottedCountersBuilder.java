@@ -22,14 +22,22 @@ public final class SlottedCountersBuilder {
     /** The largest number of attempts a write may be given. */
     public static final int MAX_ATTEMPTS = 100;
 
+    /** The largest number of parallel flushers. */
+    public static final int MAX_FLUSHERS = 64;
+
     private final DataSource dataSource;
     private final Set<String> given = new HashSet<>();
-    private final Map<Integer, Integer> slotsByType = new HashMap<>();
-    private String table = "slotted_counters";
-    private WriteMode writeMode = WriteMode.DIRECT;
+    final Map<Integer, Integer> slotsByType = new HashMap<>();
+    String table = "slotted_counters";
+    WriteMode writeMode = WriteMode.GROUPED;
     private Integer defaultSlots;
-    private int maxAttempts = 5;
-    private Duration retryBackoff = Duration.ofMillis(10);
+    int maxAttempts = 5;
+    Duration retryBackoff = Duration.ofMillis(10);
+    int flushers = 2;
+    int queueCapacity = 100_000;
+    Duration queueFullWait = Duration.ofSeconds(1);
+    Duration flushInterval = Duration.ofMillis(200);
+    Duration outcomeResolutionTimeout = Duration.ofSeconds(30);
 
     SlottedCountersBuilder(DataSource dataSource) {
         this.dataSource = Objects.requireNonNull(dataSource, "dataSource must not be null");
@@ -39,7 +47,7 @@ public final class SlottedCountersBuilder {
      * The counter table, optionally qualified by a schema. Default {@code slotted_counters}.
      *
      * @param table letters, digits and underscores, starting with a letter or underscore, at most
-     *     64 characters per part
+     *     48 characters per part
      * @return this builder
      * @throws IllegalArgumentException if the name is not such an identifier
      */
@@ -50,7 +58,7 @@ public final class SlottedCountersBuilder {
     }
 
     /**
-     * How increments are written. Default {@link WriteMode#DIRECT}.
+     * How increments are written. Default {@link WriteMode#GROUPED}.
      *
      * @param writeMode the write mode
      * @return this builder
@@ -101,11 +109,7 @@ public final class SlottedCountersBuilder {
      */
     public SlottedCountersBuilder maxAttempts(int maxAttempts) {
         once("maxAttempts");
-        if (maxAttempts < 1 || maxAttempts > MAX_ATTEMPTS) {
-            throw new IllegalArgumentException(
-                    "maxAttempts must be between 1 and " + MAX_ATTEMPTS + ", but was " + maxAttempts);
-        }
-        this.maxAttempts = maxAttempts;
+        this.maxAttempts = checkRange("maxAttempts", maxAttempts, 1, MAX_ATTEMPTS);
         return this;
     }
 
@@ -119,12 +123,83 @@ public final class SlottedCountersBuilder {
      */
     public SlottedCountersBuilder retryBackoff(Duration retryBackoff) {
         once("retryBackoff");
-        Objects.requireNonNull(retryBackoff, "retryBackoff must not be null");
-        if (retryBackoff.isNegative() || retryBackoff.compareTo(Duration.ofSeconds(10)) > 0) {
-            throw new IllegalArgumentException(
-                    "retryBackoff must be between 0 and 10s, but was " + retryBackoff);
-        }
-        this.retryBackoff = retryBackoff;
+        this.retryBackoff = checkDuration("retryBackoff", retryBackoff, Duration.ZERO,
+                Duration.ofSeconds(10));
+        return this;
+    }
+
+    /**
+     * How many flushers write in parallel in {@code GROUPED} and {@code BUFFERED} modes. Each
+     * holds one connection while it flushes and writes only its own share of each counter's
+     * slots, so flushers never wait on each other's row locks. Default 2.
+     *
+     * @param flushers from 1 to {@value #MAX_FLUSHERS}
+     * @return this builder
+     * @throws IllegalArgumentException if out of range
+     */
+    public SlottedCountersBuilder flushers(int flushers) {
+        once("flushers");
+        this.flushers = checkRange("flushers", flushers, 1, MAX_FLUSHERS);
+        return this;
+    }
+
+    /**
+     * How many increments may wait for a flush. When the queue is full, callers wait up to
+     * {@link #queueFullWait(Duration)} for room, then fail with {@link QueueFullException}; nothing
+     * is dropped and memory stays bounded. Default 100,000.
+     *
+     * @param queueCapacity from 1 to 10,000,000
+     * @return this builder
+     * @throws IllegalArgumentException if out of range
+     */
+    public SlottedCountersBuilder queueCapacity(int queueCapacity) {
+        once("queueCapacity");
+        this.queueCapacity = checkRange("queueCapacity", queueCapacity, 1, 10_000_000);
+        return this;
+    }
+
+    /**
+     * How long a caller waits for room in a full queue. Default 1 second; zero fails at once.
+     *
+     * @param queueFullWait from 0 to 1 hour
+     * @return this builder
+     * @throws IllegalArgumentException if negative or longer than an hour
+     */
+    public SlottedCountersBuilder queueFullWait(Duration queueFullWait) {
+        once("queueFullWait");
+        this.queueFullWait = checkDuration("queueFullWait", queueFullWait, Duration.ZERO,
+                Duration.ofHours(1));
+        return this;
+    }
+
+    /**
+     * How often {@code BUFFERED} mode writes: the most increments a crash can lose is what was
+     * accepted in one interval. Default 200 ms.
+     *
+     * @param flushInterval from 1 ms to 1 hour
+     * @return this builder
+     * @throws IllegalArgumentException if out of range
+     */
+    public SlottedCountersBuilder flushInterval(Duration flushInterval) {
+        once("flushInterval");
+        this.flushInterval = checkDuration("flushInterval", flushInterval, Duration.ofMillis(1),
+                Duration.ofHours(1));
+        return this;
+    }
+
+    /**
+     * How long a flush whose commit outcome is unknown (the connection was lost during COMMIT)
+     * keeps trying to learn the outcome from the flush ledger before its callers get
+     * {@link OutcomeUnknownException}. Default 30 seconds.
+     *
+     * @param timeout from 0 to 1 hour
+     * @return this builder
+     * @throws IllegalArgumentException if out of range
+     */
+    public SlottedCountersBuilder outcomeResolutionTimeout(Duration timeout) {
+        once("outcomeResolutionTimeout");
+        this.outcomeResolutionTimeout = checkDuration("outcomeResolutionTimeout", timeout,
+                Duration.ZERO, Duration.ofHours(1));
         return this;
     }
 
@@ -136,8 +211,7 @@ public final class SlottedCountersBuilder {
      */
     public SlottedCounters build() {
         int slots = defaultSlots != null ? defaultSlots : writeMode.defaultSlots();
-        SlottedConfig config = new SlottedConfig(
-                table, writeMode, slots, slotsByType, maxAttempts, retryBackoff);
+        SlottedConfig config = new SlottedConfig(this, slots);
         return new DefaultSlottedCounters(dataSource, config);
     }
 
@@ -148,10 +222,27 @@ public final class SlottedCountersBuilder {
     }
 
     private static int checkSlots(int slots) {
-        if (slots < 1 || slots > MAX_SLOTS) {
+        return checkRange("slots", slots, 1, MAX_SLOTS);
+    }
+
+    private static int checkRange(String setting, int value, int min, int max) {
+        if (value < min || value > max) {
             throw new IllegalArgumentException(
-                    "slots must be between 1 and " + MAX_SLOTS + ", but was " + slots);
+                    setting + " must be between " + min + " and " + max + ", but was " + value);
         }
-        return slots;
+        return value;
+    }
+
+    private static Duration checkDuration(String setting, Duration value, Duration min, Duration max) {
+        Objects.requireNonNull(value, setting + " must not be null");
+        if (value.compareTo(min) < 0 || value.compareTo(max) > 0) {
+            throw new IllegalArgumentException(setting + " must be between " + millis(min) + " and "
+                    + millis(max) + ", but was " + millis(value));
+        }
+        return value;
+    }
+
+    private static String millis(Duration duration) {
+        return duration.toMillis() + "ms";
     }
 }

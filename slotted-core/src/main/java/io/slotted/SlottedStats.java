@@ -3,9 +3,18 @@ package io.slotted;
 /**
  * What a {@link SlottedCounters} instance has done since it was built.
  *
- * @param incrementsApplied increments acknowledged to callers as durable
- * @param retries attempts repeated after a deadlock, lock-wait timeout, serialization failure or
- *     (on H2) a duplicate-key race
+ * @param incrementsApplied increments written durably (in {@code BUFFERED} mode, written; callers
+ *     were released earlier)
+ * @param retries attempts repeated after a deadlock, lock-wait timeout, serialization failure, lost
+ *     connection before COMMIT, or (on H2) a duplicate-key race
+ * @param flushes transactions committed by the group-commit flushers
+ * @param outcomesUnknown flushes whose connection was lost during COMMIT
+ * @param outcomesResolved of those, flushes that the flush ledger showed had committed, so their
+ *     retry wrote nothing
+ * @param incrementsDropped {@code BUFFERED} increments that could not be written (each is also
+ *     logged as an error)
+ * @param queued increments waiting for a flush right now
  */
-public record SlottedStats(long incrementsApplied, long retries) {
+public record SlottedStats(long incrementsApplied, long retries, long flushes,
+        long outcomesUnknown, long outcomesResolved, long incrementsDropped, int queued) {
 }

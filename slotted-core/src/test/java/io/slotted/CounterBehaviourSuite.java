@@ -26,20 +26,27 @@ import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * What every database must do for {@code DIRECT} counters, run once per database by a small
- * subclass against a real server. Each test works in a table of its own, dropped afterwards.
+ * What every database must do in the write modes that acknowledge an increment only once it is
+ * durable ({@code DIRECT} and {@code GROUPED}), run by a small subclass per database against a real
+ * server, once per mode. Each test works in a table of its own, dropped afterwards.
  */
+@ParameterizedClass(name = "{0}")
+@EnumSource(value = WriteMode.class, names = {"DIRECT", "GROUPED"})
 abstract class CounterBehaviourSuite {
     private static final AtomicInteger TABLES = new AtomicInteger();
 
     protected final TestDatabase db;
+    protected final WriteMode mode;
     protected String table;
     private final List<SlottedCounters> opened = new ArrayList<>();
 
-    protected CounterBehaviourSuite(TestDatabase db) {
+    protected CounterBehaviourSuite(TestDatabase db, WriteMode mode) {
         this.db = db;
+        this.mode = mode;
     }
 
     @BeforeEach
@@ -51,6 +58,7 @@ abstract class CounterBehaviourSuite {
     void dropTable() {
         opened.forEach(SlottedCounters::close);
         db.dropTable(table);
+        db.dropTable(table + "_ledger");
     }
 
     protected SlottedCounters counters(SlottedCountersBuilder builder) {
@@ -66,7 +74,7 @@ abstract class CounterBehaviourSuite {
     }
 
     protected SlottedCountersBuilder builder() {
-        return SlottedCounters.builder(db.dataSource()).table(table).writeMode(WriteMode.DIRECT);
+        return SlottedCounters.builder(db.dataSource()).table(table).writeMode(mode);
     }
 
     // ---------------------------------------------------------------- exactness
@@ -75,7 +83,7 @@ abstract class CounterBehaviourSuite {
     void add_64ThreadsWithMixedDeltas_totalsAreExact() throws Exception {
         SlottedCounters counters = migrated(builder());
         long seed = 20261122L;
-        System.out.println(db + ": mixed-delta seed " + seed);
+        System.out.println(db + " " + mode + ": mixed-delta seed " + seed);
         int threads = 64;
         int perThread = 60;
         Map<Long, Long> expected = new HashMap<>();
@@ -167,11 +175,13 @@ abstract class CounterBehaviourSuite {
 
     // ---------------------------------------------------------------- slots
 
+    /** DIRECT picks a slot per increment, so its spread is measurable per increment. */
     @Test
-    void slots_stayInRangeAndAreSpreadEvenly() throws Exception {
+    void direct_slotsStayInRangeAndAreSpreadEvenly() throws Exception {
         int slots = 8;
         int increments = 4_000;
-        SlottedCounters counters = migrated(builder().slots(slots));
+        SlottedCounters counters = migrated(SlottedCounters.builder(db.dataSource()).table(table)
+                .writeMode(WriteMode.DIRECT).slots(slots));
         runConcurrently(8, t -> {
             for (int i = 0; i < increments / 8; i++) {
                 counters.increment(9, 9L);
@@ -184,6 +194,19 @@ abstract class CounterBehaviourSuite {
         // A fair share is 500 with a standard deviation of about 21: 350..650 is seven of them.
         assertThat(perSlot).hasSize(slots);
         assertThat(perSlot.values()).allSatisfy(n -> assertThat(n).isBetween(350L, 650L));
+    }
+
+    @Test
+    void slots_stayInRangeInThisMode() throws Exception {
+        SlottedCounters counters = migrated(builder().slots(5).slots(2, 300));
+        runConcurrently(16, t -> {
+            for (int i = 0; i < 50; i++) {
+                counters.increment(1 + t % 2, 1L);
+            }
+        });
+        assertThat(slotCounts(1, 1L).keySet()).allSatisfy(slot -> assertThat(slot).isBetween(0, 4));
+        assertThat(slotCounts(2, 1L).keySet()).allSatisfy(slot -> assertThat(slot).isBetween(0, 299));
+        assertThat(counters.get(1, 1L) + counters.get(2, 1L)).isEqualTo(16 * 50);
     }
 
     @Test

@@ -4,7 +4,7 @@ import io.slotted.db.MariaDbTestDatabase;
 
 /** The counter behaviour suite on MariaDB. */
 class MariaDbCountersTest extends CounterBehaviourSuite {
-    MariaDbCountersTest() {
-        super(MariaDbTestDatabase.instance());
+    MariaDbCountersTest(WriteMode mode) {
+        super(MariaDbTestDatabase.instance(), mode);
     }
 }

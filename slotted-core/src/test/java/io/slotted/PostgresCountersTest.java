@@ -4,7 +4,7 @@ import io.slotted.db.PostgresTestDatabase;
 
 /** The counter behaviour suite on PostgreSQL. */
 class PostgresCountersTest extends CounterBehaviourSuite {
-    PostgresCountersTest() {
-        super(PostgresTestDatabase.instance());
+    PostgresCountersTest(WriteMode mode) {
+        super(PostgresTestDatabase.instance(), mode);
     }
 }

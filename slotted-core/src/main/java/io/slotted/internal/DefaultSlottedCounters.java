@@ -10,6 +10,7 @@ import io.slotted.internal.engine.CounterReader;
 import io.slotted.internal.engine.CounterWriter;
 import io.slotted.internal.engine.Database;
 import io.slotted.internal.engine.DirectWriter;
+import io.slotted.internal.engine.GroupCommitter;
 import io.slotted.internal.engine.Retrier;
 import io.slotted.internal.engine.SlotPicker;
 import io.slotted.internal.engine.StatsRecorder;
@@ -53,10 +54,7 @@ public final class DefaultSlottedCounters implements SlottedCounters {
     }
 
     private CounterWriter writerFor(WriteMode mode) {
-        if (mode != WriteMode.DIRECT) {
-            throw new IllegalArgumentException("writeMode " + mode + " is not available yet; use DIRECT");
-        }
-        return direct;
+        return mode == WriteMode.DIRECT ? direct : new GroupCommitter(database, config, stats);
     }
 
     @Override

@@ -44,6 +44,21 @@ public abstract class Dialect {
     }
 
     /**
+     * The flush ledger's DDL: one row per flusher holding the sequence number of its last
+     * committed flush (see {@code FlushLedger}).
+     *
+     * @param ledger the checked ledger table name
+     * @return a {@code CREATE TABLE IF NOT EXISTS} statement
+     */
+    public String createLedgerSql(TableName ledger) {
+        return "CREATE TABLE IF NOT EXISTS " + ledger + " ("
+                + "flusher_id VARCHAR(64) NOT NULL, "
+                + "flush_seq BIGINT NOT NULL, "
+                + "updated_at TIMESTAMP NOT NULL, "
+                + "PRIMARY KEY (flusher_id))" + tableOptions();
+    }
+
+    /**
      * Text appended to {@code CREATE TABLE}, such as a storage engine.
      *
      * @return the options, or an empty string
@@ -121,6 +136,7 @@ public abstract class Dialect {
         }
         return switch (state) {
             case "22003" -> Failure.OVERFLOW;
+            case "23505" -> Failure.DUPLICATE_KEY;
             case "40001" -> Failure.CONTENTION;
             case "42S02" -> Failure.MISSING_TABLE;
             case "42S22" -> Failure.WRONG_SHAPE;

@@ -5,10 +5,10 @@ public enum Failure {
     /** Deadlock, lock-wait timeout or serialization failure: nothing was applied; try again. */
     CONTENTION("lock conflict (deadlock, lock-wait timeout or serialization failure)"),
     /**
-     * Two sessions inserted the same new slot row at once. Only H2's {@code MERGE} can meet this;
-     * nothing was applied and trying again finds the row.
+     * Two sessions inserted the same new row at once. Upserts meet this only on H2, whose
+     * {@code MERGE} can race on a new slot row: nothing was applied and trying again finds the row.
      */
-    DUPLICATE_KEY("two writers created the same slot row at once"),
+    DUPLICATE_KEY("two writers created the same row at once"),
     /** The connection could not be made or was lost. */
     CONNECTION("database connection failed"),
     /** A value left its column's range. */

@@ -41,9 +41,9 @@ public final class FailureReport {
                     attempts, cause);
             case OVERFLOW -> new CounterOverflowException(where + " would leave the range of the"
                     + " count column; nothing was changed. " + codes, cause);
-            case MISSING_TABLE -> new SchemaException("table " + table + " does not exist: call"
-                    + " migrate() or run 'slotted migrate' to create it (" + operation + "). " + codes,
-                    cause);
+            case MISSING_TABLE -> new SchemaException("table " + table + " or its flush ledger does"
+                    + " not exist (the database's message below names which): call migrate() or run"
+                    + " 'slotted migrate' to create them (" + operation + "). " + codes, cause);
             case WRONG_SHAPE -> new SchemaException("table " + table + " lacks a column Slotted"
                     + " uses: call migrate() to see what is wrong (" + operation + "). " + codes, cause);
             case CONNECTION -> writeSent

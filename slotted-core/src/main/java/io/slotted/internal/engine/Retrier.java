@@ -6,7 +6,6 @@ import io.slotted.internal.dialect.Failure;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
-import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * Runs database work, repeating it when it failed in a way that applied nothing.
@@ -14,16 +13,13 @@ import java.util.concurrent.ThreadLocalRandom;
  * <p>Only deadlocks, lock-wait timeouts, serialization failures and H2's duplicate-key race are
  * retried: in each case the database has rolled the statement back, so a second attempt cannot
  * count twice. Everything else, including a lost connection, is reported at once. Each attempt
- * borrows a fresh connection, so a connection the server has aborted is never reused. Waits grow
- * exponentially from the configured base up to one second and are jittered over their upper half,
- * so that writers that collided once do not collide again in lockstep.
+ * borrows a fresh connection, so a connection the server has aborted is never reused, and waits
+ * a jittered {@link Backoff} first.
  */
 public final class Retrier {
-    private static final long MAX_BACKOFF_NANOS = Duration.ofSeconds(1).toNanos();
-
     private final Database database;
     private final int maxAttempts;
-    private final long baseBackoffNanos;
+    private final Backoff backoff;
     private final StatsRecorder stats;
 
     /**
@@ -37,7 +33,7 @@ public final class Retrier {
     public Retrier(Database database, int maxAttempts, Duration baseBackoff, StatsRecorder stats) {
         this.database = database;
         this.maxAttempts = maxAttempts;
-        this.baseBackoffNanos = baseBackoff.toNanos();
+        this.backoff = new Backoff(baseBackoff);
         this.stats = stats;
     }
 
@@ -80,7 +76,7 @@ public final class Retrier {
                 }
             }
             stats.retried();
-            pause(attempt, operation);
+            backoff.pause(attempt, operation);
         }
     }
 
@@ -89,18 +85,6 @@ public final class Retrier {
             return database.connect();
         } catch (SQLException e) {
             throw FailureReport.unavailable(operation, e);
-        }
-    }
-
-    private void pause(int attempt, String operation) {
-        long ceiling = Math.min(MAX_BACKOFF_NANOS, baseBackoffNanos << Math.min(attempt - 1, 30));
-        long wait = ceiling / 2 + ThreadLocalRandom.current().nextLong(ceiling / 2 + 1);
-        try {
-            Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new SlottedException("interrupted while waiting to retry: " + operation
-                    + "; nothing was applied", e);
         }
     }
 }

@@ -27,6 +27,8 @@ import java.util.Set;
 public final class SchemaMigrator {
     private static final List<String> NEEDED = List.of("record_type", "record_id", "slot", "count");
     private static final Set<String> KEY = Set.of("record_type", "record_id", "slot");
+    /** The flush ledger's name is the counter table's plus this. */
+    public static final String LEDGER_SUFFIX = "_ledger";
 
     private SchemaMigrator() {
     }
@@ -44,19 +46,26 @@ public final class SchemaMigrator {
     public static MigrationReport migrate(Connection connection, Dialect dialect, TableName table)
             throws SQLException {
         List<String> warnings = new ArrayList<>(dialect.settingsWarnings(connection));
+        List<String> actions = new ArrayList<>();
         Optional<TableShape> existing = TableShape.read(connection, table);
         if (existing.isEmpty()) {
-            create(connection, dialect, table);
-            return new MigrationReport(table.toString(), true, warnings);
+            create(connection, dialect.createTableSql(table));
+            actions.add("created table " + table);
+        } else {
+            warnings.addAll(check(existing.get(), table));
         }
-        warnings.addAll(check(existing.get(), table));
-        return new MigrationReport(table.toString(), false, warnings);
+        TableName ledger = table.withSuffix(LEDGER_SUFFIX);
+        if (TableShape.read(connection, ledger).isEmpty()) {
+            create(connection, dialect.createLedgerSql(ledger));
+            actions.add("created table " + ledger + " (the flush ledger that makes group commits"
+                    + " exactly-once)");
+        }
+        return new MigrationReport(table.toString(), existing.isEmpty(), actions, warnings);
     }
 
-    private static void create(Connection connection, Dialect dialect, TableName table)
-            throws SQLException {
+    private static void create(Connection connection, String ddl) throws SQLException {
         try (Statement statement = connection.createStatement()) {
-            statement.execute(dialect.createTableSql(table));
+            statement.execute(ddl);
         }
         if (!connection.getAutoCommit()) {
             connection.commit();

@@ -13,7 +13,7 @@ import java.util.regex.Pattern;
  * (lower case) alike.
  */
 public final class TableName {
-    private static final Pattern PART = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,63}");
+    private static final Pattern PART = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,47}");
 
     private final String schema;
     private final String table;
@@ -38,11 +38,23 @@ public final class TableName {
         for (String part : parts) {
             if (parts.length > 2 || !PART.matcher(part).matches()) {
                 throw new IllegalArgumentException("table must be an identifier of letters, digits and"
-                        + " underscores (at most 64, not starting with a digit), optionally"
+                        + " underscores (at most 48, not starting with a digit), optionally"
                         + " qualified as schema.table, but was '" + name + "'");
             }
         }
         return parts.length == 2 ? new TableName(parts[0], parts[1]) : new TableName(null, parts[0]);
+    }
+
+    /**
+     * A companion table beside this one, in the same schema: {@code slotted_counters_ledger} for
+     * {@code slotted_counters}. Table names are held to 48 characters so that the suffix fits
+     * every database's identifier limit.
+     *
+     * @param suffix appended to the table part
+     * @return the companion's name
+     */
+    public TableName withSuffix(String suffix) {
+        return new TableName(schema, table + suffix);
     }
 
     /**

@@ -1,0 +1,82 @@
+package io.slotted.internal.engine;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The increments one transaction writes: the callers' increments summed per counter, in counter
+ * order.
+ *
+ * <p>Summing is what makes group commit pay: a thousand increments of one hot counter become one
+ * row update. Rows are kept sorted so that every flusher, in every process, locks rows in the same
+ * order, and two flushes can never deadlock on each other.
+ */
+final class Flush {
+    private final List<Pending> pending = new ArrayList<>();
+    private final TreeMap<CounterKey, Long> sums = new TreeMap<>();
+
+    /**
+     * Groups increments into as few flushes as possible. A counter's in-flush sum must fit in a
+     * {@code long}; an increment that would overflow it goes to another flush rather than being
+     * refused, since its own slot write may well fit.
+     */
+    static List<Flush> of(List<Pending> increments) {
+        List<Flush> flushes = new ArrayList<>();
+        for (Pending increment : increments) {
+            placeIn(flushes, increment);
+        }
+        return flushes;
+    }
+
+    private static void placeIn(List<Flush> flushes, Pending increment) {
+        for (Flush flush : flushes) {
+            if (flush.tryAdd(increment)) {
+                return;
+            }
+        }
+        Flush fresh = new Flush();
+        fresh.tryAdd(increment);
+        flushes.add(fresh);
+    }
+
+    private boolean tryAdd(Pending increment) {
+        long sum = sums.getOrDefault(increment.key(), 0L);
+        long next = sum + increment.delta();
+        if (((sum ^ next) & (increment.delta() ^ next)) < 0) {
+            return false;
+        }
+        sums.put(increment.key(), next);
+        pending.add(increment);
+        return true;
+    }
+
+    /** Per counter, in counter order; a sum may be 0 when increments cancelled out. */
+    java.util.NavigableMap<CounterKey, Long> sums() {
+        return sums;
+    }
+
+    List<Pending> pending() {
+        return pending;
+    }
+
+    /** One flush per counter, for isolating a counter whose slot overflows. */
+    List<Flush> perCounter() {
+        List<Flush> parts = new ArrayList<>();
+        for (CounterKey key : sums.keySet()) {
+            Flush part = new Flush();
+            pending.stream().filter(p -> p.key().equals(key)).forEach(part::tryAdd);
+            parts.add(part);
+        }
+        return parts;
+    }
+
+    int counters() {
+        return sums.size();
+    }
+
+    int increments() {
+        return pending.size();
+    }
+}

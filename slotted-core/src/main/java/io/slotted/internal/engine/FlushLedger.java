@@ -1,0 +1,117 @@
+package io.slotted.internal.engine;
+
+import io.slotted.internal.sql.TableName;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Duration;
+import java.time.Instant;
+
+/**
+ * Makes a flush's commit idempotent, so that a commit whose outcome is unknown can be retried
+ * without counting twice.
+ *
+ * <p>Each flusher has one row: its id and the sequence number of its last committed flush. Every
+ * flush transaction begins by claiming its own sequence number, moving the row from a lower number
+ * to its own. If the connection is lost while COMMIT is in flight, the flusher retries the same
+ * flush with the same number on a new connection, and the claim decides:
+ * <ul>
+ *   <li>the row still holds a lower number: the lost commit did not happen; the claim succeeds and
+ *       the retry writes the increments;</li>
+ *   <li>the row holds this flush's number: the lost commit did happen; the retry writes nothing
+ *       and the callers are told their increments are durable.</li>
+ * </ul>
+ * The claim is an {@code UPDATE} of (or, the first time, an {@code INSERT} into) the row, so if the
+ * lost transaction is somehow still running on the server, the claim waits for its row lock and
+ * sees its outcome instead of racing it. One row per flusher keeps the ledger tiny; rows of
+ * flushers gone for a day are pruned.
+ */
+final class FlushLedger {
+    /** What claiming a flush's number found. */
+    enum Claim {
+        /** The number was claimed in this transaction: write the flush. */
+        CLAIMED,
+        /** An earlier attempt of this flush committed: write nothing. */
+        ALREADY_COMMITTED
+    }
+
+    private static final Duration ABANDONED_AFTER = Duration.ofDays(1);
+
+    private final TableName ledger;
+    private final String flusherId;
+
+    FlushLedger(TableName ledger, String flusherId) {
+        this.ledger = ledger;
+        this.flusherId = flusherId;
+    }
+
+    /**
+     * Claims {@code seq} inside the caller's open transaction.
+     *
+     * @throws SQLException on failure, including lock conflicts the caller retries
+     * @throws IllegalStateException if the row is ahead of {@code seq}: another process is using
+     *     this flusher's id, which would make outcomes unknowable
+     */
+    Claim claim(Connection connection, long seq) throws SQLException {
+        if (advance(connection, seq) == 1) {
+            return Claim.CLAIMED;
+        }
+        Long current = current(connection);
+        if (current == null) {
+            return insertFirst(connection, seq);
+        }
+        if (current == seq) {
+            return Claim.ALREADY_COMMITTED;
+        }
+        throw new IllegalStateException("flush ledger " + ledger + " row " + flusherId + " is at "
+                + current + ", ahead of flush " + seq + ": two writers share one flusher id");
+    }
+
+    /** Removes the rows of flushers that have not written for a day. */
+    void pruneAbandoned(Connection connection) throws SQLException {
+        try (PreparedStatement delete = connection.prepareStatement(
+                "DELETE FROM " + ledger + " WHERE updated_at < ?")) {
+            delete.setTimestamp(1, Timestamp.from(Instant.now().minus(ABANDONED_AFTER)));
+            delete.executeUpdate();
+        }
+    }
+
+    private int advance(Connection connection, long seq) throws SQLException {
+        try (PreparedStatement update = connection.prepareStatement("UPDATE " + ledger
+                + " SET flush_seq = ?, updated_at = CURRENT_TIMESTAMP"
+                + " WHERE flusher_id = ? AND flush_seq < ?")) {
+            update.setLong(1, seq);
+            update.setString(2, flusherId);
+            update.setLong(3, seq);
+            return update.executeUpdate();
+        }
+    }
+
+    private Long current(Connection connection) throws SQLException {
+        try (PreparedStatement select = connection.prepareStatement(
+                "SELECT flush_seq FROM " + ledger + " WHERE flusher_id = ? FOR UPDATE")) {
+            select.setString(1, flusherId);
+            try (ResultSet row = select.executeQuery()) {
+                return row.next() ? row.getLong(1) : null;
+            }
+        }
+    }
+
+    /**
+     * The flusher's first flush creates its row. If an earlier attempt of this same flush created
+     * it and committed, the insert meets a duplicate key, which the caller retries like any lock
+     * conflict (PostgreSQL needs the transaction rolled back first); the next attempt's
+     * {@code UPDATE} then finds the committed row.
+     */
+    private Claim insertFirst(Connection connection, long seq) throws SQLException {
+        try (PreparedStatement insert = connection.prepareStatement("INSERT INTO " + ledger
+                + " (flusher_id, flush_seq, updated_at) VALUES (?, ?, CURRENT_TIMESTAMP)")) {
+            insert.setString(1, flusherId);
+            insert.setLong(2, seq);
+            insert.executeUpdate();
+            return Claim.CLAIMED;
+        }
+    }
+}

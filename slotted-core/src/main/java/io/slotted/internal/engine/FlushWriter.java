@@ -1,0 +1,220 @@
+package io.slotted.internal.engine;
+
+import io.slotted.OutcomeUnknownException;
+import io.slotted.SlottedConfig;
+import io.slotted.SlottedException;
+import io.slotted.internal.dialect.Dialect;
+import io.slotted.internal.dialect.Failure;
+import io.slotted.internal.schema.SchemaMigrator;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * Writes one flusher's flushes: each flush in one transaction, committed exactly once.
+ *
+ * <p>A transaction claims the flush's sequence number in the {@link FlushLedger}, upserts one row
+ * per counter in counter order, and commits. Failures before COMMIT leave nothing behind (the
+ * server rolls back a transaction whose connection is gone), so they are retried up to the
+ * configured attempts. A connection lost during COMMIT leaves the outcome unknown; the same flush is
+ * then retried with the same sequence number until the ledger says whether it landed, for up to
+ * the configured resolution time. Either way no increment is applied twice or silently lost.
+ *
+ * <p>Slots: with {@code F} flushers, flusher {@code f} writes only slots {@code s} with
+ * {@code s % F == f}, choosing one of them at random per counter per flush. Flushers of one process
+ * thus never wait on each other's row locks, and random choice keeps flushers of different
+ * processes mostly apart too.
+ */
+final class FlushWriter {
+    private final Database database;
+    private final SlottedConfig config;
+    private final int index;
+    private final FlushLedger ledger;
+    private final StatsRecorder stats;
+    private final Backoff backoff;
+    private long nextSeq = 1;
+    private boolean pruned;
+
+    FlushWriter(Database database, SlottedConfig config, int index, String flusherId,
+            StatsRecorder stats) {
+        this.database = database;
+        this.config = config;
+        this.index = index;
+        this.ledger = new FlushLedger(database.table().withSuffix(SchemaMigrator.LEDGER_SUFFIX), flusherId);
+        this.stats = stats;
+        this.backoff = new Backoff(config.retryBackoff());
+    }
+
+    /**
+     * Writes a flush durably. A counter whose slot would overflow is split off so that only its
+     * own increments fail.
+     *
+     * @param flush what to write
+     * @param onFailure told of each part that could not be written, with the reason
+     */
+    void write(Flush flush, FailureHandler onFailure) {
+        try {
+            writeOnce(flush, nextSeq++);
+            stats.flushed(flush.increments());
+        } catch (OverflowInFlush overflow) {
+            if (flush.counters() == 1) {
+                onFailure.failed(flush, overflow.reported);
+                return;
+            }
+            flush.perCounter().forEach(part -> write(part, onFailure));
+        } catch (SlottedException e) {
+            onFailure.failed(flush, e);
+        }
+    }
+
+    /** Told when a flush could not be written. */
+    @FunctionalInterface
+    interface FailureHandler {
+        void failed(Flush flush, SlottedException reason);
+    }
+
+    private void writeOnce(Flush flush, long seq) {
+        String operation = describe(flush);
+        long resolveBy = 0;
+        boolean outcomeUnknown = false;
+        for (int attempt = 1; ; attempt++) {
+            Attempt result = attempt(flush, seq);
+            if (result.failure == null) {
+                return;
+            }
+            Failure kind = result.kind;
+            if (result.commitSent && kind == Failure.CONNECTION && !outcomeUnknown) {
+                outcomeUnknown = true;
+                resolveBy = System.nanoTime() + config.outcomeResolutionTimeout().toNanos();
+                stats.outcomeUnknown();
+            }
+            boolean transientFailure = kind.retryable() || kind == Failure.CONNECTION;
+            boolean again = transientFailure && (outcomeUnknown
+                    ? System.nanoTime() < resolveBy
+                    : attempt < config.maxAttempts());
+            if (!again) {
+                throw reportFor(operation, kind, result.failure, attempt, outcomeUnknown);
+            }
+            stats.retried();
+            backoff.pause(attempt, operation);
+        }
+    }
+
+    private SlottedException reportFor(String operation, Failure kind, SQLException failure,
+            int attempts, boolean outcomeUnknown) {
+        if (outcomeUnknown && kind == Failure.CONNECTION) {
+            return new OutcomeUnknownException(operation + " in table " + database.table()
+                    + ": the connection was lost during COMMIT and the outcome could not be learned"
+                    + " within " + config.outcomeResolutionTimeout().toMillis() + "ms (" + attempts
+                    + " attempts); the increments may or may not have been applied", failure);
+        }
+        SlottedException reported = FailureReport.of(
+                operation, database.table(), kind, failure, attempts, false);
+        if (kind == Failure.OVERFLOW) {
+            throw new OverflowInFlush(reported);
+        }
+        return reported;
+    }
+
+    /** One transaction. Returns its failure instead of throwing it, to keep the loop plain. */
+    private Attempt attempt(Flush flush, long seq) {
+        Connection connection;
+        try {
+            connection = database.connect();
+        } catch (SQLException e) {
+            return new Attempt(e, Failure.CONNECTION, false);
+        }
+        Dialect dialect = database.dialect();
+        boolean commitSent = false;
+        try (connection) {
+            connection.setAutoCommit(false);
+            try {
+                pruneOnce(connection);
+                if (ledger.claim(connection, seq) == FlushLedger.Claim.ALREADY_COMMITTED) {
+                    connection.rollback();
+                    stats.outcomeResolved();
+                    return Attempt.SUCCEEDED;
+                }
+                upsert(connection, dialect, flush);
+                commitSent = true;
+                connection.commit();
+                return Attempt.SUCCEEDED;
+            } catch (SQLException e) {
+                if (!commitSent) {
+                    rollbackQuietly(connection, e);
+                }
+                throw e;
+            }
+        } catch (SQLException e) {
+            return new Attempt(e, dialect.classify(e), commitSent);
+        }
+    }
+
+    private void pruneOnce(Connection connection) throws SQLException {
+        if (!pruned) {
+            ledger.pruneAbandoned(connection);
+            pruned = true;
+        }
+    }
+
+    private void upsert(Connection connection, Dialect dialect, Flush flush) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement(
+                dialect.upsertSql(database.table()))) {
+            for (Map.Entry<CounterKey, Long> row : flush.sums().entrySet()) {
+                if (row.getValue() != 0) {
+                    CounterKey key = row.getKey();
+                    dialect.bindUpsert(statement, key, slotFor(key.recordType()), row.getValue());
+                    statement.addBatch();
+                }
+            }
+            statement.executeBatch();
+        }
+    }
+
+    /** A slot owned by this flusher: {@code s % flushers == index}, chosen at random among them. */
+    private int slotFor(int recordType) {
+        int slots = config.slots(recordType);
+        int flushers = config.flushers();
+        if (slots <= flushers) {
+            return index % slots;
+        }
+        int owned = (slots - index + flushers - 1) / flushers;
+        return index + flushers * ThreadLocalRandom.current().nextInt(owned);
+    }
+
+    private static void rollbackQuietly(Connection connection, SQLException failure) {
+        try {
+            connection.rollback();
+        } catch (SQLException rollbackFailure) {
+            failure.addSuppressed(rollbackFailure);
+        }
+    }
+
+    private static String describe(Flush flush) {
+        Map.Entry<CounterKey, Long> first = flush.sums().firstEntry();
+        if (flush.counters() == 1) {
+            return "add " + first.getValue() + " to counter " + first.getKey() + " ("
+                    + flush.increments() + " increments grouped)";
+        }
+        return "write " + flush.increments() + " increments to " + flush.counters()
+                + " counters (the first " + first.getKey() + ")";
+    }
+
+    /** The outcome of one transaction. */
+    private record Attempt(SQLException failure, Failure kind, boolean commitSent) {
+        static final Attempt SUCCEEDED = new Attempt(null, null, false);
+    }
+
+    /** A slot would overflow: the flush must be split so that other counters still land. */
+    private static final class OverflowInFlush extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+        private final transient SlottedException reported;
+
+        OverflowInFlush(SlottedException reported) {
+            super(null, null, false, false);
+            this.reported = reported;
+        }
+    }
+}
