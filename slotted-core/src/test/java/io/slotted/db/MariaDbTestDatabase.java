@@ -32,7 +32,7 @@ public final class MariaDbTestDatabase extends TestDatabase {
     /** Always the embedded server, to prove that a machine with only a JDK and Maven can test. */
     public static synchronized MariaDbTestDatabase embedded() {
         if (embedded == null) {
-            embedded = new MariaDbTestDatabase(EmbeddedMariaDb.shared().jdbcUrl("test"));
+            embedded = new MariaDbTestDatabase(EmbeddedMariaDbServer.shared().jdbcUrl("test"));
         }
         return embedded;
     }

@@ -32,7 +32,7 @@ public final class PostgresTestDatabase extends TestDatabase {
     /** Always the embedded server, to prove that a machine with only a JDK and Maven can test. */
     public static synchronized PostgresTestDatabase embedded() {
         if (embedded == null) {
-            embedded = new PostgresTestDatabase(EmbeddedPostgres.shared().jdbcUrl());
+            embedded = new PostgresTestDatabase(EmbeddedPostgresServer.shared().jdbcUrl());
         }
         return embedded;
     }
