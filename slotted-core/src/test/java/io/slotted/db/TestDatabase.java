@@ -48,6 +48,37 @@ public abstract class TestDatabase {
         return shortLockWaitPool;
     }
 
+    /** A pool like the shared one but reaching the server through {@code jdbcUrl}. */
+    public HikariDataSource poolFor(String jdbcUrl, String poolName, int size) {
+        HikariConfig config = new HikariConfig();
+        config.setPoolName(poolName);
+        config.setJdbcUrl(jdbcUrl);
+        config.setMaximumPoolSize(size);
+        config.setConnectionTimeout(1_000);
+        config.setInitializationFailTimeout(-1);
+        return new HikariDataSource(config);
+    }
+
+    /**
+     * This server's JDBC URL with its host and port replaced, to go through a proxy. PgJDBC is told
+     * not to negotiate TLS and not to turn COMMIT into a named server-side statement after a few
+     * uses, so that the proxy sees the word COMMIT on every commit.
+     */
+    public String jdbcUrlVia(String host, int port) {
+        String url = jdbcUrl().replaceFirst("//[^/:]+:\\d+/", "//" + host + ":" + port + "/");
+        return url.startsWith("jdbc:postgresql:") ? url + "&sslmode=disable&prepareThreshold=0" : url;
+    }
+
+    /** The host in the JDBC URL. */
+    public String host() {
+        return jdbcUrl().replaceFirst("^.*//([^/:]+):\\d+/.*$", "$1");
+    }
+
+    /** The port in the JDBC URL. */
+    public int port() {
+        return Integer.parseInt(jdbcUrl().replaceFirst("^.*//[^/:]+:(\\d+)/.*$", "$1"));
+    }
+
     /** Runs one statement on a connection of its own, in auto-commit. */
     public void execute(String sql) {
         try (Connection connection = dataSource().getConnection();

@@ -1,0 +1,23 @@
+package io.slotted;
+
+import io.slotted.db.EmbeddedMariaDbServer;
+import io.slotted.db.MariaDbTestDatabase;
+import io.slotted.db.RestartableServer;
+import io.slotted.db.TestDatabase;
+
+/** Connection faults on MariaDB. */
+class MariaDbConnectionFaultTest extends ConnectionFaultSuite {
+    MariaDbConnectionFaultTest() {
+        super(MariaDbTestDatabase.instance());
+    }
+
+    @Override
+    protected RestartableServer privateServer() {
+        return EmbeddedMariaDbServer.privateServer("restart");
+    }
+
+    @Override
+    protected TestDatabase privateDatabase(RestartableServer server) {
+        return MariaDbTestDatabase.at(server.jdbcUrl());
+    }
+}

@@ -1,0 +1,160 @@
+package io.slotted.db;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * A TCP proxy on loopback between the driver and a database server that can cut a connection at
+ * the worst moment: when the client sends COMMIT.
+ *
+ * <p>It makes the fault that a stub cannot: a real connection lost during COMMIT, either after the
+ * server received it (the transaction commits, the client never hears) or before (it does not).
+ * Both MariaDB's and PostgreSQL's drivers send the word {@code COMMIT} in clear text on the wire;
+ * the match is case-sensitive so that {@code autocommit} settings do not trigger it.
+ */
+public final class CommitCuttingProxy implements AutoCloseable {
+    /** What to do with the next COMMIT seen. */
+    public enum Cut {
+        /** Forward the COMMIT to the server, then cut: it commits, the client never hears. */
+        AFTER_SERVER_RECEIVES,
+        /** Cut without forwarding: the transaction is rolled back by the server. */
+        BEFORE_SERVER_RECEIVES
+    }
+
+    private static final byte[] COMMIT = "COMMIT".getBytes(StandardCharsets.US_ASCII);
+
+    private final ServerSocket listener;
+    private final String targetHost;
+    private final int targetPort;
+    private final AtomicReference<Cut> armed = new AtomicReference<>();
+    private final AtomicInteger cuts = new AtomicInteger();
+    private final AtomicInteger cutEvery = new AtomicInteger();
+    private final AtomicInteger commitsSeen = new AtomicInteger();
+    private final List<Socket> sockets = new CopyOnWriteArrayList<>();
+
+    public CommitCuttingProxy(String targetHost, int targetPort) throws IOException {
+        this.targetHost = targetHost;
+        this.targetPort = targetPort;
+        this.listener = new ServerSocket(0, 200, InetAddress.getLoopbackAddress());
+        Thread acceptor = new Thread(this::acceptLoop, "proxy-accept");
+        acceptor.setDaemon(true);
+        acceptor.start();
+    }
+
+    public int port() {
+        return listener.getLocalPort();
+    }
+
+    /** Cuts the connection carrying the next COMMIT, once. */
+    public void cutNextCommit(Cut how) {
+        armed.set(how);
+    }
+
+    /** Cuts every {@code n}th COMMIT after the server received it; 0 stops. */
+    public void cutEveryNthCommit(int n) {
+        cutEvery.set(n);
+    }
+
+    /** How many connections were cut so far. */
+    public int cuts() {
+        return cuts.get();
+    }
+
+    private void acceptLoop() {
+        while (!listener.isClosed()) {
+            try {
+                Socket client = listener.accept();
+                Socket server = new Socket();
+                server.connect(new InetSocketAddress(targetHost, targetPort), 5_000);
+                sockets.add(client);
+                sockets.add(server);
+                pump(client, server, true);
+                pump(server, client, false);
+            } catch (IOException e) {
+                // Listener closed, or the server refused: the client sees its connection drop.
+            }
+        }
+    }
+
+    private void pump(Socket from, Socket to, boolean clientToServer) {
+        Thread thread = new Thread(() -> {
+            byte[] buffer = new byte[64 * 1024];
+            try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
+                for (int n; (n = in.read(buffer)) > 0; ) {
+                    Cut cut = clientToServer && contains(buffer, n) ? cutFor() : null;
+                    if (cut != null) {
+                        // The client loses its connection before any answer can reach it.
+                        closeQuietly(from);
+                    }
+                    if (cut == Cut.BEFORE_SERVER_RECEIVES) {
+                        break;
+                    }
+                    out.write(buffer, 0, n);
+                    out.flush();
+                    if (cut == Cut.AFTER_SERVER_RECEIVES) {
+                        // An orderly end after the COMMIT, so the server reads it before the
+                        // close; the answer then finds no client and the other pump closes up.
+                        to.shutdownOutput();
+                        return;
+                    }
+                }
+            } catch (IOException e) {
+                // The other side went away.
+            } finally {
+                closeQuietly(from);
+                closeQuietly(to);
+            }
+        }, "proxy-pump");
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    private Cut cutFor() {
+        Cut once = armed.getAndSet(null);
+        int every = cutEvery.get();
+        if (once == null && every > 0 && commitsSeen.incrementAndGet() % every == 0) {
+            once = Cut.AFTER_SERVER_RECEIVES;
+        }
+        if (once != null) {
+            cuts.incrementAndGet();
+        }
+        return once;
+    }
+
+    private static boolean contains(byte[] buffer, int length) {
+        outer:
+        for (int i = 0; i + COMMIT.length <= length; i++) {
+            for (int j = 0; j < COMMIT.length; j++) {
+                if (buffer[i + j] != COMMIT[j]) {
+                    continue outer;
+                }
+            }
+            return true;
+        }
+        return false;
+    }
+
+    private static void closeQuietly(Socket socket) {
+        try {
+            socket.close();
+        } catch (IOException ignored) {
+            // Already closed.
+        }
+    }
+
+    @Override
+    public void close() throws IOException {
+        listener.close();
+        sockets.forEach(CommitCuttingProxy::closeQuietly);
+    }
+}
