@@ -205,6 +205,7 @@ public final class GroupCommitter implements CounterWriter {
             }
             LOG.warn("buffered flush of {} increments failed; retrying in {}ms", waiting,
                     config.flushInterval().toMillis());
+            stats.retried();
             toWrite = retry;
             waitForInterval();
         }

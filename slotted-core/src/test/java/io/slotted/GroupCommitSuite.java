@@ -1,0 +1,181 @@
+package io.slotted;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import io.slotted.db.TestDatabase;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What is particular to the queued write modes: backpressure from a full queue in
+ * {@code GROUPED} mode, and the write-behind promise of {@code BUFFERED} mode. Run against each
+ * database by a small subclass.
+ */
+abstract class GroupCommitSuite {
+    private static final AtomicInteger TABLES = new AtomicInteger();
+
+    private final TestDatabase db;
+    private String table;
+    private final List<SlottedCounters> opened = new ArrayList<>();
+
+    protected GroupCommitSuite(TestDatabase db) {
+        this.db = db;
+    }
+
+    @BeforeEach
+    void newTable() {
+        table = "gc_" + ProcessHandle.current().pid() + "_" + TABLES.incrementAndGet();
+    }
+
+    @AfterEach
+    void dropTable() {
+        opened.forEach(SlottedCounters::close);
+        db.dropTable(table);
+        db.dropTable(table + "_ledger");
+    }
+
+    private SlottedCounters migrated(SlottedCountersBuilder builder) {
+        SlottedCounters counters = builder.build();
+        opened.add(counters);
+        counters.migrate();
+        return counters;
+    }
+
+    private SlottedCountersBuilder on(DataSource dataSource, WriteMode mode) {
+        return SlottedCounters.builder(dataSource).table(table).writeMode(mode);
+    }
+
+    // ---------------------------------------------------------------- GROUPED backpressure
+
+    @Test
+    void grouped_stalledDatabase_fillsTheQueueThenRefusesThenLandsEverythingAccepted() throws Exception {
+        SlottedCounters counters = migrated(on(db.dataSource(), WriteMode.GROUPED)
+                .slots(1).flushers(1).queueCapacity(50).queueFullWait(Duration.ZERO).maxAttempts(100));
+        counters.add(1, 1L, 1);
+        List<CompletableFuture<Void>> accepted = new ArrayList<>();
+        List<QueueFullException> refused = new ArrayList<>();
+
+        try (Connection holder = lockSlotRows(1, 1L)) {
+            for (int i = 0; i < 120; i++) {
+                try {
+                    accepted.add(counters.addAsync(1, 1L, 2));
+                } catch (QueueFullException e) {
+                    refused.add(e);
+                }
+            }
+            assertThat(refused).isNotEmpty();
+            assertThat(refused.get(0)).hasMessageContaining("write queue full")
+                    .hasMessageContaining("of 50 places").hasMessageContaining("Nothing was applied");
+            assertThat(accepted.size()).as("the queue plus the one stalled flush").isBetween(50, 100);
+            assertThat(accepted).noneMatch(CompletableFuture::isDone);
+            holder.rollback();
+        }
+
+        CompletableFuture.allOf(accepted.toArray(CompletableFuture[]::new)).get(60, TimeUnit.SECONDS);
+        assertThat(counters.get(1, 1L)).isEqualTo(1 + 2L * accepted.size());
+        assertThat(counters.stats().queued()).isZero();
+    }
+
+    @Test
+    void grouped_close_writesEverythingAcceptedBeforeReturning() throws Exception {
+        SlottedCounters counters = migrated(on(db.dataSource(), WriteMode.GROUPED));
+        List<CompletableFuture<Void>> accepted = new ArrayList<>();
+        for (int i = 0; i < 2_000; i++) {
+            accepted.add(counters.addAsync(1, i % 10, 3));
+        }
+
+        counters.close();
+
+        assertThat(accepted).allMatch(f -> f.isDone() && !f.isCompletedExceptionally());
+        assertThat(counters.getAll(1, List.of(0L, 1L, 2L, 3L, 4L, 5L, 6L, 7L, 8L, 9L)).values())
+                .containsOnly(600L);
+        assertThatThrownBy(() -> counters.add(1, 1L, 1)).isInstanceOf(IllegalStateException.class);
+    }
+
+    // ---------------------------------------------------------------- BUFFERED
+
+    @Test
+    void buffered_64ThreadsWithMixedDeltas_totalIsExactOnceClosed() throws Exception {
+        SlottedCounters counters = migrated(on(db.dataSource(), WriteMode.BUFFERED)
+                .flushInterval(Duration.ofMillis(20)));
+        long seed = 4242L;
+        System.out.println(db + " BUFFERED: mixed-delta seed " + seed);
+        AtomicLong expected = new AtomicLong();
+        CounterBehaviourSuite.runConcurrently(64, t -> {
+            Random random = new Random(seed + t);
+            for (int i = 0; i < 100; i++) {
+                long delta = random.nextInt(200) - 99;
+                delta = delta == 0 ? 1 : delta;
+                counters.add(2, 5L, delta);
+                expected.addAndGet(delta);
+            }
+        });
+
+        counters.close();
+
+        assertThat(counters.get(2, 5L)).isEqualTo(expected.get());
+        assertThat(counters.stats().incrementsApplied()).isEqualTo(6_400);
+        assertThat(counters.stats().incrementsDropped()).isZero();
+    }
+
+    @Test
+    void buffered_addReturnsBeforeTheWriteAndTheIntervalMakesItDurable() throws Exception {
+        SlottedCounters counters = migrated(on(db.dataSource(), WriteMode.BUFFERED)
+                .slots(1).flushers(1).flushInterval(Duration.ofMillis(20)).maxAttempts(100));
+        counters.add(1, 1L, 1);
+        await().atMost(Duration.ofSeconds(10)).until(() -> counters.get(1, 1L) == 1);
+
+        try (Connection holder = lockSlotRows(1, 1L)) {
+            counters.add(1, 1L, 5);   // would block on the held row lock if it wrote itself
+            assertThat(counters.get(1, 1L)).as("not written yet").isEqualTo(1);
+            holder.rollback();
+        }
+
+        await().atMost(Duration.ofSeconds(30)).until(() -> counters.get(1, 1L) == 6);
+    }
+
+    @Test
+    void buffered_failedFlush_isRetriedUntilItLandsNotDropped() throws Exception {
+        SlottedCounters counters = migrated(on(db.shortLockWaitDataSource(), WriteMode.BUFFERED)
+                .slots(1).flushers(1).flushInterval(Duration.ofMillis(20)).maxAttempts(1));
+        counters.add(1, 1L, 1);
+        await().atMost(Duration.ofSeconds(10)).until(() -> counters.get(1, 1L) == 1);
+
+        try (Connection holder = lockSlotRows(1, 1L)) {
+            counters.add(1, 1L, 5);
+            await().atMost(Duration.ofSeconds(30)).until(() -> counters.stats().retries() >= 2);
+            holder.rollback();
+        }
+
+        await().atMost(Duration.ofSeconds(30)).until(() -> counters.get(1, 1L) == 6);
+        assertThat(counters.stats().incrementsDropped()).isZero();
+    }
+
+    /** Opens a transaction that holds the locks on a counter's slot rows until rolled back. */
+    private Connection lockSlotRows(int recordType, long recordId) throws SQLException {
+        Connection holder = db.dataSource().getConnection();
+        holder.setAutoCommit(false);
+        try (PreparedStatement update = holder.prepareStatement("UPDATE " + table
+                + " SET count = count + 1000 WHERE record_type = ? AND record_id = ?")) {
+            update.setInt(1, recordType);
+            update.setLong(2, recordId);
+            assertThat(update.executeUpdate()).isPositive();
+        }
+        return holder;
+    }
+}
