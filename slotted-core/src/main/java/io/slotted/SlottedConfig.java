@@ -1,5 +1,6 @@
 package io.slotted;
 
+import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
 
@@ -19,6 +20,8 @@ public final class SlottedConfig {
     private final Duration queueFullWait;
     private final Duration flushInterval;
     private final Duration outcomeResolutionTimeout;
+    private final Duration idempotencyRetention;
+    private final Clock clock;
 
     SlottedConfig(SlottedCountersBuilder builder, int defaultSlots) {
         this.table = builder.table;
@@ -32,6 +35,26 @@ public final class SlottedConfig {
         this.queueFullWait = builder.queueFullWait;
         this.flushInterval = builder.flushInterval;
         this.outcomeResolutionTimeout = builder.outcomeResolutionTimeout;
+        this.idempotencyRetention = builder.idempotencyRetention;
+        this.clock = builder.clock;
+    }
+
+    /**
+     * How long an idempotency key is remembered, at least; older keys are pruned in the background.
+     *
+     * @return the retention period
+     */
+    public Duration idempotencyRetention() {
+        return idempotencyRetention;
+    }
+
+    /**
+     * Where wall-clock time comes from, for key retention and ledger housekeeping.
+     *
+     * @return the clock
+     */
+    public Clock clock() {
+        return clock;
     }
 
     /**
@@ -136,6 +159,7 @@ public final class SlottedConfig {
                 + ", retryBackoff=" + retryBackoff + ", flushers=" + flushers
                 + ", queueCapacity=" + queueCapacity + ", queueFullWait=" + queueFullWait
                 + ", flushInterval=" + flushInterval
-                + ", outcomeResolutionTimeout=" + outcomeResolutionTimeout + "]";
+                + ", outcomeResolutionTimeout=" + outcomeResolutionTimeout
+                + ", idempotencyRetention=" + idempotencyRetention + "]";
     }
 }

@@ -77,6 +77,26 @@ public interface SlottedCounters extends AutoCloseable {
     }
 
     /**
+     * Adds {@code delta} to a counter at most once per idempotency key, for callers that retry:
+     * the first call with a key applies the increment; a later call with the same key and the same
+     * counter and delta applies nothing and returns false. Keys are remembered for at least
+     * {@link SlottedCountersBuilder#idempotencyRetention(java.time.Duration)}. The key is recorded
+     * in the same transaction as the increment, so after an {@link OutcomeUnknownException} a
+     * retry with the same key is always safe. Returns once durable, in every write mode.
+     *
+     * @param recordType what is counted
+     * @param recordId whose count it is
+     * @param delta the amount to add; never 0
+     * @param idempotencyKey 1 to 128 printable ASCII characters naming this one increment
+     * @return true if the increment was applied now; false if it had been applied before
+     * @throws IllegalArgumentException if {@code delta} is 0 or the key is malformed
+     * @throws IdempotencyConflictException if the key was used for a different increment; nothing
+     *     changes
+     * @throws SlottedException as {@link #add(int, long, long)} does
+     */
+    boolean add(int recordType, long recordId, long delta, String idempotencyKey);
+
+    /**
      * Adds {@code delta} to a counter without blocking the caller where the write mode allows it.
      * The future completes when the change is durable, or exceptionally with the exception
      * {@link #add(int, long, long)} would have thrown.

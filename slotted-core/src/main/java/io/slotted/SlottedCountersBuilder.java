@@ -2,6 +2,7 @@ package io.slotted;
 
 import io.slotted.internal.DefaultSlottedCounters;
 import io.slotted.internal.sql.TableName;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -38,6 +39,8 @@ public final class SlottedCountersBuilder {
     Duration queueFullWait = Duration.ofSeconds(1);
     Duration flushInterval = Duration.ofMillis(200);
     Duration outcomeResolutionTimeout = Duration.ofSeconds(30);
+    Duration idempotencyRetention = Duration.ofHours(24);
+    Clock clock = Clock.systemUTC();
 
     SlottedCountersBuilder(DataSource dataSource) {
         this.dataSource = Objects.requireNonNull(dataSource, "dataSource must not be null");
@@ -200,6 +203,34 @@ public final class SlottedCountersBuilder {
         once("outcomeResolutionTimeout");
         this.outcomeResolutionTimeout = checkDuration("outcomeResolutionTimeout", timeout,
                 Duration.ZERO, Duration.ofHours(1));
+        return this;
+    }
+
+    /**
+     * How long an idempotency key is remembered, at least: a retry with the same key within this
+     * period applies nothing. Default 24 hours.
+     *
+     * @param retention from 1 minute to 365 days
+     * @return this builder
+     * @throws IllegalArgumentException if out of range
+     */
+    public SlottedCountersBuilder idempotencyRetention(Duration retention) {
+        once("idempotencyRetention");
+        this.idempotencyRetention = checkDuration("idempotencyRetention", retention,
+                Duration.ofMinutes(1), Duration.ofDays(365));
+        return this;
+    }
+
+    /**
+     * The wall clock used for idempotency key retention and ledger housekeeping. Default the
+     * system clock in UTC; tests pass one they can move.
+     *
+     * @param clock the clock
+     * @return this builder
+     */
+    public SlottedCountersBuilder clock(Clock clock) {
+        once("clock");
+        this.clock = Objects.requireNonNull(clock, "clock must not be null");
         return this;
     }
 

@@ -51,6 +51,7 @@ abstract class ConnectionFaultSuite {
         proxy.close();
         db.dropTable(table);
         db.dropTable(table + "_ledger");
+        db.dropTable(table + "_keys");
     }
 
     private SlottedCounters grouped(javax.sql.DataSource dataSource) {
@@ -71,6 +72,20 @@ abstract class ConnectionFaultSuite {
             assertThat(proxy.cuts()).isEqualTo(1);
             assertThat(counters.stats().outcomesUnknown()).isEqualTo(1);
             assertThat(counters.stats().outcomesResolved()).as("the retry found it committed").isEqualTo(1);
+            assertThat(counters.get(1, 1L)).isEqualTo(105);
+        }
+    }
+
+    @Test
+    void keyedCommitLostAfterTheServerReceivedIt_isReportedAppliedNotReplayed() {
+        try (SlottedCounters counters = grouped(viaProxy)) {
+            counters.add(1, 1L, 100);
+            proxy.cutNextCommit(Cut.AFTER_SERVER_RECEIVES);
+
+            assertThat(counters.add(1, 1L, 5, "cut-key")).as("applied by the lost commit").isTrue();
+
+            assertThat(counters.stats().outcomesResolved()).isEqualTo(1);
+            assertThat(counters.add(1, 1L, 5, "cut-key")).as("a later retry is a replay").isFalse();
             assertThat(counters.get(1, 1L)).isEqualTo(105);
         }
     }

@@ -21,6 +21,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.LongStream;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterEach;
@@ -59,6 +60,7 @@ abstract class CounterBehaviourSuite {
         opened.forEach(SlottedCounters::close);
         db.dropTable(table);
         db.dropTable(table + "_ledger");
+        db.dropTable(table + "_keys");
     }
 
     protected SlottedCounters counters(SlottedCountersBuilder builder) {
@@ -171,6 +173,84 @@ abstract class CounterBehaviourSuite {
         assertThat(counters.get(2, Long.MAX_VALUE)).isEqualTo(4_000);
         assertThat(counters.get(Integer.MAX_VALUE, Long.MIN_VALUE)).isEqualTo(-5);
         assertThat(counters.get(2, 2L)).isZero();
+    }
+
+    // ---------------------------------------------------------------- idempotency keys
+
+    @Test
+    void add_withIdempotencyKey_appliesOnceAndReportsTheReplay() {
+        SlottedCounters counters = migrated(builder());
+
+        assertThat(counters.add(1, 1L, 5, "request-7f3a")).isTrue();
+        assertThat(counters.add(1, 1L, 5, "request-7f3a")).isFalse();
+        assertThat(counters.add(1, 1L, 5, "REQUEST-7F3A")).as("keys are case-sensitive").isTrue();
+
+        assertThat(counters.get(1, 1L)).isEqualTo(10);
+    }
+
+    @Test
+    void add_idempotencyKeyReusedForAnotherIncrement_isRefusedAndChangesNothing() {
+        SlottedCounters counters = migrated(builder());
+        counters.add(1, 1L, 5, "k");
+
+        assertThatThrownBy(() -> counters.add(1, 1L, 6, "k"))
+                .isInstanceOf(IdempotencyConflictException.class)
+                .hasMessageContaining("'k' was first used to add 5 to counter (record_type=1, record_id=1)")
+                .hasMessageContaining("nothing was applied");
+        assertThatThrownBy(() -> counters.add(1, 2L, 5, "k")).isInstanceOf(IdempotencyConflictException.class);
+        assertThat(counters.get(1, 1L)).isEqualTo(5);
+        assertThat(counters.get(1, 2L)).isZero();
+    }
+
+    @Test
+    void add_malformedIdempotencyKey_isRejectedNamingTheRule() {
+        SlottedCounters counters = migrated(builder());
+
+        for (String bad : List.of("", "x".repeat(129), "tab\there", "caf\u00e9")) {
+            assertThatThrownBy(() -> counters.add(1, 1L, 1, bad))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("idempotencyKey must be 1 to 128 printable ASCII characters");
+        }
+        assertThat(counters.get(1, 1L)).isZero();
+    }
+
+    @Test
+    void add_64ThreadsRetryingEveryKeyedIncrement_eachIsAppliedExactlyOnce() throws Exception {
+        SlottedCounters counters = migrated(builder());
+        AtomicLong applied = new AtomicLong();
+        AtomicLong expected = new AtomicLong();
+        // Thread t and thread t ^ 1 send the same 40 keyed increments: every one is sent twice,
+        // often at the same moment, as a client retrying a timed-out request would.
+        runConcurrently(64, t -> {
+            int pair = t / 2;
+            for (int i = 0; i < 40; i++) {
+                long delta = pair * 100L + i + 1;
+                if (counters.add(8, pair % 4, delta, "pair-" + pair + "-" + i)) {
+                    applied.incrementAndGet();
+                    expected.addAndGet(delta);
+                }
+            }
+        });
+
+        assertThat(applied.get()).isEqualTo(32 * 40);
+        long total = counters.getAll(8, List.of(0L, 1L, 2L, 3L)).values().stream()
+                .mapToLong(Long::longValue).sum();
+        assertThat(total).isEqualTo(expected.get());
+    }
+
+    @Test
+    void idempotencyKey_olderThanTheRetention_isForgottenAndAppliesAgain() {
+        MutableClock clock = new MutableClock();
+        SlottedCounters counters = migrated(builder().clock(clock)
+                .idempotencyRetention(Duration.ofHours(24)));
+        assertThat(counters.add(1, 1L, 5, "old")).isTrue();
+        clock.advance(Duration.ofHours(23));
+        assertThat(counters.add(1, 1L, 5, "old")).as("still remembered").isFalse();
+
+        clock.advance(Duration.ofHours(2));
+
+        assertThat(counters.add(1, 1L, 5, "old")).as("pruned, so new again").isTrue();
+        assertThat(counters.get(1, 1L)).isEqualTo(10);
     }
 
     // ---------------------------------------------------------------- slots

@@ -47,6 +47,7 @@ abstract class GroupCommitSuite {
         opened.forEach(SlottedCounters::close);
         db.dropTable(table);
         db.dropTable(table + "_ledger");
+        db.dropTable(table + "_keys");
     }
 
     private SlottedCounters migrated(SlottedCountersBuilder builder) {
@@ -147,6 +148,19 @@ abstract class GroupCommitSuite {
         }
 
         await().atMost(Duration.ofSeconds(30)).until(() -> counters.get(1, 1L) == 6);
+    }
+
+    @Test
+    void buffered_keyedIncrement_waitsForItsFlushAndIsAppliedOnce() {
+        SlottedCounters counters = migrated(on(db.dataSource(), WriteMode.BUFFERED)
+                .flushInterval(Duration.ofMillis(20)));
+
+        assertThat(counters.add(3, 3L, 4, "buffered-key")).isTrue();
+        assertThat(counters.get(3, 3L)).as("durable when a keyed add returns").isEqualTo(4);
+        assertThat(counters.add(3, 3L, 4, "buffered-key")).isFalse();
+        assertThatThrownBy(() -> counters.add(3, 3L, 5, "buffered-key"))
+                .isInstanceOf(IdempotencyConflictException.class);
+        assertThat(counters.get(3, 3L)).isEqualTo(4);
     }
 
     @Test

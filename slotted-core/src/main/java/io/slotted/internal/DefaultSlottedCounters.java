@@ -11,6 +11,7 @@ import io.slotted.internal.engine.CounterWriter;
 import io.slotted.internal.engine.Database;
 import io.slotted.internal.engine.DirectWriter;
 import io.slotted.internal.engine.GroupCommitter;
+import io.slotted.internal.engine.IdempotencyKeys;
 import io.slotted.internal.engine.Retrier;
 import io.slotted.internal.engine.SlotPicker;
 import io.slotted.internal.engine.StatsRecorder;
@@ -48,13 +49,13 @@ public final class DefaultSlottedCounters implements SlottedCounters {
         this.config = config;
         this.database = new Database(dataSource, TableName.parse(config.table()));
         this.retrier = new Retrier(database, config.maxAttempts(), config.retryBackoff(), stats);
-        this.direct = new DirectWriter(database, new SlotPicker(config), retrier, stats);
-        this.writer = writerFor(config.writeMode());
+        IdempotencyKeys keys = new IdempotencyKeys(
+                database.table().withSuffix(SchemaMigrator.KEYS_SUFFIX),
+                config.idempotencyRetention(), config.clock());
+        this.direct = new DirectWriter(database, new SlotPicker(config), retrier, keys, stats);
+        this.writer = config.writeMode() == WriteMode.DIRECT
+                ? direct : new GroupCommitter(database, config, keys, stats);
         this.reader = new CounterReader(database, retrier);
-    }
-
-    private CounterWriter writerFor(WriteMode mode) {
-        return mode == WriteMode.DIRECT ? direct : new GroupCommitter(database, config, stats);
     }
 
     @Override
@@ -66,6 +67,12 @@ public final class DefaultSlottedCounters implements SlottedCounters {
     @Override
     public void add(int recordType, long recordId, long delta) {
         writer.add(acceptedKey(recordType, recordId, delta), delta);
+    }
+
+    @Override
+    public boolean add(int recordType, long recordId, long delta, String idempotencyKey) {
+        CounterKey key = acceptedKey(recordType, recordId, delta);
+        return writer.add(key, delta, checkedIdempotencyKey(idempotencyKey));
     }
 
     @Override
@@ -105,6 +112,16 @@ public final class DefaultSlottedCounters implements SlottedCounters {
         if (closed.compareAndSet(false, true)) {
             writer.close();
         }
+    }
+
+    private static String checkedIdempotencyKey(String key) {
+        Objects.requireNonNull(key, "idempotencyKey must not be null");
+        boolean printableAscii = key.chars().allMatch(c -> c >= 0x20 && c <= 0x7e);
+        if (key.isEmpty() || key.length() > 128 || !printableAscii) {
+            throw new IllegalArgumentException("idempotencyKey must be 1 to 128 printable ASCII"
+                    + " characters, but was '" + key + "' (" + key.length() + " characters)");
+        }
+        return key;
     }
 
     private CounterKey acceptedKey(int recordType, long recordId, long delta) {

@@ -54,9 +54,51 @@ public abstract class Dialect {
         return "CREATE TABLE IF NOT EXISTS " + ledger + " ("
                 + "flusher_id VARCHAR(64) NOT NULL, "
                 + "flush_seq BIGINT NOT NULL, "
-                + "updated_at TIMESTAMP NOT NULL, "
+                + "updated_ms BIGINT NOT NULL, "
                 + "PRIMARY KEY (flusher_id))" + tableOptions();
     }
+
+    /** The idempotency keys' columns, in the order {@link #insertKeyIfAbsentSql} binds them. */
+    protected static final String KEY_COLUMNS =
+            "idempotency_key, record_type, record_id, delta, flush_ref, created_ms";
+
+    /**
+     * The DDL of the idempotency key table and the index that pruning by age uses.
+     *
+     * @param keys the checked table name
+     * @return {@code CREATE … IF NOT EXISTS} statements, run in order
+     */
+    public List<String> createIdempotencySql(TableName keys) {
+        return List.of("CREATE TABLE IF NOT EXISTS " + keys + " ("
+                        + "idempotency_key " + keyColumnType() + " NOT NULL, "
+                        + "record_type INT NOT NULL, "
+                        + "record_id BIGINT NOT NULL, "
+                        + "delta BIGINT NOT NULL, "
+                        + "flush_ref VARCHAR(100) NOT NULL, "
+                        + "created_ms BIGINT NOT NULL, "
+                        + "PRIMARY KEY (idempotency_key))" + tableOptions(),
+                "CREATE INDEX IF NOT EXISTS " + keys.table() + "_created ON " + keys + " (created_ms)");
+    }
+
+    /**
+     * The column type of an idempotency key: up to 128 printable ASCII characters, compared
+     * exactly (case matters).
+     *
+     * @return a SQL type
+     */
+    protected String keyColumnType() {
+        return "VARCHAR(128)";
+    }
+
+    /**
+     * An insert of an idempotency key that does nothing, without failing the transaction, when the
+     * key exists. Its update count is 1 when the key was inserted and 0 when it was present. Binds
+     * the six columns of {@link #KEY_COLUMNS} in order.
+     *
+     * @param keys the checked table name
+     * @return the SQL text
+     */
+    public abstract String insertKeyIfAbsentSql(TableName keys);
 
     /**
      * Text appended to {@code CREATE TABLE}, such as a storage engine.

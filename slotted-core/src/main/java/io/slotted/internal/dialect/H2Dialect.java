@@ -30,6 +30,18 @@ public final class H2Dialect extends Dialect {
                 + " VALUES (s.record_type, s.record_id, s.slot, s.delta)";
     }
 
+    /** A concurrent insert of the same new key fails the loser with a duplicate key: retried. */
+    @Override
+    public String insertKeyIfAbsentSql(TableName keys) {
+        return "MERGE INTO " + keys + " AS k"
+                + " USING (VALUES (CAST(? AS VARCHAR(128)), CAST(? AS INT), CAST(? AS BIGINT),"
+                + " CAST(? AS BIGINT), CAST(? AS VARCHAR(100)), CAST(? AS BIGINT)))"
+                + " AS s (" + KEY_COLUMNS + ")"
+                + " ON k.idempotency_key = s.idempotency_key"
+                + " WHEN NOT MATCHED THEN INSERT (" + KEY_COLUMNS + ") VALUES (s.idempotency_key,"
+                + " s.record_type, s.record_id, s.delta, s.flush_ref, s.created_ms)";
+    }
+
     @Override
     protected Failure classifyVendorCode(int vendorCode, String sqlState) {
         return switch (vendorCode) {

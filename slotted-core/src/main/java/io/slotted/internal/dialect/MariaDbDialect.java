@@ -35,6 +35,22 @@ public final class MariaDbDialect extends Dialect {
                 + " ON DUPLICATE KEY UPDATE count = count + ?";
     }
 
+    /** Binary ASCII, so that keys differing only in case stay different keys. */
+    @Override
+    protected String keyColumnType() {
+        return "VARCHAR(128) CHARACTER SET ascii COLLATE ascii_bin";
+    }
+
+    /**
+     * {@code INSERT IGNORE} rather than {@code ON DUPLICATE KEY UPDATE}: with the found-rows flag
+     * that Connector/J sets by default, the latter reports 1 for an unchanged existing row too. The
+     * values are checked before binding, so IGNORE has nothing else to hide.
+     */
+    @Override
+    public String insertKeyIfAbsentSql(TableName keys) {
+        return "INSERT IGNORE INTO " + keys + " (" + KEY_COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?)";
+    }
+
     @Override
     public void bindUpsert(PreparedStatement statement, CounterKey key, int slot, long delta)
             throws SQLException {

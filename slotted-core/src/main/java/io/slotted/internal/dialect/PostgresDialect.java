@@ -26,6 +26,12 @@ public final class PostgresDialect extends Dialect {
     }
 
     @Override
+    public String insertKeyIfAbsentSql(TableName keys) {
+        return "INSERT INTO " + keys + " (" + KEY_COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?)"
+                + " ON CONFLICT (idempotency_key) DO NOTHING";
+    }
+
+    @Override
     protected Failure classifyVendorCode(int vendorCode, String sqlState) {
         return switch (sqlState) {
             case "40P01", "55P03" -> Failure.CONTENTION;          // deadlock, lock not available

@@ -23,6 +23,17 @@ public interface CounterWriter {
      */
     CompletableFuture<Void> addAsync(CounterKey key, long delta);
 
+    /**
+     * Applies an increment at most once per idempotency key, returning once it is durable.
+     *
+     * @param key the counter
+     * @param delta the amount, never 0
+     * @param idempotencyKey 1 to 128 printable ASCII characters
+     * @return true if applied now; false if the same increment was applied before with this key
+     * @throws io.slotted.IdempotencyConflictException if the key was used for another increment
+     */
+    boolean add(CounterKey key, long delta, String idempotencyKey);
+
     /** Writes everything accepted and releases any threads. */
     void close();
 }

@@ -22,6 +22,7 @@ public final class DirectWriter implements CounterWriter {
     private final SlotPicker slots;
     private final Retrier retrier;
     private final StatsRecorder stats;
+    private final IdempotencyKeys keys;
 
     /**
      * Creates the writer.
@@ -29,12 +30,15 @@ public final class DirectWriter implements CounterWriter {
      * @param database where to write
      * @param slots how slots are chosen
      * @param retrier how contention is retried
+     * @param keys where idempotency keys are recorded
      * @param stats where applied increments are counted
      */
-    public DirectWriter(Database database, SlotPicker slots, Retrier retrier, StatsRecorder stats) {
+    public DirectWriter(Database database, SlotPicker slots, Retrier retrier, IdempotencyKeys keys,
+            StatsRecorder stats) {
         this.database = database;
         this.slots = slots;
         this.retrier = retrier;
+        this.keys = keys;
         this.stats = stats;
     }
 
@@ -56,6 +60,41 @@ public final class DirectWriter implements CounterWriter {
         } catch (SlottedException e) {
             return CompletableFuture.failedFuture(e);
         }
+    }
+
+    /**
+     * Records the key and applies the increment in one transaction, so that either both land or
+     * neither does. A replay or a conflict writes nothing. If the commit's outcome is unknown, the
+     * caller retries with the same key and cannot count twice.
+     */
+    @Override
+    public boolean add(CounterKey key, long delta, String idempotencyKey) {
+        String operation = describe(key, delta) + " with idempotency key '" + idempotencyKey + "'";
+        IdempotencyKeys.Verdict verdict = retrier.write(operation, (connection, dialect) -> {
+            keys.pruneIfDue(connection);
+            boolean autoCommit = connection.getAutoCommit();
+            connection.setAutoCommit(false);
+            try {
+                IdempotencyKeys.Verdict found = keys.record(
+                        connection, dialect, idempotencyKey, key, delta, "direct");
+                if (found.outcome() == IdempotencyKeys.Outcome.APPLIED) {
+                    upsertOnce(connection, dialect, key, slots.pick(key.recordType()), delta);
+                }
+                connection.commit();
+                return found;
+            } catch (SQLException e) {
+                rollbackQuietly(connection, e);
+                throw e;
+            } finally {
+                connection.setAutoCommit(autoCommit);
+            }
+        });
+        if (verdict.outcome() == IdempotencyKeys.Outcome.CONFLICT) {
+            throw verdict.conflict();
+        }
+        boolean applied = verdict.outcome() == IdempotencyKeys.Outcome.APPLIED;
+        stats.applied(applied ? 1 : 0);
+        return applied;
     }
 
     @Override

@@ -61,6 +61,15 @@ final class Flush {
         return pending;
     }
 
+    /**
+     * The increments that carry an idempotency key, in key order: every transaction records keys
+     * in the same order, so two flushes holding some of the same keys cannot deadlock.
+     */
+    List<Pending> keyed() {
+        return pending.stream().filter(p -> p.idempotencyKey() != null)
+                .sorted(java.util.Comparator.comparing(Pending::idempotencyKey)).toList();
+    }
+
     /** One flush per counter, for isolating a counter whose slot overflows. */
     List<Flush> perCounter() {
         List<Flush> parts = new ArrayList<>();

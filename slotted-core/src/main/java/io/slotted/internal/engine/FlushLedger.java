@@ -5,9 +5,8 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Timestamp;
+import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 
 /**
  * Makes a flush's commit idempotent, so that a commit whose outcome is unknown can be retried
@@ -41,10 +40,17 @@ final class FlushLedger {
 
     private final TableName ledger;
     private final String flusherId;
+    private final Clock clock;
 
-    FlushLedger(TableName ledger, String flusherId) {
+    FlushLedger(TableName ledger, String flusherId, Clock clock) {
         this.ledger = ledger;
         this.flusherId = flusherId;
+        this.clock = clock;
+    }
+
+    /** This flusher's id, which also names its flushes in the idempotency key table. */
+    String flusherId() {
+        return flusherId;
     }
 
     /**
@@ -72,19 +78,20 @@ final class FlushLedger {
     /** Removes the rows of flushers that have not written for a day. */
     void pruneAbandoned(Connection connection) throws SQLException {
         try (PreparedStatement delete = connection.prepareStatement(
-                "DELETE FROM " + ledger + " WHERE updated_at < ?")) {
-            delete.setTimestamp(1, Timestamp.from(Instant.now().minus(ABANDONED_AFTER)));
+                "DELETE FROM " + ledger + " WHERE updated_ms < ?")) {
+            delete.setLong(1, clock.millis() - ABANDONED_AFTER.toMillis());
             delete.executeUpdate();
         }
     }
 
     private int advance(Connection connection, long seq) throws SQLException {
         try (PreparedStatement update = connection.prepareStatement("UPDATE " + ledger
-                + " SET flush_seq = ?, updated_at = CURRENT_TIMESTAMP"
+                + " SET flush_seq = ?, updated_ms = ?"
                 + " WHERE flusher_id = ? AND flush_seq < ?")) {
             update.setLong(1, seq);
-            update.setString(2, flusherId);
-            update.setLong(3, seq);
+            update.setLong(2, clock.millis());
+            update.setString(3, flusherId);
+            update.setLong(4, seq);
             return update.executeUpdate();
         }
     }
@@ -107,9 +114,10 @@ final class FlushLedger {
      */
     private Claim insertFirst(Connection connection, long seq) throws SQLException {
         try (PreparedStatement insert = connection.prepareStatement("INSERT INTO " + ledger
-                + " (flusher_id, flush_seq, updated_at) VALUES (?, ?, CURRENT_TIMESTAMP)")) {
+                + " (flusher_id, flush_seq, updated_ms) VALUES (?, ?, ?)")) {
             insert.setString(1, flusherId);
             insert.setLong(2, seq);
+            insert.setLong(3, clock.millis());
             insert.executeUpdate();
             return Claim.CLAIMED;
         }

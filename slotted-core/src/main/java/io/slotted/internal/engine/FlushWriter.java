@@ -9,7 +9,11 @@ import io.slotted.internal.schema.SchemaMigrator;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
@@ -32,17 +36,20 @@ final class FlushWriter {
     private final SlottedConfig config;
     private final int index;
     private final FlushLedger ledger;
+    private final IdempotencyKeys keys;
     private final StatsRecorder stats;
     private final Backoff backoff;
     private long nextSeq = 1;
     private boolean pruned;
 
     FlushWriter(Database database, SlottedConfig config, int index, String flusherId,
-            StatsRecorder stats) {
+            IdempotencyKeys keys, StatsRecorder stats) {
         this.database = database;
         this.config = config;
         this.index = index;
-        this.ledger = new FlushLedger(database.table().withSuffix(SchemaMigrator.LEDGER_SUFFIX), flusherId);
+        this.ledger = new FlushLedger(database.table().withSuffix(SchemaMigrator.LEDGER_SUFFIX),
+                flusherId, config.clock());
+        this.keys = keys;
         this.stats = stats;
         this.backoff = new Backoff(config.retryBackoff());
     }
@@ -56,8 +63,8 @@ final class FlushWriter {
      */
     void write(Flush flush, FailureHandler onFailure) {
         try {
-            writeOnce(flush, nextSeq++);
-            stats.flushed(flush.increments());
+            Map<Pending, IdempotencyKeys.Verdict> verdicts = writeOnce(flush, nextSeq++);
+            stats.flushed(flush.increments() - deliver(verdicts));
         } catch (OverflowInFlush overflow) {
             if (flush.counters() == 1) {
                 onFailure.failed(flush, overflow.reported);
@@ -75,14 +82,34 @@ final class FlushWriter {
         void failed(Flush flush, SlottedException reason);
     }
 
-    private void writeOnce(Flush flush, long seq) {
+    /**
+     * Tells keyed callers what their key found: a replay is marked before the caller's future
+     * completes; a conflict fails the caller's future.
+     *
+     * @return how many increments were not applied
+     */
+    private static int deliver(Map<Pending, IdempotencyKeys.Verdict> verdicts) {
+        int notApplied = 0;
+        for (Map.Entry<Pending, IdempotencyKeys.Verdict> entry : verdicts.entrySet()) {
+            IdempotencyKeys.Verdict verdict = entry.getValue();
+            switch (verdict.outcome()) {
+                case APPLIED -> { }
+                case REPLAYED -> entry.getKey().markReplayed();
+                case CONFLICT -> entry.getKey().done().completeExceptionally(verdict.conflict());
+            }
+            notApplied += verdict.outcome() == IdempotencyKeys.Outcome.APPLIED ? 0 : 1;
+        }
+        return notApplied;
+    }
+
+    private Map<Pending, IdempotencyKeys.Verdict> writeOnce(Flush flush, long seq) {
         String operation = describe(flush);
         long resolveBy = 0;
         boolean outcomeUnknown = false;
         for (int attempt = 1; ; attempt++) {
             Attempt result = attempt(flush, seq);
             if (result.failure == null) {
-                return;
+                return result.verdicts;
             }
             Failure kind = result.kind;
             if (result.commitSent && kind == Failure.CONNECTION && !outcomeUnknown) {
@@ -124,23 +151,28 @@ final class FlushWriter {
         try {
             connection = database.connect();
         } catch (SQLException e) {
-            return new Attempt(e, Failure.CONNECTION, false);
+            return new Attempt(e, Failure.CONNECTION, false, null);
         }
         Dialect dialect = database.dialect();
         boolean commitSent = false;
+        String flushRef = ledger.flusherId() + ":" + seq;
+        Map<Pending, IdempotencyKeys.Verdict> verdicts = new IdentityHashMap<>();
         try (connection) {
+            keys.pruneIfDue(connection);
             connection.setAutoCommit(false);
             try {
                 pruneOnce(connection);
                 if (ledger.claim(connection, seq) == FlushLedger.Claim.ALREADY_COMMITTED) {
+                    recallKeys(connection, flush, flushRef, verdicts);
                     connection.rollback();
                     stats.outcomeResolved();
-                    return Attempt.SUCCEEDED;
+                    return Attempt.succeeded(verdicts);
                 }
-                upsert(connection, dialect, flush);
+                Map<CounterKey, Long> sums = recordKeys(connection, dialect, flush, flushRef, verdicts);
+                upsert(connection, dialect, sums);
                 commitSent = true;
                 connection.commit();
-                return Attempt.SUCCEEDED;
+                return Attempt.succeeded(verdicts);
             } catch (SQLException e) {
                 if (!commitSent) {
                     rollbackQuietly(connection, e);
@@ -148,7 +180,35 @@ final class FlushWriter {
                 throw e;
             }
         } catch (SQLException e) {
-            return new Attempt(e, dialect.classify(e), commitSent);
+            return new Attempt(e, dialect.classify(e), commitSent, null);
+        }
+    }
+
+    /**
+     * Records each keyed increment's key; an increment whose key is a replay or a conflict is
+     * taken back out of the sums, so that only new keys' increments are written.
+     */
+    private Map<CounterKey, Long> recordKeys(Connection connection, Dialect dialect, Flush flush,
+            String flushRef, Map<Pending, IdempotencyKeys.Verdict> verdicts) throws SQLException {
+        Map<CounterKey, Long> sums = new TreeMap<>(flush.sums());
+        for (Pending keyed : flush.keyed()) {
+            IdempotencyKeys.Verdict verdict = keys.record(connection, dialect, keyed.idempotencyKey(),
+                    keyed.key(), keyed.delta(), flushRef);
+            verdicts.put(keyed, verdict);
+            if (verdict.outcome() != IdempotencyKeys.Outcome.APPLIED) {
+                sums.merge(keyed.key(), -keyed.delta(), Long::sum);
+            }
+        }
+        return sums;
+    }
+
+    /** The flush had committed in an earlier attempt: learn what its keys found then. */
+    private void recallKeys(Connection connection, Flush flush, String flushRef,
+            Map<Pending, IdempotencyKeys.Verdict> verdicts) throws SQLException {
+        Set<String> seen = new HashSet<>();
+        for (Pending keyed : flush.keyed()) {
+            verdicts.put(keyed, keys.recall(connection, keyed.idempotencyKey(), keyed.key(),
+                    keyed.delta(), flushRef, seen.add(keyed.idempotencyKey())));
         }
     }
 
@@ -159,10 +219,11 @@ final class FlushWriter {
         }
     }
 
-    private void upsert(Connection connection, Dialect dialect, Flush flush) throws SQLException {
+    private void upsert(Connection connection, Dialect dialect, Map<CounterKey, Long> sums)
+            throws SQLException {
         try (PreparedStatement statement = connection.prepareStatement(
                 dialect.upsertSql(database.table()))) {
-            for (Map.Entry<CounterKey, Long> row : flush.sums().entrySet()) {
+            for (Map.Entry<CounterKey, Long> row : sums.entrySet()) {
                 if (row.getValue() != 0) {
                     CounterKey key = row.getKey();
                     dialect.bindUpsert(statement, key, slotFor(key.recordType()), row.getValue());
@@ -202,9 +263,12 @@ final class FlushWriter {
                 + " counters (the first " + first.getKey() + ")";
     }
 
-    /** The outcome of one transaction. */
-    private record Attempt(SQLException failure, Failure kind, boolean commitSent) {
-        static final Attempt SUCCEEDED = new Attempt(null, null, false);
+    /** The outcome of one transaction: its failure, or what its idempotency keys found. */
+    private record Attempt(SQLException failure, Failure kind, boolean commitSent,
+            Map<Pending, IdempotencyKeys.Verdict> verdicts) {
+        static Attempt succeeded(Map<Pending, IdempotencyKeys.Verdict> verdicts) {
+            return new Attempt(null, null, false, verdicts);
+        }
     }
 
     /** A slot would overflow: the flush must be split so that other counters still land. */

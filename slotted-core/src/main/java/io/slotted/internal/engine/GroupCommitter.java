@@ -54,7 +54,8 @@ public final class GroupCommitter implements CounterWriter {
      * @param config the write mode, flusher count, queue size and intervals
      * @param stats where work is counted
      */
-    public GroupCommitter(Database database, SlottedConfig config, StatsRecorder stats) {
+    public GroupCommitter(Database database, SlottedConfig config, IdempotencyKeys keys,
+            StatsRecorder stats) {
         this.config = config;
         this.durable = config.writeMode() == WriteMode.GROUPED;
         this.queue = new ArrayBlockingQueue<>(config.queueCapacity());
@@ -62,7 +63,7 @@ public final class GroupCommitter implements CounterWriter {
         stats.watchQueue(queue::size);
         String instance = UUID.randomUUID().toString();
         for (int i = 0; i < config.flushers(); i++) {
-            FlushWriter writer = new FlushWriter(database, config, i, instance + "-" + i, stats);
+            FlushWriter writer = new FlushWriter(database, config, i, instance + "-" + i, keys, stats);
             Thread thread = new Thread(() -> runFlusher(writer), "slotted-flusher-" + i);
             thread.setDaemon(true);
             flushers.add(thread);
@@ -81,8 +82,17 @@ public final class GroupCommitter implements CounterWriter {
     @Override
     public CompletableFuture<Void> addAsync(CounterKey key, long delta) {
         CompletableFuture<Void> done = durable ? new CompletableFuture<>() : null;
-        enqueue(new Pending(key, delta, done));
+        enqueue(new Pending(key, delta, done, null));
         return durable ? done : CompletableFuture.completedFuture(null);
+    }
+
+    /** Waits in every mode: only the flush can tell a new key from a replay. */
+    @Override
+    public boolean add(CounterKey key, long delta, String idempotencyKey) {
+        Pending keyed = new Pending(key, delta, new CompletableFuture<>(), idempotencyKey);
+        enqueue(keyed);
+        awaitDurable(keyed.done(), key, delta);
+        return !keyed.replayed();
     }
 
     /** Stops taking work, lets the flushers write everything queued, and waits for them. */
@@ -172,8 +182,7 @@ public final class GroupCommitter implements CounterWriter {
             return;
         }
         writer.write(flush, GroupCommitter::failCallers);
-        // Callers already failed above keep their exception: a future completes only once.
-        flush.pending().forEach(p -> p.done().complete(null));
+        completeCallers(flush);
     }
 
     /**
@@ -189,6 +198,7 @@ public final class GroupCommitter implements CounterWriter {
             for (Flush part : toWrite) {
                 writer.write(part, (failed, reason) -> {
                     if (reason instanceof CounterOverflowException) {
+                        failCallers(failed, reason);
                         drop(failed.increments(), reason.getMessage());
                     } else {
                         retry.add(failed);
@@ -197,10 +207,14 @@ public final class GroupCommitter implements CounterWriter {
             }
             int waiting = retry.stream().mapToInt(Flush::increments).sum();
             if (waiting == 0) {
+                completeCallers(flush);
                 return;
             }
             if (closing.getCount() == 0 && round >= config.maxAttempts()) {
-                drop(waiting, "closing, and the database still failed after " + round + " rounds");
+                String why = "closing, and the database still failed after " + round + " rounds";
+                drop(waiting, why);
+                retry.forEach(f -> failCallers(f, new SlottedException(why + "; nothing was applied")));
+                completeCallers(flush);
                 return;
             }
             LOG.warn("buffered flush of {} increments failed; retrying in {}ms", waiting,
@@ -217,7 +231,13 @@ public final class GroupCommitter implements CounterWriter {
     }
 
     private static void failCallers(Flush flush, SlottedException reason) {
-        flush.pending().forEach(p -> p.done().completeExceptionally(reason));
+        flush.pending().stream().filter(p -> p.done() != null)
+                .forEach(p -> p.done().completeExceptionally(reason));
+    }
+
+    /** Callers already failed keep their exception: a future completes only once. */
+    private static void completeCallers(Flush flush) {
+        flush.pending().stream().filter(p -> p.done() != null).forEach(p -> p.done().complete(null));
     }
 
     /** Increments queued after the flushers stopped (a race with close) are refused, not lost. */

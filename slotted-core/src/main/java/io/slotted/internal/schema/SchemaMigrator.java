@@ -29,6 +29,8 @@ public final class SchemaMigrator {
     private static final Set<String> KEY = Set.of("record_type", "record_id", "slot");
     /** The flush ledger's name is the counter table's plus this. */
     public static final String LEDGER_SUFFIX = "_ledger";
+    /** The idempotency key table's name is the counter table's plus this. */
+    public static final String KEYS_SUFFIX = "_keys";
 
     private SchemaMigrator() {
     }
@@ -59,6 +61,13 @@ public final class SchemaMigrator {
             create(connection, dialect.createLedgerSql(ledger));
             actions.add("created table " + ledger + " (the flush ledger that makes group commits"
                     + " exactly-once)");
+        }
+        TableName keys = table.withSuffix(KEYS_SUFFIX);
+        if (TableShape.read(connection, keys).isEmpty()) {
+            for (String ddl : dialect.createIdempotencySql(keys)) {
+                create(connection, ddl);
+            }
+            actions.add("created table " + keys + " (callers' idempotency keys)");
         }
         return new MigrationReport(table.toString(), existing.isEmpty(), actions, warnings);
     }

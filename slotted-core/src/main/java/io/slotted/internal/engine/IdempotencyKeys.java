@@ -1,0 +1,162 @@
+package io.slotted.internal.engine;
+
+import io.slotted.IdempotencyConflictException;
+import io.slotted.internal.dialect.Dialect;
+import io.slotted.internal.sql.TableName;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Callers' idempotency keys: each key stands for one increment, applied at most once.
+ *
+ * <p>A key is recorded in the same transaction that applies its increment, with the counter, the
+ * delta and the flush that wrote it. Recording is an insert that does nothing when the key exists,
+ * so a retry of the same request finds the key and applies nothing; the stored counter and delta
+ * tell a true replay from a key reused for a different increment, which is refused. The insert
+ * waits for a concurrent transaction holding the same new key, so two requests with one key cannot
+ * both apply. The flush reference lets a flush whose commit outcome was unknown tell its own keys
+ * from earlier requests' once it learns that it committed. Keys older than the retention period are
+ * deleted in the background; times are epoch milliseconds from the application's clock, so no
+ * database time zone is involved.
+ */
+public final class IdempotencyKeys {
+    /** What recording a key found. */
+    enum Outcome {
+        /** The key is new: the increment is written in this transaction. */
+        APPLIED,
+        /** The same increment was recorded before: nothing is written. */
+        REPLAYED,
+        /** The key was recorded for another increment: nothing is written; the caller is told. */
+        CONFLICT
+    }
+
+    /**
+     * The outcome, and for a conflict the exception its caller gets.
+     *
+     * @param outcome what recording found
+     * @param conflict the caller's exception when {@code outcome} is CONFLICT, else null
+     */
+    record Verdict(Outcome outcome, IdempotencyConflictException conflict) {
+        static final Verdict APPLIED = new Verdict(Outcome.APPLIED, null);
+        static final Verdict REPLAYED = new Verdict(Outcome.REPLAYED, null);
+    }
+
+    /** Pruning runs at most this often, and at least four times per retention period. */
+    private static final Duration MAX_PRUNE_INTERVAL = Duration.ofMinutes(10);
+
+    private final TableName keys;
+    private final Duration retention;
+    private final Clock clock;
+    private final long pruneIntervalMillis;
+    private final AtomicLong nextPruneAt;
+
+    /**
+     * Creates the key store.
+     *
+     * @param keys the key table
+     * @param retention how long a key is remembered, at least
+     * @param clock where time comes from
+     */
+    public IdempotencyKeys(TableName keys, Duration retention, Clock clock) {
+        this.keys = keys;
+        this.retention = retention;
+        this.clock = clock;
+        this.pruneIntervalMillis = Math.min(MAX_PRUNE_INTERVAL.toMillis(), retention.toMillis() / 4);
+        this.nextPruneAt = new AtomicLong(clock.millis());
+    }
+
+    /**
+     * Deletes expired keys if a prune is due, in auto-commit on the given connection. Only the
+     * one writer that wins the race for a due prune runs it.
+     */
+    void pruneIfDue(Connection connection) throws SQLException {
+        long now = clock.millis();
+        long due = nextPruneAt.get();
+        if (now >= due && nextPruneAt.compareAndSet(due, now + pruneIntervalMillis)) {
+            pruneExpired(connection);
+        }
+    }
+
+    /**
+     * Records a key for an increment in the caller's transaction.
+     *
+     * @return the verdict: applied if the key is new and the increment must be written, replayed if
+     *     the same increment was recorded before, conflict if the key was used for another
+     */
+    Verdict record(Connection connection, Dialect dialect, String idempotencyKey, CounterKey key,
+            long delta, String flushRef) throws SQLException {
+        try (PreparedStatement insert = connection.prepareStatement(dialect.insertKeyIfAbsentSql(keys))) {
+            insert.setString(1, idempotencyKey);
+            insert.setInt(2, key.recordType());
+            insert.setLong(3, key.recordId());
+            insert.setLong(4, delta);
+            insert.setString(5, flushRef);
+            insert.setLong(6, clock.millis());
+            if (insert.executeUpdate() == 1) {
+                return Verdict.APPLIED;
+            }
+        }
+        return compare(idempotencyKey, find(connection, idempotencyKey), key, delta, flushRef, false);
+    }
+
+    /**
+     * After learning that an earlier attempt of a flush committed: was this key applied by it, or
+     * was it already there?
+     *
+     * @param firstInFlush false for a second use of the key within the same flush, which can only
+     *     be a replay of the first
+     */
+    Verdict recall(Connection connection, String idempotencyKey, CounterKey key, long delta,
+            String flushRef, boolean firstInFlush) throws SQLException {
+        return compare(idempotencyKey, find(connection, idempotencyKey), key, delta, flushRef,
+                firstInFlush);
+    }
+
+    /** Deletes keys older than the retention period. */
+    private void pruneExpired(Connection connection) throws SQLException {
+        try (PreparedStatement delete = connection.prepareStatement(
+                "DELETE FROM " + keys + " WHERE created_ms < ?")) {
+            delete.setLong(1, clock.millis() - retention.toMillis());
+            delete.executeUpdate();
+        }
+    }
+
+    private static Verdict compare(String idempotencyKey, Stored stored, CounterKey key, long delta,
+            String flushRef, boolean firstInFlush) {
+        if (!stored.key.equals(key) || stored.delta != delta) {
+            return new Verdict(Outcome.CONFLICT, new IdempotencyConflictException("idempotency key '"
+                    + idempotencyKey + "' was first used to add " + stored.delta + " to counter "
+                    + stored.key + ", not " + delta + " to counter " + key + "; nothing was applied."
+                    + " Use a new key for a different increment."));
+        }
+        return firstInFlush && stored.flushRef.equals(flushRef) ? Verdict.APPLIED : Verdict.REPLAYED;
+    }
+
+    /**
+     * Reads a recorded key with a locking read, which sees the latest committed row whatever the
+     * transaction's snapshot. A key that vanished between the insert and this read was pruned
+     * concurrently; that is reported as a serialization failure so the whole attempt is retried.
+     */
+    private Stored find(Connection connection, String idempotencyKey) throws SQLException {
+        try (PreparedStatement select = connection.prepareStatement("SELECT record_type, record_id,"
+                + " delta, flush_ref FROM " + keys + " WHERE idempotency_key = ? FOR UPDATE")) {
+            select.setString(1, idempotencyKey);
+            try (ResultSet row = select.executeQuery()) {
+                if (!row.next()) {
+                    throw new SQLException("idempotency key '" + idempotencyKey + "' vanished while"
+                            + " being read", "40001");
+                }
+                return new Stored(new CounterKey(row.getInt(1), row.getLong(2)), row.getLong(3),
+                        row.getString(4));
+            }
+        }
+    }
+
+    private record Stored(CounterKey key, long delta, String flushRef) {
+    }
+}
