@@ -75,6 +75,16 @@ final class FlushLedger {
                 + current + ", ahead of flush " + seq + ": two writers share one flusher id");
     }
 
+    /**
+     * Creates this flusher's row, at sequence 0, in the caller's transaction, which the caller
+     * commits before its first flush. Creating it up front keeps the first flush's claim an
+     * update of an existing row: two new flushers that each looked for a missing row with a
+     * locking read and then inserted it would deadlock on InnoDB's gap locks.
+     */
+    void register(Connection connection) throws SQLException {
+        insertFirst(connection, 0);
+    }
+
     /** Removes the rows of flushers that have not written for a day. */
     void pruneAbandoned(Connection connection) throws SQLException {
         try (PreparedStatement delete = connection.prepareStatement(
@@ -107,7 +117,8 @@ final class FlushLedger {
     }
 
     /**
-     * The flusher's first flush creates its row. If an earlier attempt of this same flush created
+     * Creates the flusher's row: at registration, or if a long-idle flusher's row was pruned. If
+     * an earlier attempt of this same flush created
      * it and committed, the insert meets a duplicate key, which the caller retries like any lock
      * conflict (PostgreSQL needs the transaction rolled back first); the next attempt's
      * {@code UPDATE} then finds the committed row.

@@ -40,7 +40,8 @@ final class FlushWriter {
     private final StatsRecorder stats;
     private final Backoff backoff;
     private long nextSeq = 1;
-    private boolean pruned;
+    private boolean registered;
+    private Connection held;
 
     FlushWriter(Database database, SlottedConfig config, int index, String flusherId,
             IdempotencyKeys keys, StatsRecorder stats) {
@@ -145,11 +146,19 @@ final class FlushWriter {
         return reported;
     }
 
-    /** One transaction. Returns its failure instead of throwing it, to keep the loop plain. */
+    /**
+     * One transaction. Returns its failure instead of throwing it, to keep the loop plain.
+     *
+     * <p>The flusher keeps its connection, in manual-commit mode, from one flush to the next while
+     * there is work: handing it back to the pool after every flush would cost two extra round trips
+     * (the pool resets auto-commit, the next flush turns it off again), which is most of what a
+     * lone caller would wait for beyond the commit itself. After any failure the connection is
+     * rolled back and dropped, so a broken one is never reused.
+     */
     private Attempt attempt(Flush flush, long seq) {
         Connection connection;
         try {
-            connection = database.connect();
+            connection = heldConnection();
         } catch (SQLException e) {
             return new Attempt(e, Failure.CONNECTION, false, null);
         }
@@ -157,30 +166,52 @@ final class FlushWriter {
         boolean commitSent = false;
         String flushRef = ledger.flusherId() + ":" + seq;
         Map<Pending, IdempotencyKeys.Verdict> verdicts = new IdentityHashMap<>();
-        try (connection) {
+        try {
             keys.pruneIfDue(connection);
-            connection.setAutoCommit(false);
-            try {
-                pruneOnce(connection);
-                if (ledger.claim(connection, seq) == FlushLedger.Claim.ALREADY_COMMITTED) {
-                    recallKeys(connection, flush, flushRef, verdicts);
-                    connection.rollback();
-                    stats.outcomeResolved();
-                    return Attempt.succeeded(verdicts);
-                }
-                Map<CounterKey, Long> sums = recordKeys(connection, dialect, flush, flushRef, verdicts);
-                upsert(connection, dialect, sums);
-                commitSent = true;
-                connection.commit();
+            registerOnce(connection, dialect);
+            if (ledger.claim(connection, seq) == FlushLedger.Claim.ALREADY_COMMITTED) {
+                recallKeys(connection, flush, flushRef, verdicts);
+                connection.rollback();
+                stats.outcomeResolved();
                 return Attempt.succeeded(verdicts);
+            }
+            Map<CounterKey, Long> sums = recordKeys(connection, dialect, flush, flushRef, verdicts);
+            upsert(connection, dialect, sums);
+            commitSent = true;
+            connection.commit();
+            return Attempt.succeeded(verdicts);
+        } catch (SQLException e) {
+            if (!commitSent) {
+                rollbackQuietly(connection, e);
+            }
+            releaseConnection();
+            return new Attempt(e, dialect.classify(e), commitSent, null);
+        }
+    }
+
+    private Connection heldConnection() throws SQLException {
+        if (held == null) {
+            Connection connection = database.connect();
+            try {
+                connection.setAutoCommit(false);
             } catch (SQLException e) {
-                if (!commitSent) {
-                    rollbackQuietly(connection, e);
-                }
+                connection.close();
                 throw e;
             }
-        } catch (SQLException e) {
-            return new Attempt(e, dialect.classify(e), commitSent, null);
+            held = connection;
+        }
+        return held;
+    }
+
+    /** Gives the held connection back to the pool; the flusher calls this when it goes idle. */
+    void releaseConnection() {
+        if (held != null) {
+            try {
+                held.close();
+            } catch (SQLException e) {
+                // The pool discards a connection it cannot reset; nothing is pending on it.
+            }
+            held = null;
         }
     }
 
@@ -212,11 +243,26 @@ final class FlushWriter {
         }
     }
 
-    private void pruneOnce(Connection connection) throws SQLException {
-        if (!pruned) {
-            ledger.pruneAbandoned(connection);
-            pruned = true;
+    /**
+     * Before its first flush, a flusher prunes abandoned ledger rows and registers its own, in a
+     * transaction of their own. A registration whose commit was lost may have landed; finding the
+     * row already there then means it did.
+     */
+    private void registerOnce(Connection connection, Dialect dialect) throws SQLException {
+        if (registered) {
+            return;
         }
+        ledger.pruneAbandoned(connection);
+        try {
+            ledger.register(connection);
+            connection.commit();
+        } catch (SQLException e) {
+            if (dialect.classify(e) != Failure.DUPLICATE_KEY) {
+                throw e;
+            }
+            connection.rollback();
+        }
+        registered = true;
     }
 
     private void upsert(Connection connection, Dialect dialect, Map<CounterKey, Long> sums)

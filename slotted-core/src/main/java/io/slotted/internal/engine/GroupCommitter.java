@@ -136,24 +136,35 @@ public final class GroupCommitter implements CounterWriter {
         }
     }
 
-    /** One flusher's loop. The hot path: kept in one place so its order of steps is plain. */
+    /**
+     * One flusher's loop. The hot path: kept in one place so its order of steps is plain.
+     * GROUPED flushes as soon as there is work; BUFFERED sleeps one interval, then writes
+     * everything queued, batch after batch, so that its throughput is bounded by the database and
+     * not by the batch size.
+     */
     private void runFlusher(FlushWriter writer) {
         List<Pending> batch = new ArrayList<>();
         while (true) {
             boolean stopping = durable ? closing.getCount() == 0 : waitForInterval();
-            Pending first = stopping ? queue.poll() : pollIdle();
+            Pending first = stopping || !durable ? queue.poll() : pollIdle();
             if (first == null) {
+                // Idle for a while (or a BUFFERED interval with nothing to write): give the
+                // connection back to the pool rather than hold it unused.
+                writer.releaseConnection();
                 if (stopping) {
                     return;
                 }
                 continue;
             }
-            batch.add(first);
-            queue.drainTo(batch, MAX_FLUSH - 1);
-            for (Flush flush : Flush.of(batch)) {
-                writeFlush(writer, flush);
+            while (first != null) {
+                batch.add(first);
+                queue.drainTo(batch, MAX_FLUSH - 1);
+                for (Flush flush : Flush.of(batch)) {
+                    writeFlush(writer, flush);
+                }
+                batch.clear();
+                first = durable ? null : queue.poll();
             }
-            batch.clear();
         }
     }
 

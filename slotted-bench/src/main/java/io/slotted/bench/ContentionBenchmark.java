@@ -1,0 +1,302 @@
+package io.slotted.bench;
+
+import io.slotted.WriteMode;
+import io.slotted.bench.report.CsvWriter;
+import io.slotted.bench.report.MarkdownReport;
+import io.slotted.bench.report.ResultTable;
+import io.slotted.bench.report.SvgChart;
+import io.slotted.bench.strategy.RedisIncr;
+import io.slotted.bench.strategy.SingleRowUpdate;
+import io.slotted.bench.strategy.SlottedStrategy;
+import io.slotted.bench.strategy.Strategy;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+import redis.clients.jedis.HostAndPort;
+
+/**
+ * The contention benchmark: how many increments per second each way of counting sustains, and at
+ * what latency, as concurrent writers pile onto one hot counter or onto a Zipf-skewed set of
+ * 100,000 counters, with an exactness check after every cell.
+ *
+ * <p>Build once, then run the jar (the harness gets a JVM to itself):
+ * <pre>{@code
+ * mvn -q -B install -DskipTests
+ * java -jar slotted-bench/target/slotted-bench.jar \
+ *     --db 'jdbc:mariadb://127.0.0.1:3306/test?user=root' \
+ *     --writers 1,4,16,64 --duration 10s --workload both \
+ *     --redis 127.0.0.1:6379 --out bench-results/mariadb
+ * }</pre>
+ * or, after the install, {@code mvn -q -pl slotted-bench exec:java -Dexec.args="--writers 1,16"}.
+ * {@code --help} lists every option.
+ *
+ * <p>The run is a grid. For each workload, each writer count and each round, every strategy runs in
+ * turn for the same duration, on a fresh table, so that drift in the machine (a checkpoint, a noisy
+ * neighbour) falls on all strategies alike instead of on whichever ran last. Results go to the
+ * terminal and, in {@code --out}, to {@code results.csv} (every round), {@code results.md} (tables
+ * with the command and machine facts, for {@code docs/benchmarks.md}) and {@code chart.svg}.
+ *
+ * <p>Exits 0 when every cell ran and was exact, 1 otherwise.
+ */
+@Command(name = "slotted-bench", sortOptions = false,
+        description = "Measures counter throughput and latency under contention, and checks exactness.")
+public final class ContentionBenchmark implements Callable<Integer> {
+    private static final List<String> STRATEGIES =
+            List.of("single-row", "direct", "grouped", "buffered", "redis");
+
+    @Spec
+    private CommandSpec spec;
+
+    @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help and exit.")
+    private boolean help;
+
+    @Option(names = "--db",
+            paramLabel = "JDBC_URL",
+            description = "Database to write (default: ${DEFAULT-VALUE}).")
+    private String db = "jdbc:mariadb://127.0.0.1:3306/test?user=root";
+
+    @Option(names = "--writers",
+            split = ",",
+            defaultValue = "1,4,16,64",
+            paramLabel = "N",
+            description = "Writer counts, comma-separated (default: ${DEFAULT-VALUE}).")
+    private List<Integer> writers;
+
+    @Option(names = "--duration",
+            converter = DurationConverter.class,
+            paramLabel = "TIME",
+            description = "Measured time per cell, such as 10s (default: 10s).")
+    private Duration duration = Duration.ofSeconds(10);
+
+    @Option(names = "--warmup",
+            converter = DurationConverter.class,
+            paramLabel = "TIME",
+            description = "Untimed time before each cell's measurement (default: 1s).")
+    private Duration warmup = Duration.ofSeconds(1);
+
+    @Option(names = "--strategies",
+            split = ",",
+            defaultValue = "single-row,direct,grouped,buffered,redis",
+            paramLabel = "NAME",
+            description = "Strategies to run, in this order (default: ${DEFAULT-VALUE};"
+                    + " redis only with --redis).")
+    private List<String> strategies;
+
+    @Option(names = "--workload",
+            paramLabel = "hot|zipf|both",
+            description = "hot: one counter; zipf: 100,000 counters, Zipf s=1.1 (default: ${DEFAULT-VALUE}).")
+    private String workload = "hot";
+
+    @Option(names = "--redis",
+            paramLabel = "HOST:PORT",
+            description = "Redis server for the redis strategy; without it, redis is skipped.")
+    private String redis;
+
+    @Option(names = "--out",
+            paramLabel = "DIR",
+            description = "Where results.csv, results.md and chart.svg go (default: ${DEFAULT-VALUE}).")
+    private Path out = Path.of("bench-results");
+
+    @Option(names = "--rounds",
+            paramLabel = "N",
+            description = "Rounds per cell; the median round's throughput is reported"
+                    + " (default: ${DEFAULT-VALUE}).")
+    private int rounds = 1;
+
+    @Option(names = "--seed",
+            paramLabel = "N",
+            description = "Seed of the Zipf workload (default: ${DEFAULT-VALUE}).")
+    private long seed = 42;
+
+    private String[] args = new String[0];
+
+    /**
+     * Runs the benchmark.
+     *
+     * @param args the options; {@code --help} lists them
+     */
+    public static void main(String[] args) {
+        ContentionBenchmark benchmark = new ContentionBenchmark();
+        benchmark.args = args.clone();
+        System.exit(new CommandLine(benchmark).execute(args));
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        List<Workload> workloads = workloads();
+        HostAndPort redisServer = redis == null ? null : HostAndPort.from(redis);
+        List<Strategy> chosen = strategies(redisServer);
+        checkCounts();
+        MachineFacts machine = MachineFacts.collect(db, redisServer);
+        printPlan(machine, workloads, chosen);
+
+        List<CellResult> results = runGrid(workloads, chosen);
+        List<Summary> summaries = Summary.of(results);
+        System.out.println();
+        System.out.println(ResultTable.results(summaries).text());
+        ResultTable ratios = ResultTable.ratios(summaries);
+        if (!ratios.isEmpty()) {
+            System.out.println(ratios.text());
+        }
+        writeFiles(machine, results, summaries);
+        boolean allExact = results.size() == cells(workloads, chosen)
+                && results.stream().allMatch(CellResult::exact);
+        System.out.println(allExact ? "every cell exact" : "NOT every cell ran and was exact");
+        return allExact ? 0 : 1;
+    }
+
+    /**
+     * Strategies are the innermost loop: each gets its turn within a minute or so of the others
+     * at the same workload and writer count, so a slow spell of the machine hits them all alike.
+     * A cell that fails to set up is reported and skipped; the run goes on.
+     */
+    private List<CellResult> runGrid(List<Workload> workloads, List<Strategy> chosen) {
+        CellRunner runner = new CellRunner(warmup, duration, seed);
+        List<CellResult> results = new ArrayList<>();
+        int total = cells(workloads, chosen);
+        int done = 0;
+        for (Workload w : workloads) {
+            for (int n : writers) {
+                for (int round = 1; round <= rounds; round++) {
+                    for (Strategy strategy : chosen) {
+                        String cell = String.format(Locale.ROOT, "[%d/%d] %s %s %d writers round %d",
+                                ++done, total, w.label(), strategy.name(), n, round);
+                        try {
+                            CellResult result = runner.run(strategy, w, n, round);
+                            results.add(result);
+                            System.out.println(cell + ": " + describe(result));
+                        } catch (Exception e) {
+                            System.out.println(cell + ": FAILED " + e);
+                        }
+                    }
+                }
+            }
+        }
+        return results;
+    }
+
+    private static String describe(CellResult r) {
+        String line = String.format(Locale.ROOT,
+                "%,.0f ops/s, p50 %s ms, p99 %s ms, max %s ms, errors %d, exact=%s",
+                r.throughput(), ResultTable.millis(r.latency().percentileMillis(50)),
+                ResultTable.millis(r.latency().percentileMillis(99)),
+                ResultTable.millis(r.latency().maxMillis()), r.errors(), r.exact());
+        if (!r.exact()) {
+            line += String.format(Locale.ROOT, " (acknowledged %d, stored %d, %d counters differ)",
+                    r.acknowledged(), r.stored(), r.wrongCounters());
+        }
+        if (r.engine().flushes() > 0) {
+            line += String.format(Locale.ROOT, ", %.1f increments/flush, drain %d ms",
+                    (double) r.acknowledged() / r.engine().flushes(), r.drainMillis());
+        }
+        return r.firstError() == null ? line : line + "; first error: " + r.firstError();
+    }
+
+    private void printPlan(MachineFacts machine, List<Workload> workloads, List<Strategy> chosen) {
+        machine.facts().forEach((k, v) -> System.out.println(k + ": " + v));
+        machine.warnings().forEach(w -> System.out.println("WARNING: " + w));
+        int cells = cells(workloads, chosen);
+        Duration least = warmup.plus(duration).multipliedBy(cells);
+        System.out.printf(Locale.ROOT, "%d cells of %.1f s + %.1f s warm-up: at least %d min %d s%n%n",
+                cells, duration.toMillis() / 1000.0, warmup.toMillis() / 1000.0, least.toMinutes(),
+                least.toSecondsPart());
+    }
+
+    private int cells(List<Workload> workloads, List<Strategy> chosen) {
+        return workloads.size() * writers.size() * rounds * chosen.size();
+    }
+
+    private void writeFiles(MachineFacts machine, List<CellResult> results, List<Summary> summaries)
+            throws Exception {
+        Files.createDirectories(out);
+        String database = machine.facts().getOrDefault("database", "database");
+        String caption = database + ", " + machine.facts().getOrDefault("durability", "")
+                + ", " + machine.facts().get("cores (nproc)") + " cores";
+        CsvWriter.write(out.resolve("results.csv"), results);
+        SvgChart.write(out.resolve("chart.svg"), summaries, caption);
+        MarkdownReport.write(out.resolve("results.md"), "Contention benchmark: " + database,
+                commandLine(), reportFacts(machine), machine.warnings(), summaries);
+        System.out.println("wrote " + out.resolve("results.csv") + ", " + out.resolve("results.md")
+                + " and " + out.resolve("chart.svg"));
+    }
+
+    private Map<String, String> reportFacts(MachineFacts machine) {
+        Map<String, String> facts = new LinkedHashMap<>(machine.facts());
+        facts.put("date", Instant.now().truncatedTo(ChronoUnit.SECONDS).toString());
+        facts.put("per cell", duration.toMillis() / 1000.0 + " s measured after "
+                + warmup.toMillis() / 1000.0 + " s warm-up, " + rounds + " round(s)");
+        facts.put("zipf seed", String.valueOf(seed));
+        return facts;
+    }
+
+    /** The command as it could be typed again, each argument quoted for a POSIX shell if needed. */
+    private String commandLine() {
+        return Stream.concat(Stream.of("java -jar slotted-bench/target/slotted-bench.jar"),
+                Stream.of(args).map(ContentionBenchmark::shellQuoted)).collect(Collectors.joining(" "));
+    }
+
+    private static String shellQuoted(String arg) {
+        return arg.matches("[A-Za-z0-9_./:=,@%+-]+") ? arg : "'" + arg.replace("'", "'\\''") + "'";
+    }
+
+    private List<Workload> workloads() {
+        return switch (workload.toLowerCase(Locale.ROOT)) {
+            case "hot" -> List.of(Workload.HOT);
+            case "zipf" -> List.of(Workload.ZIPF);
+            case "both" -> List.of(Workload.HOT, Workload.ZIPF);
+            default -> throw new ParameterException(spec.commandLine(),
+                    "--workload must be hot, zipf or both, but was '" + workload + "'");
+        };
+    }
+
+    private List<Strategy> strategies(HostAndPort redisServer) {
+        List<Strategy> chosen = new ArrayList<>();
+        for (String name : strategies) {
+            switch (name) {
+                case "single-row" -> chosen.add(new SingleRowUpdate(db));
+                case "direct" -> chosen.add(new SlottedStrategy(db, WriteMode.DIRECT));
+                case "grouped" -> chosen.add(new SlottedStrategy(db, WriteMode.GROUPED));
+                case "buffered" -> chosen.add(new SlottedStrategy(db, WriteMode.BUFFERED));
+                case "redis" -> {
+                    if (redisServer != null) {
+                        chosen.add(new RedisIncr(redisServer));
+                    } else {
+                        System.out.println("redis skipped: no --redis HOST:PORT given");
+                    }
+                }
+                default -> throw new ParameterException(spec.commandLine(), "--strategies must be"
+                        + " among " + STRATEGIES + ", but included '" + name + "'");
+            }
+        }
+        return chosen;
+    }
+
+    private void checkCounts() {
+        for (int n : writers) {
+            if (n < 1 || n > 1024) {
+                throw new ParameterException(spec.commandLine(),
+                        "--writers must each be between 1 and 1024, but included " + n);
+            }
+        }
+        if (rounds < 1) {
+            throw new ParameterException(spec.commandLine(),
+                    "--rounds must be at least 1, but was " + rounds);
+        }
+    }
+}

@@ -1,0 +1,77 @@
+package io.slotted.bench.strategy;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+
+/**
+ * The HikariCP pool each cell gets: sized to the cell's writers plus what the engine needs, and
+ * filled before writers start so that opening connections is not measured.
+ */
+final class BenchPool {
+    /** Room beyond writers and flushers: migrate, reads, Hikari's housekeeping. */
+    static final int SPARE = 4;
+
+    private BenchPool() {
+    }
+
+    /**
+     * Opens a pool and waits until it holds {@code size} connections.
+     *
+     * @param url the JDBC URL
+     * @param size the pool's fixed size
+     * @param name shown in Hikari's thread names and messages
+     * @return the filled pool
+     */
+    static HikariDataSource open(String url, int size, String name) {
+        HikariConfig config = new HikariConfig();
+        config.setJdbcUrl(url);
+        config.setPoolName(name);
+        config.setMaximumPoolSize(size);
+        config.setMinimumIdle(size);
+        config.setConnectionTimeout(30_000);
+        HikariDataSource pool = new HikariDataSource(config);
+        warm(pool, size);
+        return pool;
+    }
+
+    /** Runs SQL statements on a connection of its own, in autocommit. */
+    static void execute(HikariDataSource pool, String... sql) throws SQLException {
+        try (Connection connection = pool.getConnection();
+                Statement statement = connection.createStatement()) {
+            for (String each : sql) {
+                statement.execute(each);
+            }
+        }
+    }
+
+    /** Hikari fills a pool in the background; borrowing all of it at once forces the fill now. */
+    private static void warm(HikariDataSource pool, int size) {
+        Connection[] held = new Connection[size];
+        try {
+            for (int i = 0; i < size; i++) {
+                held[i] = pool.getConnection();
+            }
+        } catch (SQLException e) {
+            pool.close();
+            throw new IllegalStateException("could not open " + size + " connections to "
+                    + pool.getJdbcUrl() + ": " + e.getMessage(), e);
+        } finally {
+            closeAll(held);
+        }
+    }
+
+    private static void closeAll(Connection[] connections) {
+        for (Connection connection : connections) {
+            if (connection != null) {
+                try {
+                    connection.close();
+                } catch (SQLException ignored) {
+                    // Returning a connection to the pool does not fail in practice; nothing to do.
+                }
+            }
+        }
+    }
+}

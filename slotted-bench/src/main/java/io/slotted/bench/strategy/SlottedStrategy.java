@@ -1,0 +1,125 @@
+package io.slotted.bench.strategy;
+
+import com.zaxxer.hikari.HikariDataSource;
+import io.slotted.SlottedCounters;
+import io.slotted.SlottedCountersBuilder;
+import io.slotted.SlottedStats;
+import io.slotted.WriteMode;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.stream.LongStream;
+
+/**
+ * Slotted in one write mode, through its public API only, with the defaults a user gets: 100 slots
+ * for {@code DIRECT}; 16 slots and 2 flushers for {@code GROUPED} and {@code BUFFERED}.
+ *
+ * <p>Slotted borrows a pool connection per write (or per flush), so writers hold nothing between
+ * increments. Every cell gets a fresh table made by {@code migrate()}, and is read back through
+ * {@code getAll}, which is what a user would call.
+ */
+public final class SlottedStrategy implements Strategy {
+    /** The record type every benchmark counter uses, and the single-row table too. */
+    static final int RECORD_TYPE = 1;
+    /** Slotted's default flusher count, reserved in the pool for GROUPED and BUFFERED. */
+    private static final int FLUSHERS = 2;
+    /**
+     * The tables {@code migrate()} makes beside the counter table (the flush ledger, the
+     * idempotency keys), named by suffix in slotted-core's internal {@code SchemaMigrator}.
+     */
+    private static final List<String> COMPANION_SUFFIXES = List.of("_ledger", "_keys");
+
+    private final String url;
+    private final WriteMode mode;
+
+    /**
+     * Creates the strategy.
+     *
+     * @param url the JDBC URL of the database to write
+     * @param mode the write mode to measure
+     */
+    public SlottedStrategy(String url, WriteMode mode) {
+        this.url = url;
+        this.mode = mode;
+    }
+
+    @Override
+    public String name() {
+        return mode.name().toLowerCase(Locale.ROOT);
+    }
+
+    @Override
+    public Run open(String cell, int writers, int keySpace) {
+        String table = "bench_" + name() + "_" + cell;
+        HikariDataSource pool = BenchPool.open(url, writers + FLUSHERS + BenchPool.SPARE,
+                "bench-" + cell);
+        try {
+            dropTables(pool, table);
+            SlottedCounters counters = builder(pool, table).build();
+            counters.migrate();
+            return new SlottedRun(pool, table, counters, keySpace, mode != WriteMode.DIRECT);
+        } catch (Exception e) {
+            pool.close();
+            throw new IllegalStateException("could not prepare table " + table + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** The counter table and its companions, so that no cell leaves tables behind. */
+    private static void dropTables(HikariDataSource pool, String table) throws SQLException {
+        List<String> drops = new ArrayList<>();
+        drops.add("DROP TABLE IF EXISTS " + table);
+        COMPANION_SUFFIXES.forEach(suffix -> drops.add("DROP TABLE IF EXISTS " + table + suffix));
+        BenchPool.execute(pool, drops.toArray(String[]::new));
+    }
+
+    private SlottedCountersBuilder builder(HikariDataSource pool, String table) {
+        SlottedCountersBuilder builder = SlottedCounters.builder(pool).table(table).writeMode(mode);
+        if (mode == WriteMode.DIRECT) {
+            builder.slots(100);
+        }
+        return builder;
+    }
+
+    private record SlottedRun(HikariDataSource pool, String table, SlottedCounters counters,
+            int keySpace, boolean flushes) implements Run {
+
+        @Override
+        public Incrementer incrementer() {
+            return recordId -> counters.increment(RECORD_TYPE, recordId);
+        }
+
+        /** {@code close()} writes everything accepted: for BUFFERED, the increments still queued. */
+        @Override
+        public void drain() {
+            counters.close();
+        }
+
+        /** Reads after {@code close()}: reads need no writer, and the table is still there. */
+        @Override
+        public long[] totals() {
+            List<Long> ids = LongStream.rangeClosed(1, keySpace).boxed().toList();
+            Map<Long, Long> read = counters.getAll(RECORD_TYPE, ids);
+            long[] totals = new long[keySpace];
+            read.forEach((id, total) -> totals[(int) (id - 1)] = total);
+            return totals;
+        }
+
+        @Override
+        public EngineCounts engineCounts() {
+            SlottedStats stats = counters.stats();
+            return new EngineCounts(flushes ? stats.flushes() : -1, stats.retries());
+        }
+
+        @Override
+        public void close() throws SQLException {
+            try {
+                counters.close();
+                dropTables(pool, table);
+            } finally {
+                pool.close();
+            }
+        }
+    }
+}
