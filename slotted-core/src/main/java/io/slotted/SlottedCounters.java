@@ -97,6 +97,30 @@ public interface SlottedCounters extends AutoCloseable {
     boolean add(int recordType, long recordId, long delta, String idempotencyKey);
 
     /**
+     * Adds a batch of increments all or nothing: in one transaction, committed before this
+     * returns. A batch is already a group, so it is written at once rather than queued.
+     *
+     * @param increments the increments, to any counters; several may name the same counter
+     * @return how many increments were applied: all of them
+     * @throws CounterOverflowException if any counter's slot would overflow; nothing changes
+     * @throws SlottedException as {@link #add(int, long, long)} does; nothing changes
+     */
+    long addAll(Collection<Increment> increments);
+
+    /**
+     * Adds a batch of increments all or nothing, at most once per idempotency key: a later call
+     * with the same key and the same increments, in the same order, applies nothing and returns
+     * false.
+     *
+     * @param increments the increments
+     * @param idempotencyKey 1 to 128 printable ASCII characters naming this one batch
+     * @return true if the batch was applied now; false if it had been applied before
+     * @throws IdempotencyConflictException if the key was used for something else
+     * @throws SlottedException as {@link #addAll(Collection)} does
+     */
+    boolean addAll(Collection<Increment> increments, String idempotencyKey);
+
+    /**
      * Adds {@code delta} to a counter without blocking the caller where the write mode allows it.
      * The future completes when the change is durable, or exceptionally with the exception
      * {@link #add(int, long, long)} would have thrown.

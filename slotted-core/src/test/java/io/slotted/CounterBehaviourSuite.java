@@ -253,6 +253,58 @@ abstract class CounterBehaviourSuite {
         assertThat(counters.get(1, 1L)).isEqualTo(10);
     }
 
+    // ---------------------------------------------------------------- batches
+
+    @Test
+    void addAll_64ThreadsAddingBatches_totalsAreExact() throws Exception {
+        SlottedCounters counters = migrated(builder());
+        runConcurrently(64, t -> {
+            for (int i = 0; i < 10; i++) {
+                counters.addAll(List.of(new Increment(6, 1L, 1), new Increment(6, 2L, t + 1),
+                        new Increment(6, 1L, -3), new Increment(7, t, 2)));
+            }
+        });
+
+        assertThat(counters.get(6, 1L)).isEqualTo(64 * 10 * -2);
+        assertThat(counters.get(6, 2L)).isEqualTo(10L * (64 * 65 / 2));
+        assertThat(counters.get(7, 63L)).isEqualTo(20);
+    }
+
+    @Test
+    void addAll_oneCounterWouldOverflow_nothingOfTheBatchIsApplied() {
+        SlottedCounters counters = migrated(builder().slots(1));
+        counters.add(1, 1L, Long.MAX_VALUE);
+
+        assertThatThrownBy(() -> counters.addAll(List.of(new Increment(1, 2L, 5), new Increment(1, 1L, 1))))
+                .isInstanceOf(CounterOverflowException.class);
+        assertThatThrownBy(() -> counters.addAll(List.of(new Increment(1, 3L, Long.MAX_VALUE),
+                new Increment(1, 3L, 1)))).isInstanceOf(CounterOverflowException.class)
+                .hasMessageContaining("nothing was applied");
+
+        assertThat(counters.getAll(1, List.of(1L, 2L, 3L)))
+                .containsExactly(Map.entry(1L, Long.MAX_VALUE), Map.entry(2L, 0L), Map.entry(3L, 0L));
+    }
+
+    @Test
+    void addAll_withIdempotencyKey_appliesOnceAndRefusesAnotherBatchUnderTheSameKey() {
+        SlottedCounters counters = migrated(builder());
+        List<Increment> batch = List.of(new Increment(1, 1L, 2), new Increment(1, 2L, 3));
+
+        assertThat(counters.addAll(batch, "batch-1")).isTrue();
+        assertThat(counters.addAll(batch, "batch-1")).isFalse();
+        assertThatThrownBy(() -> counters.addAll(List.of(new Increment(1, 1L, 2)), "batch-1"))
+                .isInstanceOf(IdempotencyConflictException.class)
+                .hasMessageContaining("add a batch of 2 increments");
+
+        assertThat(counters.getAll(1, List.of(1L, 2L))).containsExactly(Map.entry(1L, 2L), Map.entry(2L, 3L));
+    }
+
+    @Test
+    void increment_withDeltaZero_cannotBeMade() {
+        assertThatThrownBy(() -> new Increment(1, 1L, 0))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("delta must not be 0");
+    }
+
     // ---------------------------------------------------------------- slots
 
     /** DIRECT picks a slot per increment, so its spread is measurable per increment. */

@@ -1,5 +1,6 @@
 package io.slotted.internal;
 
+import io.slotted.Increment;
 import io.slotted.MigrationReport;
 import io.slotted.SlottedConfig;
 import io.slotted.SlottedCounters;
@@ -19,6 +20,7 @@ import io.slotted.internal.schema.SchemaMigrator;
 import io.slotted.internal.sql.TableName;
 import java.sql.Connection;
 import java.util.Collection;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
@@ -73,6 +75,27 @@ public final class DefaultSlottedCounters implements SlottedCounters {
     public boolean add(int recordType, long recordId, long delta, String idempotencyKey) {
         CounterKey key = acceptedKey(recordType, recordId, delta);
         return writer.add(key, delta, checkedIdempotencyKey(idempotencyKey));
+    }
+
+    @Override
+    public long addAll(Collection<Increment> increments) {
+        List<Increment> batch = acceptedBatch(increments);
+        direct.addAll(batch, null);
+        return batch.size();
+    }
+
+    @Override
+    public boolean addAll(Collection<Increment> increments, String idempotencyKey) {
+        List<Increment> batch = acceptedBatch(increments);
+        return direct.addAll(batch, checkedIdempotencyKey(idempotencyKey));
+    }
+
+    private List<Increment> acceptedBatch(Collection<Increment> increments) {
+        Objects.requireNonNull(increments, "increments must not be null");
+        if (closed.get()) {
+            throw new IllegalStateException("these counters are closed; build new ones to keep counting");
+        }
+        return List.copyOf(increments);
     }
 
     @Override

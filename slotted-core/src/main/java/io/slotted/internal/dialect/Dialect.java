@@ -59,8 +59,7 @@ public abstract class Dialect {
     }
 
     /** The idempotency keys' columns, in the order {@link #insertKeyIfAbsentSql} binds them. */
-    protected static final String KEY_COLUMNS =
-            "idempotency_key, record_type, record_id, delta, flush_ref, created_ms";
+    protected static final String KEY_COLUMNS = "idempotency_key, fingerprint, flush_ref, created_ms";
 
     /**
      * The DDL of the idempotency key table and the index that pruning by age uses.
@@ -71,9 +70,7 @@ public abstract class Dialect {
     public List<String> createIdempotencySql(TableName keys) {
         return List.of("CREATE TABLE IF NOT EXISTS " + keys + " ("
                         + "idempotency_key " + keyColumnType() + " NOT NULL, "
-                        + "record_type INT NOT NULL, "
-                        + "record_id BIGINT NOT NULL, "
-                        + "delta BIGINT NOT NULL, "
+                        + "fingerprint VARCHAR(200) NOT NULL, "
                         + "flush_ref VARCHAR(100) NOT NULL, "
                         + "created_ms BIGINT NOT NULL, "
                         + "PRIMARY KEY (idempotency_key))" + tableOptions(),
@@ -93,7 +90,7 @@ public abstract class Dialect {
     /**
      * An insert of an idempotency key that does nothing, without failing the transaction, when the
      * key exists. Its update count is 1 when the key was inserted and 0 when it was present. Binds
-     * the six columns of {@link #KEY_COLUMNS} in order.
+     * the four columns of {@link #KEY_COLUMNS} in order.
      *
      * @param keys the checked table name
      * @return the SQL text
@@ -127,12 +124,59 @@ public abstract class Dialect {
      * @param delta the amount to add
      * @throws SQLException if the driver rejects a value
      */
-    public void bindUpsert(PreparedStatement statement, CounterKey key, int slot, long delta)
+    public final void bindUpsert(PreparedStatement statement, CounterKey key, int slot, long delta)
             throws SQLException {
-        statement.setInt(1, key.recordType());
-        statement.setLong(2, key.recordId());
-        statement.setInt(3, slot);
-        statement.setLong(4, delta);
+        long[] values = upsertValues(key, slot, delta);
+        for (int i = 0; i < values.length; i++) {
+            statement.setLong(i + 1, values[i]);
+        }
+    }
+
+    /**
+     * One statement that upserts many slot rows, with their values written into the text, for a
+     * flush's batch of plain statements (sent in one round trip together with the ledger claim).
+     * One statement instead of one per row saves the server a parse and an execution per row.
+     * Only numbers are written in, never text a user gave. The rows must name distinct slot rows.
+     *
+     * @param table the checked table name
+     * @param rows the slot rows and their deltas, in the order their locks are to be taken
+     * @return the SQL text
+     */
+    public abstract String upsertRowsSqlWithValues(TableName table, List<SlotDelta> rows);
+
+    /**
+     * One slot row's share of a flush.
+     *
+     * @param key the counter
+     * @param slot the slot row
+     * @param delta the amount to add to it
+     */
+    public record SlotDelta(CounterKey key, int slot, long delta) {
+        /** The row as a SQL tuple of numbers: {@code (type, id, slot, delta)}. */
+        String tuple() {
+            return "(" + key.recordType() + ", " + key.recordId() + ", " + slot + ", " + delta + ")";
+        }
+    }
+
+    /** The rows as comma-separated tuples. */
+    protected static String tuples(List<SlotDelta> rows) {
+        StringBuilder text = new StringBuilder(rows.size() * 32);
+        for (SlotDelta row : rows) {
+            text.append(text.length() == 0 ? "" : ", ").append(row.tuple());
+        }
+        return text.toString();
+    }
+
+    /**
+     * The values of {@link #upsertSql}'s parameters, in order.
+     *
+     * @param key the counter
+     * @param slot the slot row
+     * @param delta the amount
+     * @return record type, record id, slot and delta, and whatever more the dialect's SQL needs
+     */
+    protected long[] upsertValues(CounterKey key, int slot, long delta) {
+        return new long[] {key.recordType(), key.recordId(), slot, delta};
     }
 
     /**

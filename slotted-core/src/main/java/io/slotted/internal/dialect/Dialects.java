@@ -21,7 +21,8 @@ public final class Dialects {
         String product = connection.getMetaData().getDatabaseProductName();
         String name = product.toLowerCase(Locale.ROOT);
         if (name.contains("mariadb") || name.contains("mysql")) {
-            return new MariaDbDialect();
+            String version = connection.getMetaData().getDatabaseProductVersion().toLowerCase(Locale.ROOT);
+            return new MariaDbDialect(!name.contains("mariadb") && !version.contains("mariadb"));
         }
         if (name.contains("postgres")) {
             return new PostgresDialect();

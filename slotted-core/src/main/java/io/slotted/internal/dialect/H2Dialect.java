@@ -1,6 +1,7 @@
 package io.slotted.internal.dialect;
 
 import io.slotted.internal.sql.TableName;
+import java.util.List;
 
 /**
  * H2, the embedded default.
@@ -30,16 +31,26 @@ public final class H2Dialect extends Dialect {
                 + " VALUES (s.record_type, s.record_id, s.slot, s.delta)";
     }
 
+    @Override
+    public String upsertRowsSqlWithValues(TableName table, List<SlotDelta> rows) {
+        return "MERGE INTO " + table + " AS c USING (VALUES " + tuples(rows) + ")"
+                + " AS s (record_type, record_id, slot, delta)"
+                + " ON c.record_type = s.record_type AND c.record_id = s.record_id AND c.slot = s.slot"
+                + " WHEN MATCHED THEN UPDATE SET count = c.count + s.delta"
+                + " WHEN NOT MATCHED THEN INSERT (record_type, record_id, slot, count)"
+                + " VALUES (s.record_type, s.record_id, s.slot, s.delta)";
+    }
+
     /** A concurrent insert of the same new key fails the loser with a duplicate key: retried. */
     @Override
     public String insertKeyIfAbsentSql(TableName keys) {
         return "MERGE INTO " + keys + " AS k"
-                + " USING (VALUES (CAST(? AS VARCHAR(128)), CAST(? AS INT), CAST(? AS BIGINT),"
-                + " CAST(? AS BIGINT), CAST(? AS VARCHAR(100)), CAST(? AS BIGINT)))"
+                + " USING (VALUES (CAST(? AS VARCHAR(128)), CAST(? AS VARCHAR(200)),"
+                + " CAST(? AS VARCHAR(100)), CAST(? AS BIGINT)))"
                 + " AS s (" + KEY_COLUMNS + ")"
                 + " ON k.idempotency_key = s.idempotency_key"
                 + " WHEN NOT MATCHED THEN INSERT (" + KEY_COLUMNS + ") VALUES (s.idempotency_key,"
-                + " s.record_type, s.record_id, s.delta, s.flush_ref, s.created_ms)";
+                + " s.fingerprint, s.flush_ref, s.created_ms)";
     }
 
     @Override

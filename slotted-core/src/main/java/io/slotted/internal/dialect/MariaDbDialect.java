@@ -3,7 +3,6 @@ package io.slotted.internal.dialect;
 import io.slotted.internal.engine.CounterKey;
 import io.slotted.internal.sql.TableName;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -12,16 +11,31 @@ import java.util.List;
 /**
  * MariaDB and MySQL.
  *
- * <p>The upsert is {@code INSERT … ON DUPLICATE KEY UPDATE count = count + ?} with the delta bound
- * twice, rather than the {@code VALUES(count)} form MySQL 8.0.20 deprecated. InnoDB takes the row
- * lock for the insert-or-update atomically, so concurrent upserts of one slot serialise on that
- * row without ever losing an increment.
+ * <p>The single-row upsert is {@code INSERT … ON DUPLICATE KEY UPDATE count = count + ?} with the
+ * delta bound twice, rather than the {@code VALUES(count)} form MySQL 8.0.20 deprecated. InnoDB
+ * takes the row lock for the insert-or-update atomically, so concurrent upserts of one slot
+ * serialise on that row without ever losing an increment.
+ *
+ * <p>A multi-row upsert must refer to each row's own delta. MySQL 8.0.19 and later name the
+ * inserted row with an alias ({@code AS new … count + new.count}); MariaDB has no row alias, and
+ * there {@code VALUES(count)} is the supported form, not a deprecated one. The dialect uses each
+ * server's own form.
  */
 public final class MariaDbDialect extends Dialect {
+    private final boolean mysql;
+
+    /**
+     * Creates the dialect.
+     *
+     * @param mysql true for MySQL, false for MariaDB
+     */
+    public MariaDbDialect(boolean mysql) {
+        this.mysql = mysql;
+    }
 
     @Override
     public String name() {
-        return "MariaDB/MySQL";
+        return mysql ? "MySQL" : "MariaDB";
     }
 
     @Override
@@ -48,14 +62,21 @@ public final class MariaDbDialect extends Dialect {
      */
     @Override
     public String insertKeyIfAbsentSql(TableName keys) {
-        return "INSERT IGNORE INTO " + keys + " (" + KEY_COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?)";
+        return "INSERT IGNORE INTO " + keys + " (" + KEY_COLUMNS + ") VALUES (?, ?, ?, ?)";
     }
 
     @Override
-    public void bindUpsert(PreparedStatement statement, CounterKey key, int slot, long delta)
-            throws SQLException {
-        super.bindUpsert(statement, key, slot, delta);
-        statement.setLong(5, delta);
+    public String upsertRowsSqlWithValues(TableName table, List<SlotDelta> rows) {
+        String insert = "INSERT INTO " + table + " (record_type, record_id, slot, count) VALUES "
+                + tuples(rows);
+        return mysql
+                ? insert + " AS new ON DUPLICATE KEY UPDATE count = count + new.count"
+                : insert + " ON DUPLICATE KEY UPDATE count = count + VALUES(count)";
+    }
+
+    @Override
+    protected long[] upsertValues(CounterKey key, int slot, long delta) {
+        return new long[] {key.recordType(), key.recordId(), slot, delta, delta};
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.slotted.internal.dialect;
 
 import io.slotted.internal.sql.TableName;
+import java.util.List;
 
 /**
  * PostgreSQL.
@@ -26,8 +27,15 @@ public final class PostgresDialect extends Dialect {
     }
 
     @Override
+    public String upsertRowsSqlWithValues(TableName table, List<SlotDelta> rows) {
+        return "INSERT INTO " + table + " AS c (record_type, record_id, slot, count) VALUES "
+                + tuples(rows) + " ON CONFLICT (record_type, record_id, slot)"
+                + " DO UPDATE SET count = c.count + excluded.count";
+    }
+
+    @Override
     public String insertKeyIfAbsentSql(TableName keys) {
-        return "INSERT INTO " + keys + " (" + KEY_COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?)"
+        return "INSERT INTO " + keys + " (" + KEY_COLUMNS + ") VALUES (?, ?, ?, ?)"
                 + " ON CONFLICT (idempotency_key) DO NOTHING";
     }
 

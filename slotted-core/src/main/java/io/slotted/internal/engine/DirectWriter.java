@@ -1,11 +1,17 @@
 package io.slotted.internal.engine;
 
+import io.slotted.CounterOverflowException;
+import io.slotted.Increment;
 import io.slotted.SlottedException;
 import io.slotted.internal.dialect.Dialect;
 import io.slotted.internal.dialect.Failure;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.util.List;
+import java.util.Map;
+import java.util.SortedMap;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -69,16 +75,49 @@ public final class DirectWriter implements CounterWriter {
      */
     @Override
     public boolean add(CounterKey key, long delta, String idempotencyKey) {
-        String operation = describe(key, delta) + " with idempotency key '" + idempotencyKey + "'";
+        return writeTransaction(new TreeMap<>(Map.of(key, delta)), 1, idempotencyKey,
+                IdempotencyKeys.fingerprint(key, delta),
+                describe(key, delta) + " with idempotency key '" + idempotencyKey + "'");
+    }
+
+    /**
+     * Writes a batch in one transaction: summed per counter, rows in counter order so that
+     * concurrent batches cannot deadlock, with its idempotency key if it has one.
+     *
+     * @param increments the batch
+     * @param idempotencyKey the batch's key, or null
+     * @return true if applied; false if the key showed a replay
+     * @throws CounterOverflowException if a counter's sum within the batch leaves the 64-bit range
+     */
+    public boolean addAll(List<Increment> increments, String idempotencyKey) {
+        SortedMap<CounterKey, Long> sums = new TreeMap<>();
+        for (Increment increment : increments) {
+            CounterKey key = new CounterKey(increment.recordType(), increment.recordId());
+            try {
+                sums.merge(key, increment.delta(), Math::addExact);
+            } catch (ArithmeticException e) {
+                throw new CounterOverflowException("the batch's increments to counter " + key
+                        + " add up to more than a 64-bit count can hold; nothing was applied");
+            }
+        }
+        String operation = "add a batch of " + increments.size() + " increments";
+        String fingerprint = idempotencyKey == null ? null : IdempotencyKeys.fingerprint(increments);
+        return writeTransaction(sums, increments.size(), idempotencyKey, fingerprint, operation);
+    }
+
+    private boolean writeTransaction(SortedMap<CounterKey, Long> sums, int increments,
+            String idempotencyKey, String fingerprint, String operation) {
         IdempotencyKeys.Verdict verdict = retrier.write(operation, (connection, dialect) -> {
-            keys.pruneIfDue(connection);
             boolean autoCommit = connection.getAutoCommit();
             connection.setAutoCommit(false);
             try {
-                IdempotencyKeys.Verdict found = keys.record(
-                        connection, dialect, idempotencyKey, key, delta, "direct");
+                IdempotencyKeys.Verdict found = IdempotencyKeys.Verdict.APPLIED;
+                if (idempotencyKey != null) {
+                    keys.pruneIfDue(connection);
+                    found = keys.record(connection, dialect, idempotencyKey, fingerprint, "direct");
+                }
                 if (found.outcome() == IdempotencyKeys.Outcome.APPLIED) {
-                    upsertOnce(connection, dialect, key, slots.pick(key.recordType()), delta);
+                    upsertAll(connection, dialect, sums);
                 }
                 connection.commit();
                 return found;
@@ -93,8 +132,23 @@ public final class DirectWriter implements CounterWriter {
             throw verdict.conflict();
         }
         boolean applied = verdict.outcome() == IdempotencyKeys.Outcome.APPLIED;
-        stats.applied(applied ? 1 : 0);
+        stats.applied(applied ? increments : 0);
         return applied;
+    }
+
+    private void upsertAll(Connection connection, Dialect dialect, SortedMap<CounterKey, Long> sums)
+            throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement(
+                dialect.upsertSql(database.table()))) {
+            for (Map.Entry<CounterKey, Long> row : sums.entrySet()) {
+                if (row.getValue() != 0) {
+                    dialect.bindUpsert(statement, row.getKey(), slots.pick(row.getKey().recordType()),
+                            row.getValue());
+                    statement.addBatch();
+                }
+            }
+            statement.executeBatch();
+        }
     }
 
     @Override

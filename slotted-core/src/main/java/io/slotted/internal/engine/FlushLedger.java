@@ -43,9 +43,23 @@ final class FlushLedger {
     private final Clock clock;
 
     FlushLedger(TableName ledger, String flusherId, Clock clock) {
+        if (!flusherId.matches("[0-9a-f-]{1,64}")) {
+            throw new IllegalArgumentException("flusher id must be hex digits and dashes: " + flusherId);
+        }
         this.ledger = ledger;
         this.flusherId = flusherId;
         this.clock = clock;
+    }
+
+    /**
+     * The claim as plain SQL text, to be sent in one batch with the flush's upserts. Its update
+     * count must be checked: 1 means claimed, anything else means the batch must be rolled back
+     * and {@link #claim} used instead. Only numbers and the flusher id, which the constructor
+     * holds to hex digits and dashes, are written into the text.
+     */
+    String claimSqlWithValues(long seq) {
+        return "UPDATE " + ledger + " SET flush_seq = " + seq + ", updated_ms = " + clock.millis()
+                + " WHERE flusher_id = '" + flusherId + "' AND flush_seq < " + seq;
     }
 
     /** This flusher's id, which also names its flushes in the idempotency key table. */

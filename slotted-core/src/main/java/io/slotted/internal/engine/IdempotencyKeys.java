@@ -9,15 +9,22 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
+import io.slotted.Increment;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Callers' idempotency keys: each key stands for one increment, applied at most once.
  *
- * <p>A key is recorded in the same transaction that applies its increment, with the counter, the
- * delta and the flush that wrote it. Recording is an insert that does nothing when the key exists,
- * so a retry of the same request finds the key and applies nothing; the stored counter and delta
- * tell a true replay from a key reused for a different increment, which is refused. The insert
+ * <p>A key is recorded in the same transaction that applies its increment, with a fingerprint of
+ * what it applied ({@code add 5 to counter (record_type=1, record_id=2)}, or a digest for a batch)
+ * and the flush that wrote it. Recording is an insert that does nothing when the key exists, so a
+ * retry of the same request finds the key and applies nothing; the stored fingerprint tells a true
+ * replay from a key reused for something else, which is refused. The insert
  * waits for a concurrent transaction holding the same new key, so two requests with one key cannot
  * both apply. The flush reference lets a flush whose commit outcome was unknown tell its own keys
  * from earlier requests' once it learns that it committed. Keys older than the retention period are
@@ -88,20 +95,42 @@ public final class IdempotencyKeys {
      * @return the verdict: applied if the key is new and the increment must be written, replayed if
      *     the same increment was recorded before, conflict if the key was used for another
      */
-    Verdict record(Connection connection, Dialect dialect, String idempotencyKey, CounterKey key,
-            long delta, String flushRef) throws SQLException {
+    Verdict record(Connection connection, Dialect dialect, String idempotencyKey, String fingerprint,
+            String flushRef) throws SQLException {
         try (PreparedStatement insert = connection.prepareStatement(dialect.insertKeyIfAbsentSql(keys))) {
             insert.setString(1, idempotencyKey);
-            insert.setInt(2, key.recordType());
-            insert.setLong(3, key.recordId());
-            insert.setLong(4, delta);
-            insert.setString(5, flushRef);
-            insert.setLong(6, clock.millis());
+            insert.setString(2, fingerprint);
+            insert.setString(3, flushRef);
+            insert.setLong(4, clock.millis());
             if (insert.executeUpdate() == 1) {
                 return Verdict.APPLIED;
             }
         }
-        return compare(idempotencyKey, find(connection, idempotencyKey), key, delta, flushRef, false);
+        return compare(idempotencyKey, find(connection, idempotencyKey), fingerprint, flushRef, false);
+    }
+
+    /**
+     * What a single increment is recorded as: readable, so that a conflict message can say what
+     * the key was first used for.
+     */
+    static String fingerprint(CounterKey key, long delta) {
+        return "add " + delta + " to counter " + key;
+    }
+
+    /** What a batch is recorded as: its size and a digest of its increments, in order. */
+    static String fingerprint(List<Increment> batch) {
+        MessageDigest sha256;
+        try {
+            sha256 = MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every Java runtime has SHA-256", e);
+        }
+        for (Increment increment : batch) {
+            String line = increment.recordType() + ":" + increment.recordId() + ":" + increment.delta() + "\n";
+            sha256.update(line.getBytes(StandardCharsets.US_ASCII));
+        }
+        return "add a batch of " + batch.size() + " increments (sha-256 "
+                + HexFormat.of().formatHex(sha256.digest()) + ")";
     }
 
     /**
@@ -111,9 +140,9 @@ public final class IdempotencyKeys {
      * @param firstInFlush false for a second use of the key within the same flush, which can only
      *     be a replay of the first
      */
-    Verdict recall(Connection connection, String idempotencyKey, CounterKey key, long delta,
+    Verdict recall(Connection connection, String idempotencyKey, String fingerprint,
             String flushRef, boolean firstInFlush) throws SQLException {
-        return compare(idempotencyKey, find(connection, idempotencyKey), key, delta, flushRef,
+        return compare(idempotencyKey, find(connection, idempotencyKey), fingerprint, flushRef,
                 firstInFlush);
     }
 
@@ -126,13 +155,12 @@ public final class IdempotencyKeys {
         }
     }
 
-    private static Verdict compare(String idempotencyKey, Stored stored, CounterKey key, long delta,
+    private static Verdict compare(String idempotencyKey, Stored stored, String fingerprint,
             String flushRef, boolean firstInFlush) {
-        if (!stored.key.equals(key) || stored.delta != delta) {
+        if (!stored.fingerprint.equals(fingerprint)) {
             return new Verdict(Outcome.CONFLICT, new IdempotencyConflictException("idempotency key '"
-                    + idempotencyKey + "' was first used to add " + stored.delta + " to counter "
-                    + stored.key + ", not " + delta + " to counter " + key + "; nothing was applied."
-                    + " Use a new key for a different increment."));
+                    + idempotencyKey + "' was first used to " + stored.fingerprint + ", not to "
+                    + fingerprint + "; nothing was applied. Use a new key for a different increment."));
         }
         return firstInFlush && stored.flushRef.equals(flushRef) ? Verdict.APPLIED : Verdict.REPLAYED;
     }
@@ -143,20 +171,19 @@ public final class IdempotencyKeys {
      * concurrently; that is reported as a serialization failure so the whole attempt is retried.
      */
     private Stored find(Connection connection, String idempotencyKey) throws SQLException {
-        try (PreparedStatement select = connection.prepareStatement("SELECT record_type, record_id,"
-                + " delta, flush_ref FROM " + keys + " WHERE idempotency_key = ? FOR UPDATE")) {
+        try (PreparedStatement select = connection.prepareStatement("SELECT fingerprint, flush_ref"
+                + " FROM " + keys + " WHERE idempotency_key = ? FOR UPDATE")) {
             select.setString(1, idempotencyKey);
             try (ResultSet row = select.executeQuery()) {
                 if (!row.next()) {
                     throw new SQLException("idempotency key '" + idempotencyKey + "' vanished while"
                             + " being read", "40001");
                 }
-                return new Stored(new CounterKey(row.getInt(1), row.getLong(2)), row.getLong(3),
-                        row.getString(4));
+                return new Stored(row.getString(1), row.getString(2));
             }
         }
     }
 
-    private record Stored(CounterKey key, long delta, String flushRef) {
+    private record Stored(String fingerprint, String flushRef) {
     }
 }

@@ -1,0 +1,23 @@
+package io.slotted;
+
+/**
+ * One increment of a batch given to {@link SlottedCounters#addAll}.
+ *
+ * @param recordType what is counted
+ * @param recordId whose count it is
+ * @param delta the amount to add; never 0
+ */
+public record Increment(int recordType, long recordId, long delta) {
+
+    /**
+     * Creates an increment.
+     *
+     * @throws IllegalArgumentException if {@code delta} is 0
+     */
+    public Increment {
+        if (delta == 0) {
+            throw new IllegalArgumentException("delta must not be 0 (counter (record_type="
+                    + recordType + ", record_id=" + recordId + "))");
+        }
+    }
+}
