@@ -280,11 +280,20 @@ public final class ContentionBenchmark implements Callable<Integer> {
                         System.out.println("redis skipped: no --redis HOST:PORT given");
                     }
                 }
-                default -> throw new ParameterException(spec.commandLine(), "--strategies must be"
-                        + " among " + STRATEGIES + ", but included '" + name + "'");
+                default -> chosen.add(groupedWithFlushers(name));
             }
         }
         return chosen;
+    }
+
+    /** {@code grouped-N}: GROUPED with N flushers instead of the default, to compare counts. */
+    private Strategy groupedWithFlushers(String name) {
+        java.util.regex.Matcher flushers = java.util.regex.Pattern.compile("grouped-(\\d{1,2})").matcher(name);
+        if (!flushers.matches()) {
+            throw new ParameterException(spec.commandLine(), "--strategies must be among "
+                    + STRATEGIES + " or grouped-N (N flushers), but included '" + name + "'");
+        }
+        return new SlottedStrategy(db, WriteMode.GROUPED, Integer.parseInt(flushers.group(1)));
     }
 
     private void checkCounts() {

@@ -33,27 +33,41 @@ public final class SlottedStrategy implements Strategy {
 
     private final String url;
     private final WriteMode mode;
+    private final int flushers;
+
+    /**
+     * Creates the strategy with the default flusher count.
+     *
+     * @param url the JDBC URL of the database to write
+     * @param mode the write mode to measure
+     */
+    public SlottedStrategy(String url, WriteMode mode) {
+        this(url, mode, 0);
+    }
 
     /**
      * Creates the strategy.
      *
      * @param url the JDBC URL of the database to write
      * @param mode the write mode to measure
+     * @param flushers the flusher count, or 0 for the default; named in the strategy's name
      */
-    public SlottedStrategy(String url, WriteMode mode) {
+    public SlottedStrategy(String url, WriteMode mode, int flushers) {
         this.url = url;
         this.mode = mode;
+        this.flushers = flushers;
     }
 
     @Override
     public String name() {
-        return mode.name().toLowerCase(Locale.ROOT);
+        String name = mode.name().toLowerCase(Locale.ROOT);
+        return flushers == 0 ? name : name + "-" + flushers;
     }
 
     @Override
     public Run open(String cell, int writers, int keySpace) {
-        String table = "bench_" + name() + "_" + cell;
-        HikariDataSource pool = BenchPool.open(url, writers + FLUSHERS + BenchPool.SPARE,
+        String table = "bench_" + name().replace('-', '_') + "_" + cell;
+        HikariDataSource pool = BenchPool.open(url, writers + Math.max(flushers, FLUSHERS) + BenchPool.SPARE,
                 "bench-" + cell);
         try {
             dropTables(pool, table);
@@ -78,6 +92,9 @@ public final class SlottedStrategy implements Strategy {
         SlottedCountersBuilder builder = SlottedCounters.builder(pool).table(table).writeMode(mode);
         if (mode == WriteMode.DIRECT) {
             builder.slots(100);
+        }
+        if (flushers > 0) {
+            builder.flushers(flushers);
         }
         return builder;
     }
