@@ -49,9 +49,7 @@ abstract class ConnectionFaultSuite {
     void cleanUp() throws Exception {
         viaProxy.close();
         proxy.close();
-        db.dropTable(table);
-        db.dropTable(table + "_ledger");
-        db.dropTable(table + "_keys");
+        db.dropCounterTables(table);
     }
 
     private SlottedCounters grouped(javax.sql.DataSource dataSource) {

@@ -58,9 +58,7 @@ abstract class CounterBehaviourSuite {
     @AfterEach
     void dropTable() {
         opened.forEach(SlottedCounters::close);
-        db.dropTable(table);
-        db.dropTable(table + "_ledger");
-        db.dropTable(table + "_keys");
+        db.dropCounterTables(table);
     }
 
     protected SlottedCounters counters(SlottedCountersBuilder builder) {

@@ -45,9 +45,7 @@ abstract class GroupCommitSuite {
     @AfterEach
     void dropTable() {
         opened.forEach(SlottedCounters::close);
-        db.dropTable(table);
-        db.dropTable(table + "_ledger");
-        db.dropTable(table + "_keys");
+        db.dropCounterTables(table);
     }
 
     private SlottedCounters migrated(SlottedCountersBuilder builder) {

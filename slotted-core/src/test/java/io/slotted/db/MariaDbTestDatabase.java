@@ -5,6 +5,8 @@ package io.slotted.db;
  * machine's service), otherwise a real MariaDB started from Maven Central for this test run.
  */
 public final class MariaDbTestDatabase extends TestDatabase {
+    /** A URL on which nothing listens. */
+    public static final String UNREACHABLE_URL = "jdbc:mariadb://127.0.0.1:1/test?user=root&connectTimeout=2000";
     /** The environment variable naming an existing server. */
     public static final String URL_VARIABLE = "SLOTTED_TEST_MARIADB_URL";
 
@@ -73,6 +75,6 @@ public final class MariaDbTestDatabase extends TestDatabase {
 
     @Override
     public String unreachableJdbcUrl() {
-        return "jdbc:mariadb://127.0.0.1:1/test?user=root&connectTimeout=2000";
+        return UNREACHABLE_URL;
     }
 }

@@ -5,6 +5,8 @@ package io.slotted.db;
  * the machine's service), otherwise a real PostgreSQL started from Maven Central for this run.
  */
 public final class PostgresTestDatabase extends TestDatabase {
+    /** A URL on which nothing listens. */
+    public static final String UNREACHABLE_URL = "jdbc:postgresql://127.0.0.1:1/test?user=postgres&connectTimeout=2";
     /** The environment variable naming an existing server. */
     public static final String URL_VARIABLE = "SLOTTED_TEST_POSTGRES_URL";
 
@@ -71,6 +73,6 @@ public final class PostgresTestDatabase extends TestDatabase {
 
     @Override
     public String unreachableJdbcUrl() {
-        return "jdbc:postgresql://127.0.0.1:1/test?user=postgres&connectTimeout=2";
+        return UNREACHABLE_URL;
     }
 }

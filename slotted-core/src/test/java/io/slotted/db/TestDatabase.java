@@ -94,6 +94,13 @@ public abstract class TestDatabase {
         execute("DROP TABLE IF EXISTS " + table);
     }
 
+    /** Drops a counter table and the companions {@code migrate()} creates beside it. */
+    public void dropCounterTables(String table) {
+        for (String name : new String[] {table, table + "_ledger", table + "_keys"}) {
+            dropTable(name);
+        }
+    }
+
     private HikariDataSource newPool(String poolName, int size, String initSql) {
         HikariConfig config = new HikariConfig();
         config.setPoolName(poolName);

@@ -1,0 +1,522 @@
+package io.slotted.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.slotted.WriteMode;
+import io.slotted.server.ServiceClient.Response;
+import io.slotted.db.TestDatabase;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The HTTP contract of {@code API.md}, over real HTTP against a real service object, run by a small
+ * subclass per database. The service runs for the whole class on a table of its own (dropped
+ * afterwards); each test uses record ids of its own.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+abstract class ServiceSuite {
+    static final String READER = "reader-token-1";
+    static final String WRITER = "writer-token-2";
+    static final String ADMIN = "admin-token-3";
+    private static final AtomicInteger TABLES = new AtomicInteger();
+
+    private final TestDatabase db;
+    private final AtomicLong ids = new AtomicLong(1_000);
+    private String table;
+    private Path tokenFile;
+    private SlottedServer server;
+    private ServiceClient client;
+
+    protected ServiceSuite(TestDatabase db) {
+        this.db = db;
+    }
+
+    @BeforeAll
+    void startService() throws IOException {
+        table = "srv_" + ProcessHandle.current().pid() + "_" + TABLES.incrementAndGet();
+        tokenFile = Files.createDirectories(Path.of("target", "tokens")).resolve(table + ".txt");
+        Files.writeString(tokenFile, "# tokens for " + table + "\n\n"
+                + READER + " read\n"
+                + WRITER + " write   # writes imply reads\n"
+                + ADMIN + " admin\n");
+        start();
+        // The probe counter of the bad-request table starts at 1, so that adding Long.MAX_VALUE
+        // overflows its total.
+        assertThat(increment("downloads", PROBE, null, null).status()).isEqualTo(200);
+    }
+
+    @AfterAll
+    void stopService() {
+        if (server != null) {
+            server.close();
+        }
+        db.dropCounterTables(table);
+    }
+
+    private void start() {
+        server = SlottedServer.start(new ServerSettings(0, "127.0.0.1", new DatabaseSettings(db.jdbcUrl(), null, null),
+                AccessTokens.read(tokenFile), TypeNames.parse("downloads=1,views=2"),
+                new Database.CounterSettings(table, WriteMode.GROUPED, null)));
+        client = new ServiceClient(server.port());
+    }
+
+    private long newId() {
+        return ids.incrementAndGet();
+    }
+
+    private Response increment(String type, long id, String body, String key) {
+        ServiceClient.Call call = client.post("/v1/counters/" + type + "/" + id + "/increment").token(WRITER);
+        if (key != null) {
+            call.header("Idempotency-Key", key);
+        }
+        return (body == null ? call : call.body(body)).send();
+    }
+
+    private long count(String type, long id) {
+        Response response = client.get("/v1/counters/" + type + "/" + id).token(READER).send();
+        assertThat(response.status()).as("%s", response).isEqualTo(200);
+        return response.json().get("count").longValue();
+    }
+
+    @Test
+    void increment_withoutBody_addsOne_andAnswersWhatWasApplied() {
+        long id = newId();
+
+        Response response = increment("downloads", id, null, null);
+
+        assertThat(response.status()).isEqualTo(200);
+        assertThat(response.text()).isEqualTo(
+                "{\"type\":\"downloads\",\"id\":" + id + ",\"delta\":1,\"replayed\":false}");
+        assertThat(count("downloads", id)).isEqualTo(1);
+    }
+
+    @Test
+    void increment_byRecordTypeNumber_echoesTheNumber_andSharesTheCounterWithItsName() {
+        long id = newId();
+
+        Response response = increment("1", id, "{\"delta\": -7}", null);
+        increment("downloads", id, "{\"delta\": 10}", null);
+
+        assertThat(response.json().get("type").isInt()).isTrue();
+        assertThat(response.json().get("type").intValue()).isEqualTo(1);
+        assertThat(response.json().get("delta").longValue()).isEqualTo(-7);
+        assertThat(count("downloads", id)).isEqualTo(3);
+        assertThat(client.get("/v1/counters/1/" + id).token(READER).send().text())
+                .isEqualTo("{\"type\":1,\"id\":" + id + ",\"count\":3}");
+    }
+
+    @Test
+    void increment_emptyObjectOrEmptyBody_addsOne() {
+        long id = newId();
+
+        increment("views", id, "{}", null);
+        increment("views", id, "", null);
+
+        assertThat(count("views", id)).isEqualTo(2);
+    }
+
+    @Test
+    void read_neverSeenCounter_isZero() {
+        assertThat(client.get("/v1/counters/views/" + Long.MIN_VALUE).token(READER).send().text())
+                .isEqualTo("{\"type\":\"views\",\"id\":" + Long.MIN_VALUE + ",\"count\":0}");
+    }
+
+    @Test
+    void readMany_answersEveryIdInOrder_withZeroForNeverSeen() {
+        long a = newId();
+        long b = newId();
+        long never = newId();
+        increment("downloads", a, "{\"delta\": 10}", null);
+        increment("downloads", b, "{\"delta\": 7}", null);
+
+        Response response = client.get("/v1/counters/downloads?ids=" + b + "," + never + "," + a)
+                .token(READER).send();
+
+        assertThat(response.status()).isEqualTo(200);
+        assertThat(response.text()).isEqualTo("{\"type\":\"downloads\",\"counts\":{\"" + b + "\":7,\""
+                + never + "\":0,\"" + a + "\":10}}");
+    }
+
+    @Test
+    void readMany_acceptsExactlyTheLimit() {
+        String thousand = IntStream.range(0, CounterRoutes.MAX_IDS).mapToObj(Integer::toString)
+                .collect(Collectors.joining(","));
+
+        Response response = client.get("/v1/counters/2?ids=" + thousand).token(READER).send();
+
+        assertThat(response.status()).as("%s", response.status()).isEqualTo(200);
+        assertThat(response.json().get("counts").size()).isEqualTo(CounterRoutes.MAX_IDS);
+    }
+
+    @Test
+    void batch_appliesEveryIncrement_acrossTypes() {
+        long a = newId();
+        long b = newId();
+
+        Response response = client.post("/v1/increments").token(WRITER).body("{\"increments\": ["
+                + "{\"type\": \"downloads\", \"id\": " + a + ", \"delta\": 5},"
+                + "{\"type\": \"views\", \"id\": " + b + ", \"delta\": -2},"
+                + "{\"type\": 1, \"id\": " + a + "},"
+                + "{\"type\": \"2\", \"id\": " + b + ", \"delta\": 9}]}").send();
+
+        assertThat(response.status()).as("%s", response).isEqualTo(200);
+        assertThat(response.text()).isEqualTo("{\"applied\":4}");
+        assertThat(count("downloads", a)).isEqualTo(6);
+        assertThat(count("views", b)).isEqualTo(7);
+    }
+
+    @Test
+    void batch_withOneBadItem_changesNothing() {
+        long id = newId();
+
+        Response response = client.post("/v1/increments").token(WRITER).body("{\"increments\": ["
+                + "{\"type\": \"downloads\", \"id\": " + id + ", \"delta\": 5},"
+                + "{\"type\": \"downloads\", \"id\": " + id + ", \"delta\": 0}]}").send();
+
+        assertThat(response.status()).isEqualTo(400);
+        assertThat(response.errorCode()).isEqualTo("bad_delta");
+        assertThat(response.json().at("/error/message").asText()).contains("increments[1].delta");
+        assertThat(count("downloads", id)).isZero();
+    }
+
+    @Test
+    void increment_idempotencyKey_replaysOnce_rejectsAnotherBody_andSurvivesARestart() {
+        long id = newId();
+        String key = "order-" + id;
+
+        Response first = increment("downloads", id, "{\"delta\": 5}", key);
+        Response replay = increment("downloads", id, "{\"delta\": 5}", key);
+        Response conflict = increment("downloads", id, "{\"delta\": 6}", key);
+        server.close();
+        start();
+        Response afterRestart = increment("downloads", id, "{\"delta\": 5}", key);
+
+        assertThat(first.json().get("replayed").booleanValue()).isFalse();
+        assertThat(replay.status()).isEqualTo(200);
+        assertThat(replay.text()).isEqualTo(
+                "{\"type\":\"downloads\",\"id\":" + id + ",\"delta\":5,\"replayed\":true}");
+        assertThat(conflict.status()).isEqualTo(409);
+        assertThat(conflict.errorCode()).isEqualTo("idempotency_conflict");
+        assertThat(afterRestart.status()).isEqualTo(200);
+        assertThat(afterRestart.json().get("replayed").booleanValue()).isTrue();
+        assertThat(count("downloads", id)).isEqualTo(5);
+    }
+
+    @Test
+    void batch_idempotencyKey_replaysOnce_andRejectsAnotherBody() {
+        long id = newId();
+        String key = "batch-" + id;
+        String body = "{\"increments\": [{\"type\": \"views\", \"id\": " + id + ", \"delta\": 3},"
+                + " {\"type\": \"views\", \"id\": " + id + ", \"delta\": 4}]}";
+
+        Response first = client.post("/v1/increments").token(WRITER).header("Idempotency-Key", key).body(body).send();
+        Response replay = client.post("/v1/increments").token(WRITER).header("Idempotency-Key", key).body(body).send();
+        Response conflict = client.post("/v1/increments").token(WRITER).header("Idempotency-Key", key)
+                .body(body.replace("\"delta\": 4", "\"delta\": 40")).send();
+
+        assertThat(first.text()).isEqualTo("{\"applied\":2}");
+        assertThat(replay.status()).isEqualTo(200);
+        assertThat(replay.text()).isEqualTo("{\"applied\":0,\"replayed\":true}");
+        assertThat(conflict.status()).isEqualTo(409);
+        assertThat(conflict.errorCode()).isEqualTo("idempotency_conflict");
+        assertThat(count("views", id)).isEqualTo(7);
+    }
+
+    @Test
+    void increment_thatWouldOverflowTheTotal_is422_andChangesNothing() {
+        long id = newId();
+        increment("downloads", id, "{\"delta\": " + (Long.MAX_VALUE - 5) + "}", null);
+
+        Response single = increment("downloads", id, "{\"delta\": 10}", null);
+        Response batch = client.post("/v1/increments").token(WRITER).body("{\"increments\": ["
+                + "{\"type\": \"downloads\", \"id\": " + id + ", \"delta\": 3},"
+                + "{\"type\": \"downloads\", \"id\": " + id + ", \"delta\": 3}]}").send();
+
+        assertThat(single.status()).isEqualTo(422);
+        assertThat(single.errorCode()).isEqualTo("overflow");
+        assertThat(batch.status()).isEqualTo(422);
+        assertThat(batch.errorCode()).isEqualTo("overflow");
+        assertThat(count("downloads", id)).isEqualTo(Long.MAX_VALUE - 5);
+        assertThat(increment("downloads", id, "{\"delta\": 5}", null).status()).isEqualTo(200);
+        assertThat(count("downloads", id)).isEqualTo(Long.MAX_VALUE);
+    }
+
+    /** Sends a request head as raw bytes, for what the JDK client will not send, and reads all. */
+    private String raw(String head) throws IOException {
+        try (Socket socket = new Socket("127.0.0.1", server.port())) {
+            socket.setSoTimeout(10_000);
+            socket.getOutputStream().write(head.getBytes(StandardCharsets.ISO_8859_1));
+            return new String(socket.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
+        }
+    }
+
+    @Test
+    void hugeBody_withExpectContinue_is413_beforeTheBodyIsSent() throws IOException {
+        long before = count("downloads", PROBE);
+
+        // The JDK 17 client hangs when a 100-continue request gets a final answer: a raw socket.
+        String response = raw("POST " + PROBE_INCREMENT + " HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                + "Authorization: Bearer " + WRITER + "\r\nContent-Type: application/json\r\n"
+                + "Content-Length: " + 64 * JsonBody.MAX_BYTES + "\r\nExpect: 100-continue\r\n"
+                + "Connection: close\r\n\r\n");
+
+        assertThat(response).startsWith("HTTP/1.1 413").contains("\"code\":\"body_too_large\"");
+        assertThat(count("downloads", PROBE)).isEqualTo(before);
+    }
+
+    @Test
+    void requestsJettyRefusesItself_areAnsweredInTheSameJsonShape() throws IOException {
+        String badEscape = raw("GET /v1/counters/downloads/%zz HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                + "Connection: close\r\n\r\n");
+        String hugeHeader = raw("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: "
+                + "a".repeat(20_000) + "\r\nConnection: close\r\n\r\n");
+
+        assertThat(badEscape).startsWith("HTTP/1.1 400").contains("application/json")
+                .contains("{\"error\":{\"code\":\"bad_request\",\"message\":");
+        assertThat(hugeHeader).startsWith("HTTP/1.1 431").contains("\"code\":\"headers_too_large\"");
+        assertThat(client.get("/healthz").send().status()).isEqualTo(200);
+    }
+
+    @Test
+    void scopes_readTokenReads_butCannotWrite_adminDoesBoth() {
+        long id = newId();
+
+        Response readerWrites = client.post("/v1/counters/downloads/" + id + "/increment").token(READER).send();
+        Response adminWrites = client.post("/v1/counters/downloads/" + id + "/increment").token(ADMIN).send();
+        Response writerReads = client.get("/v1/counters/downloads/" + id).token(WRITER).send();
+
+        assertThat(readerWrites.status()).isEqualTo(403);
+        assertThat(readerWrites.errorCode()).isEqualTo("forbidden");
+        assertThat(adminWrites.status()).isEqualTo(200);
+        assertThat(writerReads.json().get("count").longValue()).isEqualTo(1);
+    }
+
+    @Test
+    void healthAndReadiness_needNoToken() {
+        assertThat(client.get("/healthz").send().status()).isEqualTo(200);
+        Response ready = client.get("/readyz").send();
+        assertThat(ready.status()).isEqualTo(200);
+        assertThat(ready.text()).isEqualTo("{\"status\":\"ready\"}");
+    }
+
+    @Test
+    void metrics_inPrometheusFormat_taggedByRouteTemplate_neverById() {
+        long id = 987_654_321_987L;
+        increment("downloads", id, null, null);
+        client.get("/v1/counters/downloads/" + id).token(READER).send();
+
+        Response metrics = client.get("/metrics").send();
+
+        assertThat(metrics.status()).isEqualTo(200);
+        assertThat(metrics.raw().headers().firstValue("Content-Type")).hasValueSatisfying(
+                type -> assertThat(type).startsWith("text/plain"));
+        assertThat(metrics.text())
+                .contains("slotted_http_requests_seconds_count{method=\"POST\",outcome=\"success\","
+                        + "route=\"/v1/counters/{type}/{id}/increment\",status=\"200\"}")
+                .contains("slotted_increments_applied_total", "slotted_flushes_total",
+                        "slotted_retries_total", "slotted_commit_outcomes_unknown_total",
+                        "slotted_commit_outcomes_resolved_total", "slotted_queue_depth",
+                        "hikaricp_connections_active", "jvm_memory_used_bytes")
+                .doesNotContain(Long.toString(id));
+    }
+
+    @Test
+    void sixtyFourConcurrentClients_incrementingKnownDeltas_sumExactly() throws Exception {
+        long id = newId();
+        int clients = 64;
+        int perClient = 20;
+        ExecutorService pool = Executors.newFixedThreadPool(clients);
+        List<Future<Integer>> results = new ArrayList<>();
+        try {
+            for (int c = 1; c <= clients; c++) {
+                int delta = c;
+                Callable<Integer> work = () -> {
+                    int ok = 0;
+                    for (int i = 0; i < perClient; i++) {
+                        ok += increment("downloads", id, "{\"delta\": " + delta + "}", null).status() == 200 ? 1 : 0;
+                    }
+                    return ok;
+                };
+                results.add(pool.submit(work));
+            }
+            for (Future<Integer> result : results) {
+                assertThat(result.get()).isEqualTo(perClient);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+
+        assertThat(count("downloads", id)).isEqualTo((long) perClient * clients * (clients + 1) / 2);
+    }
+
+    @Test
+    void close_whileClientsIncrement_finishesWhatItAccepted_andCountsExactlyWhatWasAcknowledged()
+            throws Exception {
+        long id = newId();
+        ServiceClient before = client;
+        AtomicLong acknowledged = new AtomicLong();
+        ExecutorService pool = Executors.newFixedThreadPool(16);
+        List<Future<?>> writers = new ArrayList<>();
+        for (int i = 0; i < 16; i++) {
+            writers.add(pool.submit(() -> {
+                while (true) {
+                    int status;
+                    try {
+                        status = before.post("/v1/counters/downloads/" + id + "/increment").token(WRITER).send().status();
+                    } catch (UncheckedIOException stopped) {
+                        return;
+                    }
+                    if (status != 200) {
+                        assertThat(status).as("refused while stopping").isEqualTo(503);
+                        return;
+                    }
+                    acknowledged.incrementAndGet();
+                }
+            }));
+        }
+        await().atMost(Duration.ofSeconds(30)).until(() -> acknowledged.get() >= 200);
+
+        server.close();
+        for (Future<?> writer : writers) {
+            writer.get(30, TimeUnit.SECONDS);
+        }
+        pool.shutdown();
+        start();
+
+        assertThat(count("downloads", id)).isEqualTo(acknowledged.get());
+    }
+
+    /** One bad request and the answer the contract promises for it. */
+    record BadRequest(String name, String method, String path, String token, String contentType,
+            String key, String body, int status, String code) {
+        @Override
+        public String toString() {
+            return name;
+        }
+    }
+
+    static final long PROBE = 42;
+    private static final String PROBE_PATH = "/v1/counters/downloads/" + PROBE;
+    private static final String PROBE_INCREMENT = PROBE_PATH + "/increment";
+
+    private static BadRequest bad(String name, String method, String path, String body, int status, String code) {
+        return new BadRequest(name, method, path, WRITER, null, null, body, status, code);
+    }
+
+    private static BadRequest badIncrement(String name, String body, String code) {
+        return bad(name, "POST", PROBE_INCREMENT, body, 400, code);
+    }
+
+    private static String batchOf(int n) {
+        return "{\"increments\": [" + Stream.generate(() -> "{\"type\":\"downloads\",\"id\":" + PROBE + ",\"delta\":1}")
+                .limit(n).collect(Collectors.joining(",")) + "]}";
+    }
+
+    static Stream<BadRequest> badRequests() {
+        String thousandAndOne = IntStream.rangeClosed(0, CounterRoutes.MAX_IDS)
+                .mapToObj(Integer::toString).collect(Collectors.joining(","));
+        return Stream.of(
+                badIncrement("malformed JSON", "{\"delta\": ", "malformed_json"),
+                badIncrement("JSON followed by more", "{\"delta\": 1} {\"delta\": 1}", "malformed_json"),
+                badIncrement("duplicate key", "{\"delta\": 1, \"delta\": 2}", "malformed_json"),
+                badIncrement("body not an object", "[1]", "bad_body"),
+                badIncrement("unknown field", "{\"detla\": 1}", "bad_body"),
+                badIncrement("delta as a string", "{\"delta\": \"5\"}", "bad_delta"),
+                badIncrement("delta with a fraction", "{\"delta\": 1.5}", "bad_delta"),
+                badIncrement("delta written as a float", "{\"delta\": 1.0}", "bad_delta"),
+                badIncrement("delta in exponent form", "{\"delta\": 1e3}", "bad_delta"),
+                badIncrement("delta a boolean", "{\"delta\": true}", "bad_delta"),
+                badIncrement("delta null", "{\"delta\": null}", "bad_delta"),
+                badIncrement("delta 0", "{\"delta\": 0}", "bad_delta"),
+                badIncrement("delta 2^63", "{\"delta\": 9223372036854775808}", "bad_delta"),
+                badIncrement("delta below -2^63", "{\"delta\": -9223372036854775809}", "bad_delta"),
+                badIncrement("delta of 40 digits", "{\"delta\": 1234567890123456789012345678901234567890}", "bad_delta"),
+                bad("id not a number", "GET", "/v1/counters/downloads/abc", null, 400, "bad_id"),
+                bad("id past 64 bits", "GET", "/v1/counters/downloads/9223372036854775808", null, 400, "bad_id"),
+                bad("id with a plus sign", "POST", "/v1/counters/downloads/+42/increment", null, 400, "bad_id"),
+                bad("type name malformed", "GET", "/v1/counters/Down-loads/42", null, 400, "bad_type"),
+                bad("type number past 2^31-1", "GET", "/v1/counters/2147483648/42", null, 400, "bad_type"),
+                bad("unknown type name", "POST", "/v1/counters/downlods/42/increment", null, 404, "unknown_type"),
+                bad("unknown type name in a batch", "POST", "/v1/increments",
+                        "{\"increments\": [{\"type\": \"downlods\", \"id\": 42, \"delta\": 1}]}", 404, "unknown_type"),
+                bad("batch id as a string", "POST", "/v1/increments",
+                        "{\"increments\": [{\"type\": \"downloads\", \"id\": \"42\", \"delta\": 1}]}", 400, "bad_id"),
+                bad("batch without increments", "POST", "/v1/increments", "{}", 400, "bad_body"),
+                bad("batch without a body", "POST", "/v1/increments", null, 400, "bad_body"),
+                bad("too many ids", "GET", "/v1/counters/downloads?ids=" + thousandAndOne, null, 400, "too_many_ids"),
+                bad("no ids", "GET", "/v1/counters/downloads", null, 400, "bad_ids"),
+                bad("bad id in a list", "GET", "/v1/counters/downloads?ids=1,x,3", null, 400, "bad_id"),
+                bad("too many increments", "POST", "/v1/increments", batchOf(BatchRequest.MAX_INCREMENTS + 1),
+                        400, "too_many_increments"),
+                bad("overflowing total", "POST", PROBE_INCREMENT, "{\"delta\": " + Long.MAX_VALUE + "}", 422, "overflow"),
+                bad("body over 1 MiB", "POST", PROBE_INCREMENT,
+                        "{\"delta\": 1" + " ".repeat((int) JsonBody.MAX_BYTES) + "}", 413, "body_too_large"),
+                new BadRequest("body not declared as JSON", "POST", PROBE_INCREMENT, WRITER, "text/plain",
+                        null, "{\"delta\": 1}", 415, "unsupported_media_type"),
+                new BadRequest("form body", "POST", "/v1/increments", WRITER, "application/x-www-form-urlencoded",
+                        null, "delta=1", 415, "unsupported_media_type"),
+                bad("unknown path", "GET", "/v1/counter/downloads/42", null, 404, "not_found"),
+                bad("unknown path below a known one", "POST", PROBE_INCREMENT + "/twice", null, 404, "not_found"),
+                bad("wrong method on an increment", "GET", PROBE_INCREMENT, null, 405, "method_not_allowed"),
+                bad("wrong method on a counter", "DELETE", PROBE_PATH, null, 405, "method_not_allowed"),
+                bad("wrong method on the batch", "PUT", "/v1/increments", batchOf(1), 405, "method_not_allowed"),
+                new BadRequest("no token", "POST", PROBE_INCREMENT, null, null, null, null, 401, "unauthorized"),
+                new BadRequest("unknown token", "POST", PROBE_INCREMENT, "not-a-token", null, null, null, 401, "unauthorized"),
+                new BadRequest("no token to read", "GET", PROBE_PATH, null, null, null, null, 401, "unauthorized"),
+                new BadRequest("read token writing", "POST", "/v1/increments", READER, null, null, batchOf(1), 403, "forbidden"),
+                new BadRequest("idempotency key too long", "POST", PROBE_INCREMENT, WRITER, null, "k".repeat(129),
+                        null, 400, "bad_idempotency_key"),
+                new BadRequest("idempotency key empty", "POST", "/v1/increments", WRITER, null, "",
+                        batchOf(1), 400, "bad_idempotency_key"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("badRequests")
+    void badRequest_isAnsweredAsDocumented_changesNothing_andTheServerKeepsServing(BadRequest bad) {
+        long before = count("downloads", PROBE);
+        ServiceClient.Call call = client.call(bad.method(), bad.path()).token(bad.token());
+        if (bad.contentType() != null) {
+            call.header("Content-Type", bad.contentType());
+        }
+        if (bad.key() != null) {
+            call.header("Idempotency-Key", bad.key());
+        }
+        if (bad.body() != null) {
+            call.body(bad.body());
+        }
+
+        Response response = call.send();
+
+        assertThat(response.status()).as("%s", response).isEqualTo(bad.status());
+        JsonNode error = response.json().get("error");
+        assertThat(error.get("code").asText()).isEqualTo(bad.code());
+        assertThat(error.get("message").asText()).isNotBlank();
+        assertThat(count("downloads", PROBE)).isEqualTo(before);
+        assertThat(client.get("/healthz").send().status()).isEqualTo(200);
+    }
+}
