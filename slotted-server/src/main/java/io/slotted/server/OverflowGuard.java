@@ -17,11 +17,28 @@ import java.util.Map;
  * could pass {@link Long#MAX_VALUE} while every slot stays in range; reads would then fail with
  * {@link CounterOverflowException}. So the total is read first and the write refused if the total
  * plus the delta leaves the range. That check is best-effort under concurrency: two increments
- * checked at the same moment can each pass and together overflow the total (never a slot). It costs
- * one read per request, which is cheap next to a durable commit.
+ * checked at the same moment can each pass and together overflow the total (never a slot), and so
+ * can increments that other processes write.
+ *
+ * <p>Reading the total on every increment would cost a query per request on the hot path, so a
+ * read is remembered as a budget: the total's distance to the nearer end of the range. Any run of
+ * increments whose sizes add up to less than that keeps the total in range whatever their signs,
+ * so they pass without a read; only when a counter's budget runs out is its total read again. A
+ * counter incremented by small deltas is thus read once, and one pushed near the limit is read on
+ * every request. Budgets of the most recently used {@value #REMEMBERED} counters are kept.
  */
 final class OverflowGuard {
+    static final int REMEMBERED = 100_000;
+
     private final SlottedCounters counters;
+    private final Map<String, Long> budgets = new LinkedHashMap<>(1024, 0.75f, true) {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, Long> eldest) {
+            return size() > REMEMBERED;
+        }
+    };
 
     OverflowGuard(SlottedCounters counters) {
         this.counters = counters;
@@ -36,8 +53,28 @@ final class OverflowGuard {
      * @throws CounterOverflowException if the total would leave the signed 64-bit range
      */
     void check(CounterType type, long recordId, long delta) {
+        String counter = type.recordType() + " " + recordId;
+        long size = delta == Long.MIN_VALUE ? Long.MAX_VALUE : Math.abs(delta);
+        if (spend(counter, size)) {
+            return;
+        }
         long total = counters.get(type.recordType(), recordId);
-        checkSum(type + " " + recordId, total, delta);
+        long next = checkSum(type + " " + recordId, total, delta);
+        synchronized (budgets) {
+            budgets.put(counter, next >= 0 ? Long.MAX_VALUE - next : next - Long.MIN_VALUE);
+        }
+    }
+
+    /** Takes {@code size} from the counter's budget if it has that much left. */
+    private boolean spend(String counter, long size) {
+        synchronized (budgets) {
+            Long left = budgets.get(counter);
+            if (left == null || left <= size) {
+                return false;
+            }
+            budgets.put(counter, left - size);
+            return true;
+        }
     }
 
     /**
