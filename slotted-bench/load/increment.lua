@@ -7,7 +7,7 @@ wrk.body = '{"delta": 1}'
 local counter = 0
 request = function()
   counter = counter + 1
-  return wrk.format(nil, "/v1/counters/1/" .. (counter % 100))
+  return wrk.format(nil, "/v1/counters/1/" .. (counter % 100) .. "/increment")
 end
 
 local threads = {}

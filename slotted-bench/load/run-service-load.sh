@@ -5,8 +5,9 @@
 #
 # Needs wrk (apt-get install wrk) and redis-benchmark (from Redis). Starts the service jar on
 # MariaDB (durable commits), drives it with 64 keep-alive connections for SECONDS, samples the
-# server's heap from /metrics every second, checks that the database holds exactly the
-# acknowledged increments, then runs redis-benchmark INCR with 64 clients. Stops by itself.
+# server's heap from /metrics every second, checks that the database holds every acknowledged
+# increment (plus at most the 64 requests in flight when wrk stops), then runs redis-benchmark
+# INCR with 64 clients. Stops by itself.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 db="${1:-jdbc:mariadb://127.0.0.1:3306/test?user=root}"
@@ -31,7 +32,7 @@ for _ in $(seq 1 60); do
 done
 
 heap() { curl -s "http://127.0.0.1:$port/metrics" \
-  | awk '/^jvm_memory_used_bytes\{area="heap"/ {sum += $2} END {printf "%d\n", sum}'; }
+  | awk '/^jvm_memory_used_bytes\{area="heap"/ {sum += $NF} END {printf "%.0f\n", sum}'; }
 peak=0
 ( while kill -0 $server 2>/dev/null; do heap; sleep 1; done ) > "$out/heap.samples" &
 sampler=$!
@@ -47,9 +48,13 @@ stored=$(mariadb -uroot -N slotted_load -e "SELECT COALESCE(SUM(count), 0) FROM 
 kill -TERM $server; wait $server || true
 trap - EXIT
 
-redis-benchmark -h 127.0.0.1 -p 6379 -c 64 -n 2000000 -t incr -q | tee "$out/redis.txt"
+redis-benchmark -h 127.0.0.1 -p 6379 -c 64 -n 2000000 -t incr --csv > "$out/redis.txt"; cat "$out/redis.txt"
 
 {
-  echo "acknowledged=$acknowledged stored=$stored exact=$([[ "$acknowledged" == "$stored" ]] && echo true || echo false)"
+  # wrk stops with up to one request in flight per connection: those may be applied without their
+  # answer being counted, so the store holds the acknowledged increments plus at most 64.
+  in_flight=$((stored - acknowledged))
+  echo "acknowledged=$acknowledged stored=$stored unanswered_but_applied=$in_flight" \
+    "consistent=$([[ $in_flight -ge 0 && $in_flight -le 64 ]] && echo true || echo false)"
   echo "peak_heap_mb=$((peak / 1024 / 1024)) rss_mb=$((rss / 1024))"
 } | tee "$out/summary.txt"
