@@ -8,6 +8,8 @@ package io.slotted;
  * @param retries attempts repeated after a deadlock, lock-wait timeout, serialization failure, lost
  *     connection before COMMIT, or (on H2) a duplicate-key race
  * @param flushes transactions committed by the group-commit flushers
+ * @param flushNanos time those flushes took, from the first attempt to the commit, in total;
+ *     divided by {@code flushes}, the mean flush duration
  * @param outcomesUnknown flushes whose connection was lost during COMMIT
  * @param outcomesResolved of those, flushes that the flush ledger showed had committed, so their
  *     retry wrote nothing
@@ -15,6 +17,6 @@ package io.slotted;
  *     logged as an error)
  * @param queued increments waiting for a flush right now
  */
-public record SlottedStats(long incrementsApplied, long retries, long flushes,
+public record SlottedStats(long incrementsApplied, long retries, long flushes, long flushNanos,
         long outcomesUnknown, long outcomesResolved, long incrementsDropped, int queued) {
 }

@@ -101,6 +101,8 @@ abstract class GroupCommitSuite {
         counters.close();
 
         assertThat(accepted).allMatch(f -> f.isDone() && !f.isCompletedExceptionally());
+        assertThat(counters.stats().flushes()).isPositive();
+        assertThat(counters.stats().flushNanos()).isPositive();
         assertThat(counters.getAll(1, List.of(0L, 1L, 2L, 3L, 4L, 5L, 6L, 7L, 8L, 9L)).values())
                 .containsOnly(600L);
         assertThatThrownBy(() -> counters.add(1, 1L, 1)).isInstanceOf(IllegalStateException.class);

@@ -1,16 +1,18 @@
 package io.slotted.server;
 
 import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.FunctionTimer;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import io.slotted.SlottedCounters;
 import io.slotted.SlottedStats;
+import java.util.concurrent.TimeUnit;
 import java.util.function.ToDoubleFunction;
 
 /**
  * Publishes what the counters engine reports in {@link SlottedCounters#stats()}: increments
- * applied and dropped, retries, flushes, commits with an unknown outcome and how many of those were
+ * applied and dropped, retries, flushes and their durations, commits with an unknown outcome and how many of those were
  * resolved, and the queue's depth. Each meter reads a fresh snapshot when scraped, so nothing is
  * counted twice and no background thread is needed.
  */
@@ -35,6 +37,11 @@ final class CounterStatsMetrics implements MeterBinder {
                 + " during COMMIT", SlottedStats::outcomesUnknown);
         counter(registry, "slotted.commit.outcomes.resolved", "unknown commit outcomes that the"
                 + " flush ledger resolved", SlottedStats::outcomesResolved);
+        FunctionTimer.builder("slotted.flush", counters, c -> c.stats().flushes(),
+                        c -> c.stats().flushNanos(), TimeUnit.NANOSECONDS)
+                .description("group-commit flushes and the time they took; increments applied per"
+                        + " flush is slotted.increments.applied over this count")
+                .register(registry);
         Gauge.builder("slotted.queue.depth", counters, c -> c.stats().queued())
                 .description("increments waiting for a flush")
                 .register(registry);

@@ -339,6 +339,7 @@ abstract class ServiceSuite {
                 .contains("slotted_http_requests_seconds_count{method=\"POST\",outcome=\"success\","
                         + "route=\"/v1/counters/{type}/{id}/increment\",status=\"200\"}")
                 .contains("slotted_increments_applied_total", "slotted_flushes_total",
+                        "slotted_flush_seconds_count", "slotted_flush_seconds_sum",
                         "slotted_retries_total", "slotted_commit_outcomes_unknown_total",
                         "slotted_commit_outcomes_resolved_total", "slotted_queue_depth",
                         "hikaricp_connections_active", "jvm_memory_used_bytes")

@@ -73,8 +73,9 @@ final class FlushWriter {
      */
     void write(Flush flush, FailureHandler onFailure) {
         try {
+            long started = System.nanoTime();
             Map<Pending, IdempotencyKeys.Verdict> verdicts = writeOnce(flush, nextSeq++);
-            stats.flushed(flush.increments() - deliver(verdicts));
+            stats.flushed(flush.increments() - deliver(verdicts), System.nanoTime() - started);
         } catch (OverflowInFlush overflow) {
             if (flush.counters() == 1) {
                 onFailure.failed(flush, overflow.reported);

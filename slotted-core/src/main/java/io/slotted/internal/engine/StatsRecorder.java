@@ -9,6 +9,7 @@ public final class StatsRecorder {
     private final LongAdder incrementsApplied = new LongAdder();
     private final LongAdder retries = new LongAdder();
     private final LongAdder flushes = new LongAdder();
+    private final LongAdder flushNanos = new LongAdder();
     private final LongAdder outcomesUnknown = new LongAdder();
     private final LongAdder outcomesResolved = new LongAdder();
     private final LongAdder incrementsDropped = new LongAdder();
@@ -28,8 +29,9 @@ public final class StatsRecorder {
         retries.increment();
     }
 
-    void flushed(int increments) {
+    void flushed(int increments, long nanos) {
         flushes.increment();
+        flushNanos.add(nanos);
         incrementsApplied.add(increments);
     }
 
@@ -55,7 +57,7 @@ public final class StatsRecorder {
      * @return the counts so far
      */
     public SlottedStats snapshot() {
-        return new SlottedStats(incrementsApplied.sum(), retries.sum(), flushes.sum(),
+        return new SlottedStats(incrementsApplied.sum(), retries.sum(), flushes.sum(), flushNanos.sum(),
                 outcomesUnknown.sum(), outcomesResolved.sum(), incrementsDropped.sum(),
                 queued.getAsInt());
     }
