@@ -3,6 +3,7 @@ package io.slotted.server;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 import org.slf4j.LoggerFactory;
+import io.slotted.bench.ContentionBenchmark;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.IVersionProvider;
@@ -12,7 +13,8 @@ import picocli.CommandLine.ParseResult;
 import picocli.CommandLine.Spec;
 
 /**
- * The {@code slotted} command line: {@code serve}, {@code incr}, {@code get} and {@code migrate}.
+ * The {@code slotted} command line: {@code serve}, {@code incr}, {@code get}, {@code migrate} and
+ * {@code bench} (the contention benchmark harness of the slotted-bench module).
  *
  * <p>Exit status: 0 on success; 2 on a usage error, with a one-line reason on standard error; 1 on a
  * runtime failure, with one line naming the cause, such as the database that could not be reached.
@@ -32,7 +34,7 @@ public final class SlottedCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        throw new ParameterException(spec.commandLine(), "missing command: use serve, incr, get or migrate");
+        throw new ParameterException(spec.commandLine(), "missing command: use serve, incr, get, migrate or bench");
     }
 
     /**
@@ -44,6 +46,9 @@ public final class SlottedCommand implements Callable<Integer> {
      */
     public static CommandLine commandLine(PrintWriter out, PrintWriter err) {
         CommandLine commandLine = new CommandLine(new SlottedCommand());
+        CommandLine bench = new CommandLine(new ContentionBenchmark());
+        bench.getCommandSpec().name("bench");
+        commandLine.addSubcommand("bench", bench);
         commandLine.setOut(out);
         commandLine.setErr(err);
         commandLine.setParameterExceptionHandler(SlottedCommand::usageError);

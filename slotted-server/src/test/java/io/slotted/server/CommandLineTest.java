@@ -16,7 +16,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The {@code slotted} command line run in-process: exit statuses, one-line reasons, and the
- * happy paths of {@code migrate}, {@code incr} and {@code get} on an H2 file database.
+ * happy paths of {@code migrate}, {@code incr} and {@code get} on an H2 file database, and
+ * {@code bench} for a moment on MariaDB.
  */
 class CommandLineTest {
     private String h2Url;
@@ -41,6 +42,27 @@ class CommandLineTest {
         int status = SlottedCommand.commandLine(new PrintWriter(out, true), new PrintWriter(err, true))
                 .execute(args);
         return new Run(status, out.toString(), err.toString());
+    }
+
+    @Test
+    void bench_runsTheContentionBenchmarkAndWritesItsResults() throws Exception {
+        Path out = Path.of("target", "cli-bench");
+        Run bench = run("bench", "--db", MariaDbTestDatabase.instance().jdbcUrl(), "--writers", "2",
+                "--duration", "1s", "--warmup", "200ms", "--strategies", "direct,grouped",
+                "--out", out.toString());
+
+        assertThat(bench.status()).as("exit status; every cell ran and was exact").isZero();
+        assertThat(Files.readString(out.resolve("results.csv"))).contains("direct", "grouped");
+        assertThat(Files.readString(out.resolve("chart.svg"))).startsWith("<svg");
+        assertThat(Files.readString(out.resolve("results.md"))).contains("## Results");
+    }
+
+    @Test
+    void bench_withABadOption_isAUsageError() {
+        Run bench = run("bench", "--writers", "two");
+
+        assertThat(bench.status()).isEqualTo(SlottedCommand.USAGE);
+        assertThat(bench.err().lines()).hasSize(1);
     }
 
     @Test
