@@ -39,6 +39,7 @@ public final class GroupCommitter implements CounterWriter {
     /** Increments taken per flush at most: bounds one transaction's size and lock time. */
     private static final int MAX_FLUSH = 20_000;
     private static final long IDLE_POLL_MILLIS = 50;
+    private static final long IDLE_RELEASE_NANOS = TimeUnit.SECONDS.toNanos(1);
 
     private final SlottedConfig config;
     private final boolean durable;
@@ -144,18 +145,24 @@ public final class GroupCommitter implements CounterWriter {
      */
     private void runFlusher(FlushWriter writer) {
         List<Pending> batch = new ArrayList<>();
+        long lastWork = System.nanoTime();
         while (true) {
             boolean stopping = durable ? closing.getCount() == 0 : waitForInterval();
             Pending first = stopping || !durable ? queue.poll() : pollIdle();
             if (first == null) {
-                // Idle for a while (or a BUFFERED interval with nothing to write): give the
-                // connection back to the pool rather than hold it unused.
-                writer.releaseConnection();
+                // Idle for a second (or a BUFFERED interval with nothing to write): give the
+                // connection back to the pool rather than hold it unused. Not sooner: a service
+                // with a gap of a few milliseconds between increments would otherwise pay the
+                // pool's reset and a fresh auto-commit switch on every flush.
+                if (stopping || !durable || System.nanoTime() - lastWork > IDLE_RELEASE_NANOS) {
+                    writer.releaseConnection();
+                }
                 if (stopping) {
                     return;
                 }
                 continue;
             }
+            lastWork = System.nanoTime();
             while (first != null) {
                 batch.add(first);
                 queue.drainTo(batch, MAX_FLUSH - 1);
