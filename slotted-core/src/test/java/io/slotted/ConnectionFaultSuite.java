@@ -109,7 +109,7 @@ abstract class ConnectionFaultSuite {
                 .writeMode(WriteMode.GROUPED).flushers(2).retryBackoff(Duration.ofMillis(5)).build()) {
             counters.migrate();
             proxy.cutEveryNthCommit(7);
-            CounterBehaviourSuite.runConcurrently(16, t -> {
+            CounterTableTest.runConcurrently(16, t -> {
                 for (int i = 1; i <= 50; i++) {
                     counters.add(1, t % 3, i);
                 }
@@ -166,7 +166,7 @@ abstract class ConnectionFaultSuite {
             AtomicLong notApplied, AtomicLong unknown) {
         AtomicInteger calls = new AtomicInteger();
         try {
-            CounterBehaviourSuite.runConcurrently(16, t -> {
+            CounterTableTest.runConcurrently(16, t -> {
                 while (calls.incrementAndGet() <= total) {
                     try {
                         counters.add(1, 1L, 1);

@@ -16,16 +16,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.LongStream;
 import javax.sql.DataSource;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -37,40 +31,12 @@ import org.junit.jupiter.params.provider.EnumSource;
  */
 @ParameterizedClass(name = "{0}")
 @EnumSource(value = WriteMode.class, names = {"DIRECT", "GROUPED"})
-abstract class CounterBehaviourSuite {
-    private static final AtomicInteger TABLES = new AtomicInteger();
-
-    protected final TestDatabase db;
+abstract class CounterBehaviourSuite extends CounterTableTest {
     protected final WriteMode mode;
-    protected String table;
-    private final List<SlottedCounters> opened = new ArrayList<>();
 
     protected CounterBehaviourSuite(TestDatabase db, WriteMode mode) {
-        this.db = db;
+        super(db);
         this.mode = mode;
-    }
-
-    @BeforeEach
-    void newTable() {
-        table = "sc_" + ProcessHandle.current().pid() + "_" + TABLES.incrementAndGet();
-    }
-
-    @AfterEach
-    void dropTable() {
-        opened.forEach(SlottedCounters::close);
-        db.dropCounterTables(table);
-    }
-
-    protected SlottedCounters counters(SlottedCountersBuilder builder) {
-        SlottedCounters counters = builder.build();
-        opened.add(counters);
-        return counters;
-    }
-
-    protected SlottedCounters migrated(SlottedCountersBuilder builder) {
-        SlottedCounters counters = counters(builder);
-        counters.migrate();
-        return counters;
     }
 
     protected SlottedCountersBuilder builder() {
@@ -516,7 +482,7 @@ abstract class CounterBehaviourSuite {
                 .table(table).slots(1).maxAttempts(60).retryBackoff(Duration.ofMillis(5)));
         counters.add(1, 1L, 1);
 
-        try (Connection holder = lockCounterRow(1, 1L)) {
+        try (Connection holder = lockSlotRows(1, 1L)) {
             CompletableFuture<Void> blocked = CompletableFuture.runAsync(() -> counters.add(1, 1L, 5));
             await().atMost(Duration.ofSeconds(30)).until(() -> counters.stats().retries() >= 1);
             assertThat(blocked).isNotDone();
@@ -533,7 +499,7 @@ abstract class CounterBehaviourSuite {
                 .table(table).slots(1).maxAttempts(2).retryBackoff(Duration.ofMillis(1)));
         counters.add(1, 1L, 1);
 
-        try (Connection holder = lockCounterRow(1, 1L)) {
+        try (Connection holder = lockSlotRows(1, 1L)) {
             assertThatThrownBy(() -> counters.add(1, 1L, 5))
                     .isInstanceOfSatisfying(ContentionException.class,
                             e -> assertThat(e.attempts()).isEqualTo(2))
@@ -545,19 +511,6 @@ abstract class CounterBehaviourSuite {
     }
 
     // ---------------------------------------------------------------- helpers
-
-    /** Opens a transaction that holds the lock on a counter's slot rows until rolled back. */
-    private Connection lockCounterRow(int recordType, long recordId) throws SQLException {
-        Connection holder = db.dataSource().getConnection();
-        holder.setAutoCommit(false);
-        try (PreparedStatement update = holder.prepareStatement("UPDATE " + table
-                + " SET count = count + 1000 WHERE record_type = ? AND record_id = ?")) {
-            update.setInt(1, recordType);
-            update.setLong(2, recordId);
-            assertThat(update.executeUpdate()).isPositive();
-        }
-        return holder;
-    }
 
     private Map<Integer, Long> slotCounts(int recordType, long recordId) {
         Map<Integer, Long> perSlot = new HashMap<>();
@@ -584,34 +537,4 @@ abstract class CounterBehaviourSuite {
             return rows.getMetaData().getColumnCount();
         }
     }
-
-    /** Runs {@code task} on {@code threads} threads started together; rethrows the first failure. */
-    protected static void runConcurrently(int threads, ThreadTask task) throws Exception {
-        ExecutorService pool = Executors.newFixedThreadPool(threads);
-        try {
-            java.util.concurrent.CountDownLatch start = new java.util.concurrent.CountDownLatch(1);
-            List<Future<?>> done = new ArrayList<>();
-            for (int t = 0; t < threads; t++) {
-                int index = t;
-                done.add(pool.submit(() -> {
-                    start.await();
-                    task.run(index);
-                    return null;
-                }));
-            }
-            start.countDown();
-            for (Future<?> f : done) {
-                f.get(5, TimeUnit.MINUTES);
-            }
-        } finally {
-            pool.shutdownNow();
-        }
-    }
-
-    /** One thread's share of a concurrent test. */
-    @FunctionalInterface
-    protected interface ThreadTask {
-        void run(int threadIndex) throws Exception;
-    }
-
 }

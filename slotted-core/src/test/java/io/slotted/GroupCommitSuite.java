@@ -6,19 +6,14 @@ import static org.awaitility.Awaitility.await;
 
 import io.slotted.db.TestDatabase;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import javax.sql.DataSource;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -26,33 +21,10 @@ import org.junit.jupiter.api.Test;
  * {@code GROUPED} mode, and the write-behind promise of {@code BUFFERED} mode. Run against each
  * database by a small subclass.
  */
-abstract class GroupCommitSuite {
-    private static final AtomicInteger TABLES = new AtomicInteger();
-
-    private final TestDatabase db;
-    private String table;
-    private final List<SlottedCounters> opened = new ArrayList<>();
+abstract class GroupCommitSuite extends CounterTableTest {
 
     protected GroupCommitSuite(TestDatabase db) {
-        this.db = db;
-    }
-
-    @BeforeEach
-    void newTable() {
-        table = "gc_" + ProcessHandle.current().pid() + "_" + TABLES.incrementAndGet();
-    }
-
-    @AfterEach
-    void dropTable() {
-        opened.forEach(SlottedCounters::close);
-        db.dropCounterTables(table);
-    }
-
-    private SlottedCounters migrated(SlottedCountersBuilder builder) {
-        SlottedCounters counters = builder.build();
-        opened.add(counters);
-        counters.migrate();
-        return counters;
+        super(db);
     }
 
     private SlottedCountersBuilder on(DataSource dataSource, WriteMode mode) {
@@ -117,7 +89,7 @@ abstract class GroupCommitSuite {
         long seed = 4242L;
         System.out.println(db + " BUFFERED: mixed-delta seed " + seed);
         AtomicLong expected = new AtomicLong();
-        CounterBehaviourSuite.runConcurrently(64, t -> {
+        runConcurrently(64, t -> {
             Random random = new Random(seed + t);
             for (int i = 0; i < 100; i++) {
                 long delta = random.nextInt(200) - 99;
@@ -178,18 +150,5 @@ abstract class GroupCommitSuite {
 
         await().atMost(Duration.ofSeconds(30)).until(() -> counters.get(1, 1L) == 6);
         assertThat(counters.stats().incrementsDropped()).isZero();
-    }
-
-    /** Opens a transaction that holds the locks on a counter's slot rows until rolled back. */
-    private Connection lockSlotRows(int recordType, long recordId) throws SQLException {
-        Connection holder = db.dataSource().getConnection();
-        holder.setAutoCommit(false);
-        try (PreparedStatement update = holder.prepareStatement("UPDATE " + table
-                + " SET count = count + 1000 WHERE record_type = ? AND record_id = ?")) {
-            update.setInt(1, recordType);
-            update.setLong(2, recordId);
-            assertThat(update.executeUpdate()).isPositive();
-        }
-        return holder;
     }
 }
