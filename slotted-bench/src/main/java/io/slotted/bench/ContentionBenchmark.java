@@ -35,15 +35,14 @@ import redis.clients.jedis.HostAndPort;
  * what latency, as concurrent writers pile onto one hot counter or onto a Zipf-skewed set of
  * 100,000 counters, with an exactness check after every cell.
  *
- * <p>Build once, then run the jar (the harness gets a JVM to itself):
+ * <p>Run it from the {@code slotted} command line, which builds the jars when they are missing,
+ * or from this module's jar afterwards (the harness then has a JVM to itself):
  * <pre>{@code
- * mvn -q -B install -DskipTests
- * java -jar slotted-bench/target/slotted-bench.jar \
- *     --db 'jdbc:mariadb://127.0.0.1:3306/test?user=root' \
+ * ./slotted bench --db 'jdbc:mariadb://127.0.0.1:3306/test?user=root' \
  *     --writers 1,4,16,64 --duration 10s --workload both \
  *     --redis 127.0.0.1:6379 --out bench-results/mariadb
+ * java -jar slotted-bench/target/slotted-bench.jar --writers 1,16
  * }</pre>
- * or, after the install, {@code mvn -q -pl slotted-bench exec:java -Dexec.args="--writers 1,16"}.
  * {@code --help} lists every option.
  *
  * <p>The run is a grid. For each workload, each writer count and each round, every strategy runs in

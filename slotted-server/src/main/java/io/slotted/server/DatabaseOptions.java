@@ -1,5 +1,9 @@
 package io.slotted.server;
 
+import io.slotted.SlottedCounters;
+import io.slotted.SlottedException;
+import java.util.function.Consumer;
+
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -38,6 +42,24 @@ final class DatabaseOptions {
      */
     DatabaseSettings settings() {
         return new DatabaseSettings(blankToNull(url), blankToNull(user), password());
+    }
+
+    /**
+     * Opens the database for one command, runs {@code work} on its counters, and closes it. A
+     * library failure is turned into a one-line reason naming the database.
+     *
+     * @param poolSize connections the command needs
+     * @param work what the command does
+     * @throws CommandFailure if the database fails
+     */
+    void withCounters(int poolSize, Consumer<SlottedCounters> work) {
+        try (Database database = Database.open(settings(), Database.CounterSettings.DEFAULTS, poolSize, null)) {
+            try {
+                work.accept(database.counters());
+            } catch (SlottedException e) {
+                throw database.explain(e);
+            }
+        }
     }
 
     private String password() {

@@ -1,8 +1,6 @@
 package io.slotted.server;
 
-import io.slotted.SlottedException;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -31,15 +29,8 @@ final class GetCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         CounterType counterType = types.resolve(type);
-        try (Database database = Database.open(db.settings(), Database.CounterSettings.DEFAULTS, 2, null)) {
-            Map<Long, Long> counts;
-            try {
-                counts = database.counters().getAll(counterType.recordType(), ids);
-            } catch (SlottedException e) {
-                throw database.explain(e);
-            }
-            counts.forEach((id, count) -> spec.commandLine().getOut().println(counterType + " " + id + ": " + count));
-        }
+        db.withCounters(2, counters -> counters.getAll(counterType.recordType(), ids).forEach((id, count) ->
+                spec.commandLine().getOut().println(counterType + " " + id + ": " + count)));
         return 0;
     }
 }

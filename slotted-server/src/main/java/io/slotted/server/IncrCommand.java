@@ -1,7 +1,5 @@
 package io.slotted.server;
 
-import io.slotted.SlottedCounters;
-import io.slotted.SlottedException;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -44,19 +42,14 @@ final class IncrCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "--by must not be 0");
         }
         CounterType counterType = types.resolve(type);
-        try (Database database = Database.open(db.settings(), Database.CounterSettings.DEFAULTS, 4, null)) {
-            SlottedCounters counters = database.counters();
-            try {
-                counters.migrate();
-                new OverflowGuard(counters).check(counterType, id, by);
-                counters.add(counterType.recordType(), id, by);
-                long count = counters.get(counterType.recordType(), id);
-                spec.commandLine().getOut().println(counterType + " " + id + ": " + count
-                        + " (" + (by > 0 ? "+" : "") + by + ")");
-            } catch (SlottedException e) {
-                throw database.explain(e);
-            }
-        }
+        db.withCounters(4, counters -> {
+            counters.migrate();
+            new OverflowGuard(counters).check(counterType, id, by);
+            counters.add(counterType.recordType(), id, by);
+            long count = counters.get(counterType.recordType(), id);
+            spec.commandLine().getOut().println(counterType + " " + id + ": " + count
+                    + " (" + (by > 0 ? "+" : "") + by + ")");
+        });
         return 0;
     }
 }

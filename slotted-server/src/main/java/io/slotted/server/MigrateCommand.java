@@ -1,6 +1,5 @@
 package io.slotted.server;
 
-import io.slotted.SlottedException;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -19,13 +18,7 @@ final class MigrateCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        try (Database database = Database.open(db.settings(), Database.CounterSettings.DEFAULTS, 2, null)) {
-            try {
-                spec.commandLine().getOut().println(database.counters().migrate().describe());
-            } catch (SlottedException e) {
-                throw database.explain(e);
-            }
-        }
+        db.withCounters(2, counters -> spec.commandLine().getOut().println(counters.migrate().describe()));
         return 0;
     }
 }

@@ -43,7 +43,7 @@ import org.openjdk.jmh.annotations.Warmup;
  *
  * <p>Run it from the shaded jar (JMH's own main; the harness's main is the jar's default):
  * <pre>{@code
- * mvn -q -B install -DskipTests
+ * ./slotted --help        # builds the jars when they are missing
  * java -cp slotted-bench/target/slotted-bench.jar org.openjdk.jmh.Main HandOffBenchmark
  * java -cp slotted-bench/target/slotted-bench.jar org.openjdk.jmh.Main HandOffBenchmark -t 16
  * }</pre>

@@ -22,18 +22,17 @@ public final class H2Dialect extends Dialect {
 
     @Override
     public String upsertSql(TableName table) {
-        return "MERGE INTO " + table + " AS c"
-                + " USING (VALUES (CAST(? AS INT), CAST(? AS BIGINT), CAST(? AS INT), CAST(? AS BIGINT)))"
-                + " AS s (record_type, record_id, slot, delta)"
-                + " ON c.record_type = s.record_type AND c.record_id = s.record_id AND c.slot = s.slot"
-                + " WHEN MATCHED THEN UPDATE SET count = c.count + s.delta"
-                + " WHEN NOT MATCHED THEN INSERT (record_type, record_id, slot, count)"
-                + " VALUES (s.record_type, s.record_id, s.slot, s.delta)";
+        return merge(table, "(CAST(? AS INT), CAST(? AS BIGINT), CAST(? AS INT), CAST(? AS BIGINT))");
     }
 
     @Override
     public String upsertRowsSqlWithValues(TableName table, List<SlotDelta> rows) {
-        return "MERGE INTO " + table + " AS c USING (VALUES " + tuples(rows) + ")"
+        return merge(table, tuples(rows));
+    }
+
+    /** Adds each row of {@code values}, tuples of (type, id, slot, delta), to its slot row. */
+    private static String merge(TableName table, String values) {
+        return "MERGE INTO " + table + " AS c USING (VALUES " + values + ")"
                 + " AS s (record_type, record_id, slot, delta)"
                 + " ON c.record_type = s.record_type AND c.record_id = s.record_id AND c.slot = s.slot"
                 + " WHEN MATCHED THEN UPDATE SET count = c.count + s.delta"

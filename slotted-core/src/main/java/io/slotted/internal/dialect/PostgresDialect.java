@@ -20,16 +20,18 @@ public final class PostgresDialect extends Dialect {
 
     @Override
     public String upsertSql(TableName table) {
-        return "INSERT INTO " + table + " AS c (record_type, record_id, slot, count)"
-                + " VALUES (?, ?, ?, ?)"
-                + " ON CONFLICT (record_type, record_id, slot)"
-                + " DO UPDATE SET count = c.count + excluded.count";
+        return upsert(table, "(?, ?, ?, ?)");
     }
 
     @Override
     public String upsertRowsSqlWithValues(TableName table, List<SlotDelta> rows) {
-        return "INSERT INTO " + table + " AS c (record_type, record_id, slot, count) VALUES "
-                + tuples(rows) + " ON CONFLICT (record_type, record_id, slot)"
+        return upsert(table, tuples(rows));
+    }
+
+    /** Adds each row of {@code values}, tuples of (type, id, slot, delta), to its slot row. */
+    private static String upsert(TableName table, String values) {
+        return "INSERT INTO " + table + " AS c (record_type, record_id, slot, count) VALUES " + values
+                + " ON CONFLICT (record_type, record_id, slot)"
                 + " DO UPDATE SET count = c.count + excluded.count";
     }
 
