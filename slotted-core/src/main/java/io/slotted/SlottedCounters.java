@@ -3,6 +3,7 @@ package io.slotted;
 import java.sql.Connection;
 import java.util.Collection;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import javax.sql.DataSource;
 
@@ -34,6 +35,28 @@ public interface SlottedCounters extends AutoCloseable {
      */
     static SlottedCountersBuilder builder(DataSource dataSource) {
         return new SlottedCountersBuilder(dataSource);
+    }
+
+    /**
+     * Checks an idempotency key against the rule every keyed call applies: 1 to 128 printable
+     * ASCII characters (space to tilde), compared exactly. Front ends call this to refuse a bad key
+     * before doing any other work; the keyed calls check it themselves.
+     *
+     * @param idempotencyKey the key a caller sent
+     * @return the key, unchanged
+     * @throws NullPointerException if {@code idempotencyKey} is null
+     * @throws IllegalArgumentException if the key is empty, longer than 128 characters, or holds a
+     *     character that is not printable ASCII; the message says which
+     */
+    static String checkIdempotencyKey(String idempotencyKey) {
+        Objects.requireNonNull(idempotencyKey, "idempotencyKey must not be null");
+        boolean printable = idempotencyKey.chars().allMatch(c -> c >= 0x20 && c <= 0x7e);
+        if (idempotencyKey.isEmpty() || idempotencyKey.length() > 128 || !printable) {
+            throw new IllegalArgumentException("idempotencyKey must be 1 to 128 printable ASCII"
+                    + " characters, but had " + idempotencyKey.length() + " characters"
+                    + (printable ? "" : ", some of them not printable ASCII"));
+        }
+        return idempotencyKey;
     }
 
     /**

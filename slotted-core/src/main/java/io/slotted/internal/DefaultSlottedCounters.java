@@ -74,7 +74,7 @@ public final class DefaultSlottedCounters implements SlottedCounters {
     @Override
     public boolean add(int recordType, long recordId, long delta, String idempotencyKey) {
         CounterKey key = acceptedKey(recordType, recordId, delta);
-        return writer.add(key, delta, checkedIdempotencyKey(idempotencyKey));
+        return writer.add(key, delta, SlottedCounters.checkIdempotencyKey(idempotencyKey));
     }
 
     @Override
@@ -87,7 +87,7 @@ public final class DefaultSlottedCounters implements SlottedCounters {
     @Override
     public boolean addAll(Collection<Increment> increments, String idempotencyKey) {
         List<Increment> batch = acceptedBatch(increments);
-        return direct.addAll(batch, checkedIdempotencyKey(idempotencyKey));
+        return direct.addAll(batch, SlottedCounters.checkIdempotencyKey(idempotencyKey));
     }
 
     private List<Increment> acceptedBatch(Collection<Increment> increments) {
@@ -135,16 +135,6 @@ public final class DefaultSlottedCounters implements SlottedCounters {
         if (closed.compareAndSet(false, true)) {
             writer.close();
         }
-    }
-
-    private static String checkedIdempotencyKey(String key) {
-        Objects.requireNonNull(key, "idempotencyKey must not be null");
-        boolean printableAscii = key.chars().allMatch(c -> c >= 0x20 && c <= 0x7e);
-        if (key.isEmpty() || key.length() > 128 || !printableAscii) {
-            throw new IllegalArgumentException("idempotencyKey must be 1 to 128 printable ASCII"
-                    + " characters, but was '" + key + "' (" + key.length() + " characters)");
-        }
-        return key;
     }
 
     private CounterKey acceptedKey(int recordType, long recordId, long delta) {
