@@ -22,6 +22,7 @@ public final class SlottedConfig {
     private final Duration outcomeResolutionTimeout;
     private final Duration idempotencyRetention;
     private final Clock clock;
+    private final Ticker ticker;
 
     SlottedConfig(SlottedCountersBuilder builder, int defaultSlots) {
         this.table = builder.table;
@@ -37,6 +38,7 @@ public final class SlottedConfig {
         this.outcomeResolutionTimeout = builder.outcomeResolutionTimeout;
         this.idempotencyRetention = builder.idempotencyRetention;
         this.clock = builder.clock;
+        this.ticker = builder.ticker;
     }
 
     /**
@@ -55,6 +57,15 @@ public final class SlottedConfig {
      */
     public Clock clock() {
         return clock;
+    }
+
+    /**
+     * Where elapsed time comes from, for the write path's durations and timeouts.
+     *
+     * @return the ticker
+     */
+    public Ticker ticker() {
+        return ticker;
     }
 
     /**

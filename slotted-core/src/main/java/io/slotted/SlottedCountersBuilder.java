@@ -41,6 +41,7 @@ public final class SlottedCountersBuilder {
     Duration outcomeResolutionTimeout = Duration.ofSeconds(30);
     Duration idempotencyRetention = Duration.ofHours(24);
     Clock clock = Clock.systemUTC();
+    Ticker ticker = Ticker.systemTicker();
 
     SlottedCountersBuilder(DataSource dataSource) {
         this.dataSource = Objects.requireNonNull(dataSource, "dataSource must not be null");
@@ -231,6 +232,20 @@ public final class SlottedCountersBuilder {
     public SlottedCountersBuilder clock(Clock clock) {
         once("clock");
         this.clock = Objects.requireNonNull(clock, "clock must not be null");
+        return this;
+    }
+
+    /**
+     * The source of elapsed time for the write path: flush durations, idle time, and how long an
+     * unknown commit outcome may take to resolve ({@link #outcomeResolutionTimeout(Duration)}).
+     * Default {@link Ticker#systemTicker()}; tests pass one they can move.
+     *
+     * @param ticker the ticker
+     * @return this builder
+     */
+    public SlottedCountersBuilder ticker(Ticker ticker) {
+        once("ticker");
+        this.ticker = Objects.requireNonNull(ticker, "ticker must not be null");
         return this;
     }
 

@@ -1,6 +1,7 @@
 package io.slotted;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import com.zaxxer.hikari.HikariDataSource;
@@ -9,6 +10,8 @@ import io.slotted.db.CommitCuttingProxy.Cut;
 import io.slotted.db.RestartableServer;
 import io.slotted.db.TestDatabase;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
@@ -104,6 +107,36 @@ abstract class ConnectionFaultSuite {
     }
 
     @Test
+    void commitLostAndDatabaseOutOfReachPastTheResolutionTime_failsTheCallerWithOutcomeUnknown()
+            throws Exception {
+        ManualTicker ticker = new ManualTicker();
+        try (SlottedCounters counters = SlottedCounters.builder(viaProxy).table(table)
+                .writeMode(WriteMode.GROUPED).flushers(1).retryBackoff(Duration.ofMillis(5))
+                .outcomeResolutionTimeout(Duration.ofHours(1)).ticker(ticker).build()) {
+            counters.migrate();
+            counters.add(1, 1L, 100);
+            proxy.cutNextCommit(Cut.AFTER_SERVER_RECEIVES);
+            proxy.refuseConnectionsAfterNextCut();
+
+            CompletableFuture<Void> add = counters.addAsync(1, 1L, 5);
+            await().atMost(Duration.ofSeconds(60)).until(() -> counters.stats().outcomesUnknown() == 1
+                    && counters.stats().retries() >= 2);
+            assertThat(add).as("still trying to learn the outcome: the hour has not passed").isNotDone();
+            ticker.advance(Duration.ofHours(1));
+
+            assertThatThrownBy(() -> add.get(60, TimeUnit.SECONDS))
+                    .hasCauseInstanceOf(OutcomeUnknownException.class)
+                    .hasMessageContaining("outcome could not be learned within 3600000ms");
+            assertThat(counters.stats().outcomesResolved()).isZero();
+            proxy.acceptConnections();
+        }
+        try (SlottedCounters direct = SlottedCounters.builder(db.dataSource()).table(table)
+                .writeMode(WriteMode.DIRECT).build()) {
+            assertThat(direct.get(1, 1L)).as("the lost commit had landed, once").isEqualTo(105);
+        }
+    }
+
+    @Test
     void everySeventhCommitCutUnderLoad_everyIncrementLandsExactlyOnce() throws Exception {
         try (SlottedCounters counters = SlottedCounters.builder(viaProxy).table(table)
                 .writeMode(WriteMode.GROUPED).flushers(2).retryBackoff(Duration.ofMillis(5)).build()) {
@@ -135,8 +168,8 @@ abstract class ConnectionFaultSuite {
                         .writeMode(WriteMode.GROUPED).maxAttempts(3).retryBackoff(Duration.ofMillis(20))
                         .build()) {
             counters.migrate();
-            Thread load = new Thread(() -> addUntil(counters, 4_000, acknowledged, notApplied, unknown));
-            load.start();
+            CompletableFuture<Void> load = CompletableFuture.runAsync(
+                    () -> addUntil(counters, 4_000, acknowledged, notApplied, unknown));
             await().atMost(Duration.ofSeconds(60)).until(() -> acknowledged.get() >= 500);
             long retriesBefore = counters.stats().retries();
             server.stop();
@@ -146,8 +179,7 @@ abstract class ConnectionFaultSuite {
             await().atMost(Duration.ofSeconds(60))
                     .until(() -> counters.stats().retries() >= retriesBefore + 4);
             server.start();
-            load.join(Duration.ofMinutes(3).toMillis());
-            assertThat(load.isAlive()).isFalse();
+            load.get(3, TimeUnit.MINUTES);
 
             long total = counters.get(1, 1L);
             System.out.printf("%s restart: acknowledged=%d notApplied=%d unknown=%d total=%d%n",

@@ -9,6 +9,8 @@ import io.slotted.bench.strategy.RedisIncr;
 import io.slotted.bench.strategy.SingleRowUpdate;
 import io.slotted.bench.strategy.SlottedStrategy;
 import io.slotted.bench.strategy.Strategy;
+import java.io.PrintWriter;
+import java.nio.charset.Charset;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -35,8 +37,9 @@ import redis.clients.jedis.HostAndPort;
  * what latency, as concurrent writers pile onto one hot counter or onto a Zipf-skewed set of
  * 100,000 counters, with an exactness check after every cell.
  *
- * <p>Run it from the {@code slotted} command line, which builds the jars when they are missing,
- * or from this module's jar afterwards (the harness then has a JVM to itself):
+ * <p>Run it through the {@code slotted} launcher, which builds this module's jar when it is missing
+ * or older than the sources and hands {@code bench} to it (the product jar carries no benchmark
+ * code), or from the jar directly (the harness then has a JVM to itself):
  * <pre>{@code
  * ./slotted bench --db 'jdbc:mariadb://127.0.0.1:3306/test?user=root' \
  *     --writers 1,4,16,64 --duration 10s --workload both \
@@ -51,13 +54,19 @@ import redis.clients.jedis.HostAndPort;
  * terminal and, in {@code --out}, to {@code results.csv} (every round), {@code results.md} (tables
  * with the command and machine facts, for {@code docs/benchmarks.md}) and {@code chart.svg}.
  *
- * <p>Exits 0 when every cell ran and was exact, 1 otherwise.
+ * <p>Exits 0 when every cell ran and was exact, 1 otherwise, and 2 on a usage error, with one line
+ * on standard error. The report records the command exactly as it was given: the launcher's
+ * {@code ./slotted bench} (from {@value #INVOKED_AS}) or the jar's {@code java -jar}, then the
+ * arguments.
  */
 @Command(name = "slotted-bench", sortOptions = false,
         description = "Measures counter throughput and latency under contention, and checks exactness.")
 public final class ContentionBenchmark implements Callable<Integer> {
     private static final List<String> STRATEGIES =
             List.of("single-row", "direct", "grouped", "buffered", "redis");
+    /** The environment variable the launcher sets to how it was invoked: {@code ./slotted bench}. */
+    static final String INVOKED_AS = "SLOTTED_BENCH_INVOKED_AS";
+    private static final String JAR_COMMAND = "java -jar slotted-bench/target/slotted-bench.jar";
 
     @Spec
     private CommandSpec spec;
@@ -123,17 +132,41 @@ public final class ContentionBenchmark implements Callable<Integer> {
             description = "Seed of the Zipf workload (default: ${DEFAULT-VALUE}).")
     private long seed = 42;
 
-    private String[] args = new String[0];
-
     /**
      * Runs the benchmark.
      *
      * @param args the options; {@code --help} lists them
      */
     public static void main(String[] args) {
-        ContentionBenchmark benchmark = new ContentionBenchmark();
-        benchmark.args = args.clone();
-        System.exit(new CommandLine(benchmark).execute(args));
+        Charset charset = Charset.defaultCharset();
+        String invokedAs = System.getenv().getOrDefault(INVOKED_AS, JAR_COMMAND);
+        System.exit(commandLine(invokedAs, new PrintWriter(System.out, true, charset),
+                new PrintWriter(System.err, true, charset)).execute(args));
+    }
+
+    /**
+     * The benchmark's command line, printing to the given writers; a usage error is one line on
+     * {@code err} and exit status 2.
+     *
+     * @param invokedAs how the command was started, such as {@code ./slotted bench}: the name in
+     *     messages and the start of the command line recorded in the report
+     * @param out where progress and results go
+     * @param err where errors go
+     * @return a command line ready to {@link CommandLine#execute(String...) execute}
+     */
+    public static CommandLine commandLine(String invokedAs, PrintWriter out, PrintWriter err) {
+        CommandLine commandLine = new CommandLine(new ContentionBenchmark());
+        commandLine.setCommandName(invokedAs);
+        commandLine.setOut(out);
+        commandLine.setErr(err);
+        commandLine.setParameterExceptionHandler((e, args) -> {
+            String name = e.getCommandLine().getCommandName();
+            err.println(name + ": " + e.getMessage().strip().replaceAll("\\s*[\\r\\n]+\\s*", " ")
+                    + " (see '" + name + " --help')");
+            err.flush();
+            return 2;
+        });
+        return commandLine;
     }
 
     @Override
@@ -147,16 +180,17 @@ public final class ContentionBenchmark implements Callable<Integer> {
 
         List<CellResult> results = runGrid(workloads, chosen);
         List<Summary> summaries = Summary.of(results);
-        System.out.println();
-        System.out.println(ResultTable.results(summaries).text());
+        PrintWriter terminal = terminal();
+        terminal.println();
+        terminal.println(ResultTable.results(summaries).text());
         ResultTable ratios = ResultTable.ratios(summaries);
         if (!ratios.isEmpty()) {
-            System.out.println(ratios.text());
+            terminal.println(ratios.text());
         }
         writeFiles(machine, results, summaries);
         boolean allExact = results.size() == cells(workloads, chosen)
                 && results.stream().allMatch(CellResult::exact);
-        System.out.println(allExact ? "every cell exact" : "NOT every cell ran and was exact");
+        terminal.println(allExact ? "every cell exact" : "NOT every cell ran and was exact");
         return allExact ? 0 : 1;
     }
 
@@ -179,9 +213,9 @@ public final class ContentionBenchmark implements Callable<Integer> {
                         try {
                             CellResult result = runner.run(strategy, w, n, round);
                             results.add(result);
-                            System.out.println(cell + ": " + describe(result));
+                            terminal().println(cell + ": " + describe(result));
                         } catch (Exception e) {
-                            System.out.println(cell + ": FAILED " + e);
+                            terminal().println(cell + ": FAILED " + e);
                         }
                     }
                 }
@@ -208,11 +242,12 @@ public final class ContentionBenchmark implements Callable<Integer> {
     }
 
     private void printPlan(MachineFacts machine, List<Workload> workloads, List<Strategy> chosen) {
-        machine.facts().forEach((k, v) -> System.out.println(k + ": " + v));
-        machine.warnings().forEach(w -> System.out.println("WARNING: " + w));
+        PrintWriter terminal = terminal();
+        machine.facts().forEach((k, v) -> terminal.println(k + ": " + v));
+        machine.warnings().forEach(w -> terminal.println("WARNING: " + w));
         int cells = cells(workloads, chosen);
         Duration least = warmup.plus(duration).multipliedBy(cells);
-        System.out.printf(Locale.ROOT, "%d cells of %.1f s + %.1f s warm-up: at least %d min %d s%n%n",
+        terminal.printf(Locale.ROOT, "%d cells of %.1f s + %.1f s warm-up: at least %d min %d s%n%n",
                 cells, duration.toMillis() / 1000.0, warmup.toMillis() / 1000.0, least.toMinutes(),
                 least.toSecondsPart());
     }
@@ -231,7 +266,7 @@ public final class ContentionBenchmark implements Callable<Integer> {
         SvgChart.write(out.resolve("chart.svg"), summaries, caption);
         MarkdownReport.write(out.resolve("results.md"), "Contention benchmark: " + database,
                 commandLine(), reportFacts(machine), machine.warnings(), summaries);
-        System.out.println("wrote " + out.resolve("results.csv") + ", " + out.resolve("results.md")
+        terminal().println("wrote " + out.resolve("results.csv") + ", " + out.resolve("results.md")
                 + " and " + out.resolve("chart.svg"));
     }
 
@@ -244,10 +279,20 @@ public final class ContentionBenchmark implements Callable<Integer> {
         return facts;
     }
 
-    /** The command as it could be typed again, each argument quoted for a POSIX shell if needed. */
+    /**
+     * The command as it was given, so it can be typed again: how it was invoked, then the
+     * arguments, each quoted for a POSIX shell where needed.
+     */
     private String commandLine() {
-        return Stream.concat(Stream.of("java -jar slotted-bench/target/slotted-bench.jar"),
-                Stream.of(args).map(ContentionBenchmark::shellQuoted)).collect(Collectors.joining(" "));
+        CommandLine command = spec.commandLine();
+        return Stream.concat(Stream.of(command.getCommandName()),
+                command.getParseResult().originalArgs().stream().map(ContentionBenchmark::shellQuoted))
+                .collect(Collectors.joining(" "));
+    }
+
+    /** Where progress and results go: the command line's writer, so callers can capture them. */
+    private PrintWriter terminal() {
+        return spec.commandLine().getOut();
     }
 
     private static String shellQuoted(String arg) {
@@ -276,7 +321,7 @@ public final class ContentionBenchmark implements Callable<Integer> {
                     if (redisServer != null) {
                         chosen.add(new RedisIncr(redisServer));
                     } else {
-                        System.out.println("redis skipped: no --redis HOST:PORT given");
+                        terminal().println("redis skipped: no --redis HOST:PORT given");
                     }
                 }
                 default -> chosen.add(groupedWithFlushers(name));

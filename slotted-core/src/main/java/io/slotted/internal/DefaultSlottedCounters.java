@@ -5,19 +5,20 @@ import io.slotted.MigrationReport;
 import io.slotted.SlottedConfig;
 import io.slotted.SlottedCounters;
 import io.slotted.SlottedStats;
-import io.slotted.WriteMode;
-import io.slotted.internal.engine.CounterKey;
-import io.slotted.internal.engine.CounterReader;
-import io.slotted.internal.engine.CounterWriter;
-import io.slotted.internal.engine.Database;
-import io.slotted.internal.engine.DirectWriter;
-import io.slotted.internal.engine.GroupCommitter;
-import io.slotted.internal.engine.IdempotencyKeys;
-import io.slotted.internal.engine.Retrier;
-import io.slotted.internal.engine.SlotPicker;
-import io.slotted.internal.engine.StatsRecorder;
+import io.slotted.internal.group.BufferedWriter;
+import io.slotted.internal.group.GroupedWriter;
+import io.slotted.internal.jdbc.Database;
+import io.slotted.internal.jdbc.Retrier;
+import io.slotted.internal.jdbc.RetryPolicy;
+import io.slotted.internal.keys.IdempotencyKeys;
+import io.slotted.internal.read.CounterReader;
 import io.slotted.internal.schema.SchemaMigrator;
+import io.slotted.internal.sql.CounterKey;
 import io.slotted.internal.sql.TableName;
+import io.slotted.internal.write.CounterWriter;
+import io.slotted.internal.write.DirectWriter;
+import io.slotted.internal.write.SlotPicker;
+import io.slotted.internal.write.StatsRecorder;
 import java.sql.Connection;
 import java.util.Collection;
 import java.util.List;
@@ -50,13 +51,16 @@ public final class DefaultSlottedCounters implements SlottedCounters {
     public DefaultSlottedCounters(DataSource dataSource, SlottedConfig config) {
         this.config = config;
         this.database = new Database(dataSource, TableName.parse(config.table()));
-        this.retrier = new Retrier(database, config.maxAttempts(), config.retryBackoff(), stats);
+        this.retrier = new Retrier(database, RetryPolicy.forStatements(config, stats::retried));
         IdempotencyKeys keys = new IdempotencyKeys(
                 database.table().withSuffix(SchemaMigrator.KEYS_SUFFIX),
                 config.idempotencyRetention(), config.clock());
         this.direct = new DirectWriter(database, new SlotPicker(config), retrier, keys, stats);
-        this.writer = config.writeMode() == WriteMode.DIRECT
-                ? direct : new GroupCommitter(database, config, keys, stats);
+        this.writer = switch (config.writeMode()) {
+            case DIRECT -> direct;
+            case GROUPED -> new GroupedWriter(database, config, keys, stats);
+            case BUFFERED -> new BufferedWriter(database, config, keys, stats);
+        };
         this.reader = new CounterReader(database, retrier);
     }
 

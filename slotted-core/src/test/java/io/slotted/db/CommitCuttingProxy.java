@@ -10,6 +10,7 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -40,6 +41,8 @@ public final class CommitCuttingProxy implements AutoCloseable {
     private final AtomicInteger cuts = new AtomicInteger();
     private final AtomicInteger cutEvery = new AtomicInteger();
     private final AtomicInteger commitsSeen = new AtomicInteger();
+    private final AtomicBoolean blackoutArmed = new AtomicBoolean();
+    private volatile boolean refusing;
     private final List<Socket> sockets = new CopyOnWriteArrayList<>();
 
     public CommitCuttingProxy(String targetHost, int targetPort) throws IOException {
@@ -65,6 +68,20 @@ public final class CommitCuttingProxy implements AutoCloseable {
         cutEvery.set(n);
     }
 
+    /**
+     * After the next cut made after the server received a COMMIT, drops every connection and
+     * refuses new ones until {@link #acceptConnections()}: the database is out of reach just when
+     * the client needs it to learn the commit's outcome.
+     */
+    public void refuseConnectionsAfterNextCut() {
+        blackoutArmed.set(true);
+    }
+
+    /** Ends a refusal begun by {@link #refuseConnectionsAfterNextCut()}. */
+    public void acceptConnections() {
+        refusing = false;
+    }
+
     /** How many connections were cut so far. */
     public int cuts() {
         return cuts.get();
@@ -74,10 +91,20 @@ public final class CommitCuttingProxy implements AutoCloseable {
         while (!listener.isClosed()) {
             try {
                 Socket client = listener.accept();
+                if (refusing) {
+                    closeQuietly(client);
+                    continue;
+                }
                 Socket server = new Socket();
                 server.connect(new InetSocketAddress(targetHost, targetPort), 5_000);
                 sockets.add(client);
                 sockets.add(server);
+                if (refusing) {
+                    // A connection made while the refusal began: drop it like the others.
+                    closeQuietly(client);
+                    closeQuietly(server);
+                    continue;
+                }
                 pump(client, server, true);
                 pump(server, client, false);
             } catch (IOException e) {
@@ -105,6 +132,10 @@ public final class CommitCuttingProxy implements AutoCloseable {
                         // An orderly end after the COMMIT, so the server reads it before the
                         // close; the answer then finds no client and the other pump closes up.
                         to.shutdownOutput();
+                        if (blackoutArmed.getAndSet(false)) {
+                            refusing = true;
+                            sockets.forEach(CommitCuttingProxy::closeQuietly);
+                        }
                         return;
                     }
                 }

@@ -1,6 +1,6 @@
 package io.slotted.internal.dialect;
 
-import io.slotted.internal.engine.CounterKey;
+import io.slotted.internal.sql.CounterKey;
 import io.slotted.internal.sql.TableName;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -119,14 +119,11 @@ public abstract class Dialect {
      * Binds one slot row's values to a statement made from {@link #upsertSql}.
      *
      * @param statement the prepared upsert
-     * @param key the counter
-     * @param slot the slot row to add to
-     * @param delta the amount to add
+     * @param row the slot row and the amount to add to it
      * @throws SQLException if the driver rejects a value
      */
-    public final void bindUpsert(PreparedStatement statement, CounterKey key, int slot, long delta)
-            throws SQLException {
-        long[] values = upsertValues(key, slot, delta);
+    public final void bindUpsert(PreparedStatement statement, SlotRow row) throws SQLException {
+        long[] values = upsertValues(row.key(), row.slot(), row.delta());
         for (int i = 0; i < values.length; i++) {
             statement.setLong(i + 1, values[i]);
         }
@@ -142,26 +139,12 @@ public abstract class Dialect {
      * @param rows the slot rows and their deltas, in the order their locks are to be taken
      * @return the SQL text
      */
-    public abstract String upsertRowsSqlWithValues(TableName table, List<SlotDelta> rows);
-
-    /**
-     * One slot row's share of a flush.
-     *
-     * @param key the counter
-     * @param slot the slot row
-     * @param delta the amount to add to it
-     */
-    public record SlotDelta(CounterKey key, int slot, long delta) {
-        /** The row as a SQL tuple of numbers: {@code (type, id, slot, delta)}. */
-        String tuple() {
-            return "(" + key.recordType() + ", " + key.recordId() + ", " + slot + ", " + delta + ")";
-        }
-    }
+    public abstract String upsertRowsSqlWithValues(TableName table, List<SlotRow> rows);
 
     /** The rows as comma-separated tuples. */
-    protected static String tuples(List<SlotDelta> rows) {
+    protected static String tuples(List<SlotRow> rows) {
         StringBuilder text = new StringBuilder(rows.size() * 32);
-        for (SlotDelta row : rows) {
+        for (SlotRow row : rows) {
             text.append(text.length() == 0 ? "" : ", ").append(row.tuple());
         }
         return text.toString();

@@ -26,7 +26,7 @@ public final class H2Dialect extends Dialect {
     }
 
     @Override
-    public String upsertRowsSqlWithValues(TableName table, List<SlotDelta> rows) {
+    public String upsertRowsSqlWithValues(TableName table, List<SlotRow> rows) {
         return merge(table, tuples(rows));
     }
 

@@ -1,6 +1,6 @@
 package io.slotted.internal.dialect;
 
-import io.slotted.internal.engine.CounterKey;
+import io.slotted.internal.sql.CounterKey;
 import io.slotted.internal.sql.TableName;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -66,7 +66,7 @@ public final class MariaDbDialect extends Dialect {
     }
 
     @Override
-    public String upsertRowsSqlWithValues(TableName table, List<SlotDelta> rows) {
+    public String upsertRowsSqlWithValues(TableName table, List<SlotRow> rows) {
         String insert = "INSERT INTO " + table + " (record_type, record_id, slot, count) VALUES "
                 + tuples(rows);
         return mysql

@@ -24,7 +24,7 @@ public final class PostgresDialect extends Dialect {
     }
 
     @Override
-    public String upsertRowsSqlWithValues(TableName table, List<SlotDelta> rows) {
+    public String upsertRowsSqlWithValues(TableName table, List<SlotRow> rows) {
         return upsert(table, tuples(rows));
     }
 

@@ -1,23 +1,32 @@
-package io.slotted.internal.engine;
+package io.slotted.internal.group;
 
 import io.slotted.OutcomeUnknownException;
 import io.slotted.SlottedConfig;
 import io.slotted.SlottedException;
+import io.slotted.Ticker;
 import io.slotted.internal.dialect.Dialect;
 import io.slotted.internal.dialect.Failure;
+import io.slotted.internal.dialect.SlotRow;
+import io.slotted.internal.jdbc.Database;
+import io.slotted.internal.jdbc.FailureReport;
+import io.slotted.internal.jdbc.RetryPolicy;
+import io.slotted.internal.jdbc.Transactions;
+import io.slotted.internal.keys.IdempotencyKeys;
 import io.slotted.internal.schema.SchemaMigrator;
+import io.slotted.internal.sql.CounterKey;
+import io.slotted.internal.write.SlotPicker;
+import io.slotted.internal.write.SlotRows;
+import io.slotted.internal.write.StatsRecorder;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.List;
 import java.util.IdentityHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.SortedMap;
 import java.util.TreeMap;
-import java.util.concurrent.ThreadLocalRandom;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,10 +40,8 @@ import org.slf4j.LoggerFactory;
  * then retried with the same sequence number until the ledger says whether it landed, for up to
  * the configured resolution time. Either way no increment is applied twice or silently lost.
  *
- * <p>Slots: with {@code F} flushers, flusher {@code f} writes only slots {@code s} with
- * {@code s % F == f}, choosing one of them at random per counter per flush. Flushers of one process
- * thus never wait on each other's row locks, and random choice keeps flushers of different
- * processes mostly apart too.
+ * <p>Slots: with {@code F} flushers, flusher {@code f} writes only the slots it owns
+ * ({@link SlotPicker#pickOwned}), one of them at random per counter per flush.
  */
 final class FlushWriter {
     private static final Logger LOG = LoggerFactory.getLogger(FlushWriter.class);
@@ -46,7 +53,9 @@ final class FlushWriter {
     private final FlushLedger ledger;
     private final IdempotencyKeys keys;
     private final StatsRecorder stats;
-    private final Backoff backoff;
+    private final RetryPolicy retryPolicy;
+    private final SlotPicker slots;
+    private final Ticker ticker;
     private long nextSeq = 1;
     private boolean registered;
     private boolean pipelineClaim = true;
@@ -61,7 +70,9 @@ final class FlushWriter {
                 flusherId, config.clock());
         this.keys = keys;
         this.stats = stats;
-        this.backoff = new Backoff(config.retryBackoff());
+        this.retryPolicy = RetryPolicy.forFlushes(config, stats::retried);
+        this.slots = new SlotPicker(config);
+        this.ticker = config.ticker();
     }
 
     /**
@@ -73,9 +84,9 @@ final class FlushWriter {
      */
     void write(Flush flush, FailureHandler onFailure) {
         try {
-            long started = System.nanoTime();
+            long started = ticker.read();
             Map<Pending, IdempotencyKeys.Verdict> verdicts = writeOnce(flush, nextSeq++);
-            stats.flushed(flush.increments() - deliver(verdicts), System.nanoTime() - started);
+            stats.flushed(flush.increments() - deliver(verdicts), ticker.read() - started);
         } catch (OverflowInFlush overflow) {
             if (flush.counters() == 1) {
                 onFailure.failed(flush, overflow.reported);
@@ -113,6 +124,12 @@ final class FlushWriter {
         return notApplied;
     }
 
+    /**
+     * Tries a flush until it commits. Before a COMMIT was cut off, the retry policy's attempts
+     * apply. After, the outcome is unknown and the flush is tried until the ledger tells, or until
+     * the resolution time runs out: giving up earlier would leave callers not knowing what could
+     * still be learned.
+     */
     private Map<Pending, IdempotencyKeys.Verdict> writeOnce(Flush flush, long seq) {
         String operation = describe(flush);
         long resolveBy = 0;
@@ -125,18 +142,16 @@ final class FlushWriter {
             Failure kind = result.kind;
             if (result.commitSent && kind == Failure.CONNECTION && !outcomeUnknown) {
                 outcomeUnknown = true;
-                resolveBy = System.nanoTime() + config.outcomeResolutionTimeout().toNanos();
+                resolveBy = ticker.read() + config.outcomeResolutionTimeout().toNanos();
                 stats.outcomeUnknown();
             }
-            boolean transientFailure = kind.retryable() || kind == Failure.CONNECTION;
-            boolean again = transientFailure && (outcomeUnknown
-                    ? System.nanoTime() < resolveBy
-                    : attempt < config.maxAttempts());
+            boolean again = outcomeUnknown
+                    ? retryPolicy.retries(kind) && ticker.read() - resolveBy < 0
+                    : retryPolicy.allowsAnother(attempt, kind);
             if (!again) {
                 throw reportFor(operation, kind, result.failure, attempt, outcomeUnknown);
             }
-            stats.retried();
-            backoff.pause(attempt, operation);
+            retryPolicy.pauseAfter(attempt, operation);
         }
     }
 
@@ -193,14 +208,14 @@ final class FlushWriter {
                 stats.outcomeResolved();
                 return Attempt.succeeded(verdicts);
             }
-            Map<CounterKey, Long> sums = recordKeys(connection, dialect, flush, flushRef, verdicts);
-            upsert(connection, dialect, sums);
+            SortedMap<CounterKey, Long> sums = recordKeys(connection, dialect, flush, flushRef, verdicts);
+            SlotRows.upsert(connection, dialect, database.table(), rows(sums));
             commitSent = true;
             connection.commit();
             return Attempt.succeeded(verdicts);
         } catch (SQLException e) {
             if (!commitSent) {
-                rollbackQuietly(connection, e);
+                Transactions.rollbackQuietly(connection, e);
             }
             releaseConnection();
             return new Attempt(e, dialect.classify(e), commitSent, null);
@@ -219,13 +234,7 @@ final class FlushWriter {
      */
     private boolean claimAndUpsertInOneTrip(Connection connection, Dialect dialect, Flush flush,
             long seq) throws SQLException {
-        List<Dialect.SlotDelta> rows = new ArrayList<>(flush.counters());
-        for (Map.Entry<CounterKey, Long> row : flush.sums().entrySet()) {
-            if (row.getValue() != 0) {
-                rows.add(new Dialect.SlotDelta(row.getKey(), slotFor(row.getKey().recordType()),
-                        row.getValue()));
-            }
-        }
+        List<SlotRow> rows = rows(flush.sums());
         try (Statement batch = connection.createStatement()) {
             batch.addBatch(ledger.claimSqlWithValues(seq));
             for (int from = 0; from < rows.size(); from += ROWS_PER_STATEMENT) {
@@ -272,9 +281,9 @@ final class FlushWriter {
      * Records each keyed increment's key; an increment whose key is a replay or a conflict is
      * taken back out of the sums, so that only new keys' increments are written.
      */
-    private Map<CounterKey, Long> recordKeys(Connection connection, Dialect dialect, Flush flush,
+    private SortedMap<CounterKey, Long> recordKeys(Connection connection, Dialect dialect, Flush flush,
             String flushRef, Map<Pending, IdempotencyKeys.Verdict> verdicts) throws SQLException {
-        Map<CounterKey, Long> sums = new TreeMap<>(flush.sums());
+        SortedMap<CounterKey, Long> sums = new TreeMap<>(flush.sums());
         for (Pending keyed : flush.keyed()) {
             IdempotencyKeys.Verdict verdict = keys.record(connection, dialect, keyed.idempotencyKey(),
                     IdempotencyKeys.fingerprint(keyed.key(), keyed.delta()), flushRef);
@@ -319,38 +328,9 @@ final class FlushWriter {
         registered = true;
     }
 
-    private void upsert(Connection connection, Dialect dialect, Map<CounterKey, Long> sums)
-            throws SQLException {
-        try (PreparedStatement statement = connection.prepareStatement(
-                dialect.upsertSql(database.table()))) {
-            for (Map.Entry<CounterKey, Long> row : sums.entrySet()) {
-                if (row.getValue() != 0) {
-                    CounterKey key = row.getKey();
-                    dialect.bindUpsert(statement, key, slotFor(key.recordType()), row.getValue());
-                    statement.addBatch();
-                }
-            }
-            statement.executeBatch();
-        }
-    }
-
-    /** A slot owned by this flusher: {@code s % flushers == index}, chosen at random among them. */
-    private int slotFor(int recordType) {
-        int slots = config.slots(recordType);
-        int flushers = config.flushers();
-        if (slots <= flushers) {
-            return index % slots;
-        }
-        int owned = (slots - index + flushers - 1) / flushers;
-        return index + flushers * ThreadLocalRandom.current().nextInt(owned);
-    }
-
-    private static void rollbackQuietly(Connection connection, SQLException failure) {
-        try {
-            connection.rollback();
-        } catch (SQLException rollbackFailure) {
-            failure.addSuppressed(rollbackFailure);
-        }
+    /** One row per counter, in a slot this flusher owns. */
+    private List<SlotRow> rows(SortedMap<CounterKey, Long> sums) {
+        return SlotRows.of(sums, key -> slots.pickOwned(key.recordType(), index, config.flushers()));
     }
 
     private static String describe(Flush flush) {

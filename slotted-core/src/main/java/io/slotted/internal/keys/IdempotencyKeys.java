@@ -1,16 +1,17 @@
-package io.slotted.internal.engine;
+package io.slotted.internal.keys;
 
 import io.slotted.IdempotencyConflictException;
+import io.slotted.Increment;
 import io.slotted.internal.dialect.Dialect;
+import io.slotted.internal.sql.CounterKey;
 import io.slotted.internal.sql.TableName;
+import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
-import io.slotted.Increment;
-import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
@@ -33,7 +34,7 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class IdempotencyKeys {
     /** What recording a key found. */
-    enum Outcome {
+    public enum Outcome {
         /** The key is new: the increment is written in this transaction. */
         APPLIED,
         /** The same increment was recorded before: nothing is written. */
@@ -48,8 +49,9 @@ public final class IdempotencyKeys {
      * @param outcome what recording found
      * @param conflict the caller's exception when {@code outcome} is CONFLICT, else null
      */
-    record Verdict(Outcome outcome, IdempotencyConflictException conflict) {
-        static final Verdict APPLIED = new Verdict(Outcome.APPLIED, null);
+    public record Verdict(Outcome outcome, IdempotencyConflictException conflict) {
+        /** The key is new. */
+        public static final Verdict APPLIED = new Verdict(Outcome.APPLIED, null);
         static final Verdict REPLAYED = new Verdict(Outcome.REPLAYED, null);
     }
 
@@ -78,10 +80,13 @@ public final class IdempotencyKeys {
     }
 
     /**
-     * Deletes expired keys if a prune is due, in auto-commit on the given connection. Only the
+     * Deletes expired keys if a prune is due, in the given connection's transaction. Only the
      * one writer that wins the race for a due prune runs it.
+     *
+     * @param connection an open connection
+     * @throws SQLException if the delete fails
      */
-    void pruneIfDue(Connection connection) throws SQLException {
+    public void pruneIfDue(Connection connection) throws SQLException {
         long now = clock.millis();
         long due = nextPruneAt.get();
         if (now >= due && nextPruneAt.compareAndSet(due, now + pruneIntervalMillis)) {
@@ -92,11 +97,17 @@ public final class IdempotencyKeys {
     /**
      * Records a key for an increment in the caller's transaction.
      *
+     * @param connection the connection of the transaction that applies the increment
+     * @param dialect the database's dialect
+     * @param idempotencyKey the caller's key
+     * @param fingerprint what the key stands for, from {@link #fingerprint}
+     * @param flushRef which write recorded it: a flush's reference, or {@code direct}
      * @return the verdict: applied if the key is new and the increment must be written, replayed if
      *     the same increment was recorded before, conflict if the key was used for another
+     * @throws SQLException if the database fails
      */
-    Verdict record(Connection connection, Dialect dialect, String idempotencyKey, String fingerprint,
-            String flushRef) throws SQLException {
+    public Verdict record(Connection connection, Dialect dialect, String idempotencyKey,
+            String fingerprint, String flushRef) throws SQLException {
         try (PreparedStatement insert = connection.prepareStatement(dialect.insertKeyIfAbsentSql(keys))) {
             insert.setString(1, idempotencyKey);
             insert.setString(2, fingerprint);
@@ -111,14 +122,24 @@ public final class IdempotencyKeys {
 
     /**
      * What a single increment is recorded as: readable, so that a conflict message can say what
-     * the key was first used for.
+     * the key was first used for. Stored keys hold this text, so its form must never change.
+     *
+     * @param key the counter
+     * @param delta the amount
+     * @return the fingerprint
      */
-    static String fingerprint(CounterKey key, long delta) {
-        return "add " + delta + " to counter " + key;
+    public static String fingerprint(CounterKey key, long delta) {
+        return "add " + delta + " to counter (record_type=" + key.recordType() + ", record_id="
+                + key.recordId() + ")";
     }
 
-    /** What a batch is recorded as: its size and a digest of its increments, in order. */
-    static String fingerprint(List<Increment> batch) {
+    /**
+     * What a batch is recorded as: its size and a digest of its increments, in order.
+     *
+     * @param batch the increments
+     * @return the fingerprint
+     */
+    public static String fingerprint(List<Increment> batch) {
         MessageDigest sha256;
         try {
             sha256 = MessageDigest.getInstance("SHA-256");
@@ -137,10 +158,16 @@ public final class IdempotencyKeys {
      * After learning that an earlier attempt of a flush committed: was this key applied by it, or
      * was it already there?
      *
+     * @param connection an open connection
+     * @param idempotencyKey the caller's key
+     * @param fingerprint what the key stands for
+     * @param flushRef the reference of the flush that committed
      * @param firstInFlush false for a second use of the key within the same flush, which can only
      *     be a replay of the first
+     * @return applied if that flush recorded the key, else replayed or conflict
+     * @throws SQLException if the database fails
      */
-    Verdict recall(Connection connection, String idempotencyKey, String fingerprint,
+    public Verdict recall(Connection connection, String idempotencyKey, String fingerprint,
             String flushRef, boolean firstInFlush) throws SQLException {
         return compare(idempotencyKey, find(connection, idempotencyKey), fingerprint, flushRef,
                 firstInFlush);

@@ -1,4 +1,4 @@
-package io.slotted.internal.engine;
+package io.slotted.internal.sql;
 
 /**
  * One counter: what is counted and whose count it is.

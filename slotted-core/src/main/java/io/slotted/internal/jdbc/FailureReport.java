@@ -1,4 +1,4 @@
-package io.slotted.internal.engine;
+package io.slotted.internal.jdbc;
 
 import io.slotted.ContentionException;
 import io.slotted.CounterOverflowException;

@@ -1,12 +1,17 @@
-package io.slotted.internal.engine;
+package io.slotted.internal.write;
 
 import io.slotted.CounterOverflowException;
 import io.slotted.Increment;
 import io.slotted.SlottedException;
 import io.slotted.internal.dialect.Dialect;
-import io.slotted.internal.dialect.Failure;
+import io.slotted.internal.dialect.SlotRow;
+import io.slotted.internal.jdbc.Database;
+import io.slotted.internal.jdbc.FailureReport;
+import io.slotted.internal.jdbc.Retrier;
+import io.slotted.internal.jdbc.Transactions;
+import io.slotted.internal.keys.IdempotencyKeys;
+import io.slotted.internal.sql.CounterKey;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Map;
@@ -19,11 +24,10 @@ import java.util.concurrent.CompletableFuture;
  *
  * <p>This is the Slotted Counter Pattern as first described, done safely: the slot is chosen in
  * Java, the statement binds every value, and lock conflicts are retried. Its throughput is bounded
- * by one commit per increment, which is why {@code GROUPED} exists.
+ * by one commit per increment, which is why {@code GROUPED} exists. Batches and keyed increments,
+ * in every write mode, are written here too, each in one transaction of its own.
  */
 public final class DirectWriter implements CounterWriter {
-    private static final int MAX_DUPLICATE_KEY_RETRIES = 10;
-
     private final Database database;
     private final SlotPicker slots;
     private final Retrier retrier;
@@ -51,7 +55,7 @@ public final class DirectWriter implements CounterWriter {
     @Override
     public void add(CounterKey key, long delta) {
         retrier.write(describe(key, delta), (connection, dialect) -> {
-            upsertAndCommit(connection, dialect, key, slots.pick(key.recordType()), delta);
+            upsertAndCommit(connection, dialect, row(key, delta));
             return null;
         });
         stats.applied(1);
@@ -117,12 +121,13 @@ public final class DirectWriter implements CounterWriter {
                     found = keys.record(connection, dialect, idempotencyKey, fingerprint, "direct");
                 }
                 if (found.outcome() == IdempotencyKeys.Outcome.APPLIED) {
-                    upsertAll(connection, dialect, sums);
+                    SlotRows.upsert(connection, dialect, database.table(),
+                            SlotRows.of(sums, key -> slots.pick(key.recordType())));
                 }
                 connection.commit();
                 return found;
             } catch (SQLException e) {
-                rollbackQuietly(connection, e);
+                Transactions.rollbackQuietly(connection, e);
                 throw e;
             } finally {
                 connection.setAutoCommit(autoCommit);
@@ -134,21 +139,6 @@ public final class DirectWriter implements CounterWriter {
         boolean applied = verdict.outcome() == IdempotencyKeys.Outcome.APPLIED;
         stats.applied(applied ? increments : 0);
         return applied;
-    }
-
-    private void upsertAll(Connection connection, Dialect dialect, SortedMap<CounterKey, Long> sums)
-            throws SQLException {
-        try (PreparedStatement statement = connection.prepareStatement(
-                dialect.upsertSql(database.table()))) {
-            for (Map.Entry<CounterKey, Long> row : sums.entrySet()) {
-                if (row.getValue() != 0) {
-                    dialect.bindUpsert(statement, row.getKey(), slots.pick(row.getKey().recordType()),
-                            row.getValue());
-                    statement.addBatch();
-                }
-            }
-            statement.executeBatch();
-        }
     }
 
     @Override
@@ -174,62 +164,33 @@ public final class DirectWriter implements CounterWriter {
             throw FailureReport.unavailable(operation, e);
         }
         try {
-            upsertOnce(connection, dialect, key, slots.pick(key.recordType()), delta);
+            SlotRows.upsertOne(connection, dialect, database.table(), row(key, delta), stats::retried);
         } catch (SQLException e) {
             throw FailureReport.of(operation, database.table(), dialect.classify(e), e, 1, true);
         }
     }
 
-    private void upsertAndCommit(Connection connection, Dialect dialect, CounterKey key, int slot,
-            long delta) throws SQLException {
+    private void upsertAndCommit(Connection connection, Dialect dialect, SlotRow row)
+            throws SQLException {
         boolean autoCommit = connection.getAutoCommit();
         try {
-            upsertOnce(connection, dialect, key, slot, delta);
+            SlotRows.upsertOne(connection, dialect, database.table(), row, stats::retried);
             if (!autoCommit) {
                 connection.commit();
             }
         } catch (SQLException e) {
             if (!autoCommit) {
-                rollbackQuietly(connection, e);
+                Transactions.rollbackQuietly(connection, e);
             }
             throw e;
         }
     }
 
-    /**
-     * One upsert. On H2 a {@code MERGE} that lost the race to create a new slot row is repeated
-     * at once: the losing statement applied nothing and the row now exists. H2 rolls back only
-     * the failed statement, so this is safe inside a caller's transaction too.
-     */
-    private void upsertOnce(Connection connection, Dialect dialect, CounterKey key, int slot,
-            long delta) throws SQLException {
-        try (PreparedStatement statement = connection.prepareStatement(
-                dialect.upsertSql(database.table()))) {
-            dialect.bindUpsert(statement, key, slot, delta);
-            for (int attempt = 1; ; attempt++) {
-                try {
-                    statement.executeUpdate();
-                    return;
-                } catch (SQLException e) {
-                    if (dialect.classify(e) != Failure.DUPLICATE_KEY
-                            || attempt >= MAX_DUPLICATE_KEY_RETRIES) {
-                        throw e;
-                    }
-                    stats.retried();
-                }
-            }
-        }
+    private SlotRow row(CounterKey key, long delta) {
+        return new SlotRow(key, slots.pick(key.recordType()), delta);
     }
 
-    private static void rollbackQuietly(Connection connection, SQLException failure) {
-        try {
-            connection.rollback();
-        } catch (SQLException rollbackFailure) {
-            failure.addSuppressed(rollbackFailure);
-        }
-    }
-
-    static String describe(CounterKey key, long delta) {
+    private static String describe(CounterKey key, long delta) {
         return "add " + delta + " to counter " + key;
     }
 }

@@ -1,8 +1,11 @@
-package io.slotted.internal.engine;
+package io.slotted.internal.group;
 
+import io.slotted.SlottedException;
+import io.slotted.internal.sql.CounterKey;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
-import java.util.Map;
+import java.util.NavigableMap;
 import java.util.TreeMap;
 
 /**
@@ -53,7 +56,7 @@ final class Flush {
     }
 
     /** Per counter, in counter order; a sum may be 0 when increments cancelled out. */
-    java.util.NavigableMap<CounterKey, Long> sums() {
+    NavigableMap<CounterKey, Long> sums() {
         return sums;
     }
 
@@ -67,7 +70,7 @@ final class Flush {
      */
     List<Pending> keyed() {
         return pending.stream().filter(p -> p.idempotencyKey() != null)
-                .sorted(java.util.Comparator.comparing(Pending::idempotencyKey)).toList();
+                .sorted(Comparator.comparing(Pending::idempotencyKey)).toList();
     }
 
     /** One flush per counter, for isolating a counter whose slot overflows. */
@@ -79,6 +82,19 @@ final class Flush {
             parts.add(part);
         }
         return parts;
+    }
+
+    /**
+     * Tells the waiting callers that their increments are durable. A caller already failed (its
+     * key conflicted, its slot would overflow) keeps its exception: a future completes only once.
+     */
+    void complete() {
+        pending.stream().filter(p -> p.done() != null).forEach(p -> p.done().complete(null));
+    }
+
+    /** Tells the waiting callers why their increments were not written. */
+    void fail(SlottedException reason) {
+        pending.stream().filter(p -> p.done() != null).forEach(p -> p.done().completeExceptionally(reason));
     }
 
     int counters() {

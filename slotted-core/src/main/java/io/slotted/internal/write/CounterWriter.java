@@ -1,5 +1,6 @@
-package io.slotted.internal.engine;
+package io.slotted.internal.write;
 
+import io.slotted.internal.sql.CounterKey;
 import java.util.concurrent.CompletableFuture;
 
 /** One write mode's way of getting increments into the table. */

@@ -1,4 +1,4 @@
-package io.slotted.internal.engine;
+package io.slotted.internal.jdbc;
 
 import io.slotted.internal.dialect.Dialect;
 import java.sql.Connection;

@@ -1,6 +1,9 @@
-package io.slotted.internal.engine;
+package io.slotted.internal.read;
 
 import io.slotted.CounterOverflowException;
+import io.slotted.internal.jdbc.Database;
+import io.slotted.internal.jdbc.Retrier;
+import io.slotted.internal.sql.CounterKey;
 import java.math.BigDecimal;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

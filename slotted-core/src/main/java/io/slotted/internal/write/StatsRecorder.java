@@ -1,4 +1,4 @@
-package io.slotted.internal.engine;
+package io.slotted.internal.write;
 
 import io.slotted.SlottedStats;
 import java.util.concurrent.atomic.LongAdder;
@@ -29,25 +29,43 @@ public final class StatsRecorder {
         retries.increment();
     }
 
-    void flushed(int increments, long nanos) {
+    /**
+     * Records one committed flush.
+     *
+     * @param increments the increments it applied
+     * @param nanos how long it took
+     */
+    public void flushed(int increments, long nanos) {
         flushes.increment();
         flushNanos.add(nanos);
         incrementsApplied.add(increments);
     }
 
-    void outcomeUnknown() {
+    /** Records a flush whose connection was lost during COMMIT. */
+    public void outcomeUnknown() {
         outcomesUnknown.increment();
     }
 
-    void outcomeResolved() {
+    /** Records an unknown commit outcome that the flush ledger resolved as committed. */
+    public void outcomeResolved() {
         outcomesResolved.increment();
     }
 
-    void dropped(int increments) {
+    /**
+     * Records {@code BUFFERED} increments that could not be written.
+     *
+     * @param increments how many
+     */
+    public void dropped(int increments) {
         incrementsDropped.add(increments);
     }
 
-    void watchQueue(IntSupplier size) {
+    /**
+     * Makes snapshots report the write queue's depth.
+     *
+     * @param size reads the queue's current size
+     */
+    public void watchQueue(IntSupplier size) {
         this.queued = size;
     }
 

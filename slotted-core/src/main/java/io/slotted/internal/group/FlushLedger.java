@@ -1,4 +1,4 @@
-package io.slotted.internal.engine;
+package io.slotted.internal.group;
 
 import io.slotted.internal.sql.TableName;
 import java.sql.Connection;

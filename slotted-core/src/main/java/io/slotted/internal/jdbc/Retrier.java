@@ -1,40 +1,32 @@
-package io.slotted.internal.engine;
+package io.slotted.internal.jdbc;
 
 import io.slotted.SlottedException;
 import io.slotted.internal.dialect.Dialect;
 import io.slotted.internal.dialect.Failure;
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.time.Duration;
 
 /**
  * Runs database work, repeating it when it failed in a way that applied nothing.
  *
- * <p>Only deadlocks, lock-wait timeouts, serialization failures and H2's duplicate-key race are
- * retried: in each case the database has rolled the statement back, so a second attempt cannot
- * count twice. Everything else, including a lost connection, is reported at once. Each attempt
- * borrows a fresh connection, so a connection the server has aborted is never reused, and waits
- * a jittered {@link Backoff} first.
+ * <p>What is retried, how often and after what wait is the {@link RetryPolicy}'s to say; with
+ * {@link RetryPolicy#forStatements} a lost connection is reported at once, since the work may
+ * have been applied. Each attempt borrows a fresh connection, so a connection the server has
+ * aborted is never reused.
  */
 public final class Retrier {
     private final Database database;
-    private final int maxAttempts;
-    private final Backoff backoff;
-    private final StatsRecorder stats;
+    private final RetryPolicy policy;
 
     /**
      * Creates a retrier.
      *
      * @param database where the work runs
-     * @param maxAttempts attempts allowed for each piece of work, at least 1
-     * @param baseBackoff the nominal wait before the first retry
-     * @param stats where retries are counted
+     * @param policy what is retried, how often, after what wait
      */
-    public Retrier(Database database, int maxAttempts, Duration baseBackoff, StatsRecorder stats) {
+    public Retrier(Database database, RetryPolicy policy) {
         this.database = database;
-        this.maxAttempts = maxAttempts;
-        this.backoff = new Backoff(baseBackoff);
-        this.stats = stats;
+        this.policy = policy;
     }
 
     /**
@@ -71,12 +63,11 @@ public final class Retrier {
                 return work.run(connection, dialect);
             } catch (SQLException e) {
                 Failure failure = dialect.classify(e);
-                if (!failure.retryable() || attempt >= maxAttempts) {
+                if (!policy.allowsAnother(attempt, failure)) {
                     throw FailureReport.of(operation, database.table(), failure, e, attempt, writes);
                 }
             }
-            stats.retried();
-            backoff.pause(attempt, operation);
+            policy.pauseAfter(attempt, operation);
         }
     }
 

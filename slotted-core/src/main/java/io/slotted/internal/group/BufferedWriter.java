@@ -1,0 +1,141 @@
+package io.slotted.internal.group;
+
+import io.slotted.CounterOverflowException;
+import io.slotted.SlottedConfig;
+import io.slotted.SlottedException;
+import io.slotted.internal.jdbc.Database;
+import io.slotted.internal.keys.IdempotencyKeys;
+import io.slotted.internal.sql.CounterKey;
+import io.slotted.internal.write.CounterWriter;
+import io.slotted.internal.write.StatsRecorder;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * {@code BUFFERED} mode, write-behind: callers are released once their increment is queued, and
+ * each flusher writes everything queued once per flush interval, so a crash loses at most one
+ * interval's increments.
+ *
+ * <p>Since its callers are gone, a flush that failed for a passing reason is tried again every
+ * interval until it lands; only once closing is it given up after the configured attempts, with an
+ * error log. A counter whose slot would overflow can never land and is dropped at once. Keyed
+ * increments still wait for their flush: only the database can tell a replay.
+ */
+public final class BufferedWriter implements CounterWriter {
+    private static final Logger LOG = LoggerFactory.getLogger(BufferedWriter.class);
+
+    private final SlottedConfig config;
+    private final StatsRecorder stats;
+    private final FlushQueue queue;
+    private final Flushers flushers;
+
+    /**
+     * Starts the flusher threads.
+     *
+     * @param database where to write
+     * @param config the flusher count, queue size, interval and retries
+     * @param keys where idempotency keys are recorded
+     * @param stats where work is counted
+     */
+    public BufferedWriter(Database database, SlottedConfig config, IdempotencyKeys keys,
+            StatsRecorder stats) {
+        this.config = config;
+        this.stats = stats;
+        this.queue = new FlushQueue(config, stats);
+        this.flushers = new Flushers(database, config, keys, stats, this::flushEveryInterval);
+        flushers.start();
+    }
+
+    @Override
+    public void add(CounterKey key, long delta) {
+        queue.offer(Pending.released(key, delta));
+    }
+
+    @Override
+    public CompletableFuture<Void> addAsync(CounterKey key, long delta) {
+        add(key, delta);
+        return CompletableFuture.completedFuture(null);
+    }
+
+    @Override
+    public boolean add(CounterKey key, long delta, String idempotencyKey) {
+        return queue.addKeyed(key, delta, idempotencyKey);
+    }
+
+    /** Stops taking work, lets the flushers write everything queued, and waits for them. */
+    @Override
+    public void close() {
+        flushers.close();
+        int leftovers = queue.refuseLeftovers();
+        if (leftovers > 0) {
+            drop(leftovers, "they arrived after close");
+        }
+    }
+
+    /**
+     * One flusher's loop: sleep one interval, then write everything queued, batch after batch, so
+     * that throughput is bounded by the database and not by the batch size.
+     */
+    private void flushEveryInterval(FlushWriter writer) {
+        while (true) {
+            boolean stopping = flushers.awaitClosing(config.flushInterval());
+            Pending first = queue.poll();
+            if (first == null) {
+                writer.releaseConnection();
+                if (stopping) {
+                    return;
+                }
+                continue;
+            }
+            while (first != null) {
+                for (Flush flush : Flush.of(queue.batchStartingWith(first))) {
+                    writeUntilLanded(writer, flush);
+                }
+                first = queue.poll();
+            }
+        }
+    }
+
+    /** Writes a flush, retrying the parts that failed for a passing reason once per interval. */
+    private void writeUntilLanded(FlushWriter writer, Flush flush) {
+        List<Flush> toWrite = List.of(flush);
+        for (int round = 1; ; round++) {
+            List<Flush> retry = new ArrayList<>();
+            for (Flush part : toWrite) {
+                writer.write(part, (failed, reason) -> {
+                    if (reason instanceof CounterOverflowException) {
+                        failed.fail(reason);
+                        drop(failed.increments(), reason.getMessage());
+                    } else {
+                        retry.add(failed);
+                    }
+                });
+            }
+            int waiting = retry.stream().mapToInt(Flush::increments).sum();
+            if (waiting == 0) {
+                flush.complete();
+                return;
+            }
+            if (flushers.closing() && round >= config.maxAttempts()) {
+                String why = "closing, and the database still failed after " + round + " rounds";
+                drop(waiting, why);
+                retry.forEach(f -> f.fail(new SlottedException(why + "; nothing was applied")));
+                flush.complete();
+                return;
+            }
+            LOG.warn("buffered flush of {} increments failed; retrying in {}ms", waiting,
+                    config.flushInterval().toMillis());
+            stats.retried();
+            toWrite = retry;
+            flushers.awaitClosing(config.flushInterval());
+        }
+    }
+
+    private void drop(int increments, String why) {
+        stats.dropped(increments);
+        LOG.error("dropped {} buffered increments: {}", increments, why);
+    }
+}

@@ -1,0 +1,106 @@
+package io.slotted.internal.group;
+
+import io.slotted.SlottedConfig;
+import io.slotted.Ticker;
+import io.slotted.internal.jdbc.Database;
+import io.slotted.internal.keys.IdempotencyKeys;
+import io.slotted.internal.sql.CounterKey;
+import io.slotted.internal.write.CounterWriter;
+import io.slotted.internal.write.StatsRecorder;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * {@code GROUPED} mode, group commit: callers hand increments to a bounded {@link FlushQueue} and
+ * wait; flushers write them in batches, one transaction per batch, and release the callers only
+ * after COMMIT returns.
+ *
+ * <p>Group commit is what makes a hot counter cheap. A durable commit costs the same whether it
+ * carries one increment or ten thousand, so a flusher takes everything that arrived while the
+ * previous commit was running, sums it per counter, and commits it at once. There is no timer: a
+ * flusher that finds work starts at once, so a lone caller waits for exactly one commit, as in
+ * {@code DIRECT} mode, and under load the batches grow by themselves. {@link #close()} lets the
+ * flushers drain everything accepted before they stop.
+ */
+public final class GroupedWriter implements CounterWriter {
+    /** How long an idle flusher waits for work before looking again. */
+    private static final long IDLE_POLL_MILLIS = 50;
+    /**
+     * How long a flusher keeps its connection while idle. Not less: a service with a gap of a few
+     * milliseconds between increments would otherwise pay the pool's reset and a fresh
+     * auto-commit switch on every flush.
+     */
+    private static final long IDLE_RELEASE_NANOS = TimeUnit.SECONDS.toNanos(1);
+
+    private final Ticker ticker;
+    private final FlushQueue queue;
+    private final Flushers flushers;
+
+    /**
+     * Starts the flusher threads.
+     *
+     * @param database where to write
+     * @param config the flusher count, queue size, retries and ticker
+     * @param keys where idempotency keys are recorded
+     * @param stats where work is counted
+     */
+    public GroupedWriter(Database database, SlottedConfig config, IdempotencyKeys keys,
+            StatsRecorder stats) {
+        this.ticker = config.ticker();
+        this.queue = new FlushQueue(config, stats);
+        this.flushers = new Flushers(database, config, keys, stats, this::flushUntilClosed);
+        flushers.start();
+    }
+
+    @Override
+    public void add(CounterKey key, long delta) {
+        Pending increment = Pending.awaited(key, delta);
+        queue.offer(increment);
+        increment.awaitDurable();
+    }
+
+    @Override
+    public CompletableFuture<Void> addAsync(CounterKey key, long delta) {
+        Pending increment = Pending.awaited(key, delta);
+        queue.offer(increment);
+        return increment.done();
+    }
+
+    @Override
+    public boolean add(CounterKey key, long delta, String idempotencyKey) {
+        return queue.addKeyed(key, delta, idempotencyKey);
+    }
+
+    /** Stops taking work, lets the flushers write everything queued, and waits for them. */
+    @Override
+    public void close() {
+        flushers.close();
+        queue.refuseLeftovers();
+    }
+
+    /**
+     * One flusher's loop, the hot path: flush as soon as there is work, each batch as few
+     * transactions as its sums allow, and complete the callers of each once it has committed.
+     */
+    private void flushUntilClosed(FlushWriter writer) {
+        long lastWork = ticker.read();
+        while (true) {
+            boolean stopping = flushers.closing();
+            Pending first = stopping ? queue.poll() : queue.poll(IDLE_POLL_MILLIS);
+            if (first == null) {
+                if (stopping || ticker.read() - lastWork > IDLE_RELEASE_NANOS) {
+                    writer.releaseConnection();
+                }
+                if (stopping) {
+                    return;
+                }
+                continue;
+            }
+            lastWork = ticker.read();
+            for (Flush flush : Flush.of(queue.batchStartingWith(first))) {
+                writer.write(flush, Flush::fail);
+                flush.complete();
+            }
+        }
+    }
+}

@@ -1,0 +1,59 @@
+package io.slotted.internal.write;
+
+import io.slotted.SlottedConfig;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * Chooses the slot row an increment goes to.
+ *
+ * <p>Uniformly at random in Java: the seed's {@code RAND() * 100} stored into an INT column rounds,
+ * giving 101 slots with the two ends at half weight. Random choice needs no coordination between
+ * threads, processes or hosts, and spreads concurrent writers over the rows so that they rarely
+ * wait on the same row lock.
+ *
+ * <p>A group-commit flusher picks only among the slots it owns: with {@code F} flushers, flusher
+ * {@code f} owns the slots {@code s} with {@code s % F == f}, so the flushers of one process never
+ * wait on each other's row locks, and random choice among its own keeps flushers of different
+ * processes mostly apart too.
+ */
+public final class SlotPicker {
+    private final SlottedConfig config;
+
+    /**
+     * Creates a picker for the configured slot counts.
+     *
+     * @param config where the slot count per type comes from
+     */
+    public SlotPicker(SlottedConfig config) {
+        this.config = config;
+    }
+
+    /**
+     * Picks any slot of the counter's type.
+     *
+     * @param recordType the counter's type
+     * @return a slot in {@code [0, config.slots(recordType))}
+     */
+    public int pick(int recordType) {
+        return ThreadLocalRandom.current().nextInt(config.slots(recordType));
+    }
+
+    /**
+     * Picks a slot owned by one of several writers: {@code s % owners == owner}. When the type has
+     * no more slots than there are owners, owners share: owner {@code f} writes slot
+     * {@code f % slots}.
+     *
+     * @param recordType the counter's type
+     * @param owner the writer's index, from 0
+     * @param owners how many writers share the slots
+     * @return a slot in {@code [0, config.slots(recordType))}
+     */
+    public int pickOwned(int recordType, int owner, int owners) {
+        int slots = config.slots(recordType);
+        if (slots <= owners) {
+            return owner % slots;
+        }
+        int owned = (slots - owner + owners - 1) / owners;
+        return owner + owners * ThreadLocalRandom.current().nextInt(owned);
+    }
+}
