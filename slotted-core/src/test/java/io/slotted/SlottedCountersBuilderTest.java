@@ -136,6 +136,10 @@ class SlottedCountersBuilderTest {
         return Arguments.of(setting, set, message);
     }
 
+    private static Arguments setting(String name, Consumer<SlottedCountersBuilder> set) {
+        return Arguments.of(name, set);
+    }
+
     @ParameterizedTest(name = "{0}: {2}")
     @MethodSource("valuesOutOfRange")
     void everyValidatedSetting_outOfRange_isRejectedNamingTheRuleAndValue(String setting,
@@ -148,16 +152,14 @@ class SlottedCountersBuilderTest {
     /** Every setting that takes an object, set to null. */
     static Stream<Arguments> nullSettings() {
         return Stream.of(
-                Arguments.of("writeMode", (Consumer<SlottedCountersBuilder>) b -> b.writeMode(null)),
-                Arguments.of("retryBackoff", (Consumer<SlottedCountersBuilder>) b -> b.retryBackoff(null)),
-                Arguments.of("queueFullWait", (Consumer<SlottedCountersBuilder>) b -> b.queueFullWait(null)),
-                Arguments.of("flushInterval", (Consumer<SlottedCountersBuilder>) b -> b.flushInterval(null)),
-                Arguments.of("outcomeResolutionTimeout",
-                        (Consumer<SlottedCountersBuilder>) b -> b.outcomeResolutionTimeout(null)),
-                Arguments.of("idempotencyRetention",
-                        (Consumer<SlottedCountersBuilder>) b -> b.idempotencyRetention(null)),
-                Arguments.of("clock", (Consumer<SlottedCountersBuilder>) b -> b.clock(null)),
-                Arguments.of("ticker", (Consumer<SlottedCountersBuilder>) b -> b.ticker(null)));
+                setting("writeMode", b -> b.writeMode(null)),
+                setting("retryBackoff", b -> b.retryBackoff(null)),
+                setting("queueFullWait", b -> b.queueFullWait(null)),
+                setting("flushInterval", b -> b.flushInterval(null)),
+                setting("outcomeResolutionTimeout", b -> b.outcomeResolutionTimeout(null)),
+                setting("idempotencyRetention", b -> b.idempotencyRetention(null)),
+                setting("clock", b -> b.clock(null)),
+                setting("ticker", b -> b.ticker(null)));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -171,25 +173,20 @@ class SlottedCountersBuilderTest {
     /** Every setting, given once with a valid value. */
     static Stream<Arguments> everySetting() {
         return Stream.of(
-                Arguments.of("table", (Consumer<SlottedCountersBuilder>) b -> b.table("counters")),
-                Arguments.of("writeMode", (Consumer<SlottedCountersBuilder>) b -> b.writeMode(WriteMode.DIRECT)),
-                Arguments.of("slots", (Consumer<SlottedCountersBuilder>) b -> b.slots(8)),
-                Arguments.of("slots for type 3", (Consumer<SlottedCountersBuilder>) b -> b.slots(3, 8)),
-                Arguments.of("maxAttempts", (Consumer<SlottedCountersBuilder>) b -> b.maxAttempts(3)),
-                Arguments.of("retryBackoff",
-                        (Consumer<SlottedCountersBuilder>) b -> b.retryBackoff(Duration.ofMillis(1))),
-                Arguments.of("flushers", (Consumer<SlottedCountersBuilder>) b -> b.flushers(3)),
-                Arguments.of("queueCapacity", (Consumer<SlottedCountersBuilder>) b -> b.queueCapacity(10)),
-                Arguments.of("queueFullWait",
-                        (Consumer<SlottedCountersBuilder>) b -> b.queueFullWait(Duration.ZERO)),
-                Arguments.of("flushInterval",
-                        (Consumer<SlottedCountersBuilder>) b -> b.flushInterval(Duration.ofMillis(5))),
-                Arguments.of("outcomeResolutionTimeout",
-                        (Consumer<SlottedCountersBuilder>) b -> b.outcomeResolutionTimeout(Duration.ZERO)),
-                Arguments.of("idempotencyRetention",
-                        (Consumer<SlottedCountersBuilder>) b -> b.idempotencyRetention(Duration.ofHours(1))),
-                Arguments.of("clock", (Consumer<SlottedCountersBuilder>) b -> b.clock(Clock.systemUTC())),
-                Arguments.of("ticker", (Consumer<SlottedCountersBuilder>) b -> b.ticker(System::nanoTime)));
+                setting("table", b -> b.table("counters")),
+                setting("writeMode", b -> b.writeMode(WriteMode.DIRECT)),
+                setting("slots", b -> b.slots(8)),
+                setting("slots for type 3", b -> b.slots(3, 8)),
+                setting("maxAttempts", b -> b.maxAttempts(3)),
+                setting("retryBackoff", b -> b.retryBackoff(Duration.ofMillis(1))),
+                setting("flushers", b -> b.flushers(3)),
+                setting("queueCapacity", b -> b.queueCapacity(10)),
+                setting("queueFullWait", b -> b.queueFullWait(Duration.ZERO)),
+                setting("flushInterval", b -> b.flushInterval(Duration.ofMillis(5))),
+                setting("outcomeResolutionTimeout", b -> b.outcomeResolutionTimeout(Duration.ZERO)),
+                setting("idempotencyRetention", b -> b.idempotencyRetention(Duration.ofHours(1))),
+                setting("clock", b -> b.clock(Clock.systemUTC())),
+                setting("ticker", b -> b.ticker(System::nanoTime)));
     }
 
     @ParameterizedTest(name = "{0}")

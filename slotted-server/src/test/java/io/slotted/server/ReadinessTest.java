@@ -3,9 +3,10 @@ package io.slotted.server;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.slotted.server.ServiceClient.Response;
 import io.slotted.db.EmbeddedMariaDbServer;
-import io.slotted.db.MariaDbTestDatabase;
+import io.slotted.server.ServiceClient.Response;
+import io.slotted.server.config.DatabaseSettings;
+import io.slotted.server.config.ServerSettings;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

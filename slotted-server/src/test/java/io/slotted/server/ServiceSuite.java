@@ -5,8 +5,13 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.slotted.WriteMode;
-import io.slotted.server.ServiceClient.Response;
 import io.slotted.db.TestDatabase;
+import io.slotted.server.ServiceClient.Response;
+import io.slotted.server.config.CounterSettings;
+import io.slotted.server.config.DatabaseSettings;
+import io.slotted.server.config.ServerSettings;
+import io.slotted.server.config.TypeNames;
+import io.slotted.server.http.HttpFrontEnd;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.Socket;
@@ -80,8 +85,8 @@ abstract class ServiceSuite {
 
     private void start() {
         server = SlottedServer.start(new ServerSettings(0, "127.0.0.1", new DatabaseSettings(db.jdbcUrl(), null, null),
-                AccessTokens.read(tokenFile), TypeNames.parse("downloads=1,views=2"),
-                new Database.CounterSettings(table, WriteMode.GROUPED, null)));
+                tokenFile, TypeNames.parse("downloads=1,views=2"),
+                new CounterSettings(table, WriteMode.GROUPED, null)));
         client = new ServiceClient(server.port());
     }
 
@@ -164,13 +169,13 @@ abstract class ServiceSuite {
 
     @Test
     void readMany_acceptsExactlyTheLimit() {
-        String thousand = IntStream.range(0, CounterRoutes.MAX_IDS).mapToObj(Integer::toString)
+        String thousand = IntStream.range(0, HttpFrontEnd.MAX_IDS).mapToObj(Integer::toString)
                 .collect(Collectors.joining(","));
 
         Response response = client.get("/v1/counters/2?ids=" + thousand).token(READER).send();
 
         assertThat(response.status()).as("%s", response.status()).isEqualTo(200);
-        assertThat(response.json().get("counts").size()).isEqualTo(CounterRoutes.MAX_IDS);
+        assertThat(response.json().get("counts").size()).isEqualTo(HttpFrontEnd.MAX_IDS);
     }
 
     @Test
@@ -282,7 +287,7 @@ abstract class ServiceSuite {
         // The JDK 17 client hangs when a 100-continue request gets a final answer: a raw socket.
         String response = raw("POST " + PROBE_INCREMENT + " HTTP/1.1\r\nHost: 127.0.0.1\r\n"
                 + "Authorization: Bearer " + WRITER + "\r\nContent-Type: application/json\r\n"
-                + "Content-Length: " + 64 * JsonBody.MAX_BYTES + "\r\nExpect: 100-continue\r\n"
+                + "Content-Length: " + 64 * HttpFrontEnd.MAX_BODY_BYTES + "\r\nExpect: 100-continue\r\n"
                 + "Connection: close\r\n\r\n");
 
         assertThat(response).startsWith("HTTP/1.1 413").contains("\"code\":\"body_too_large\"");
@@ -439,7 +444,7 @@ abstract class ServiceSuite {
     }
 
     static Stream<BadRequest> badRequests() {
-        String thousandAndOne = IntStream.rangeClosed(0, CounterRoutes.MAX_IDS)
+        String thousandAndOne = IntStream.rangeClosed(0, HttpFrontEnd.MAX_IDS)
                 .mapToObj(Integer::toString).collect(Collectors.joining(","));
         return Stream.of(
                 badIncrement("malformed JSON", "{\"delta\": ", "malformed_json"),
@@ -472,11 +477,11 @@ abstract class ServiceSuite {
                 bad("too many ids", "GET", "/v1/counters/downloads?ids=" + thousandAndOne, null, 400, "too_many_ids"),
                 bad("no ids", "GET", "/v1/counters/downloads", null, 400, "bad_ids"),
                 bad("bad id in a list", "GET", "/v1/counters/downloads?ids=1,x,3", null, 400, "bad_id"),
-                bad("too many increments", "POST", "/v1/increments", batchOf(BatchRequest.MAX_INCREMENTS + 1),
+                bad("too many increments", "POST", "/v1/increments", batchOf(HttpFrontEnd.MAX_INCREMENTS + 1),
                         400, "too_many_increments"),
                 bad("overflowing total", "POST", PROBE_INCREMENT, "{\"delta\": " + Long.MAX_VALUE + "}", 422, "overflow"),
                 bad("body over 1 MiB", "POST", PROBE_INCREMENT,
-                        "{\"delta\": 1" + " ".repeat((int) JsonBody.MAX_BYTES) + "}", 413, "body_too_large"),
+                        "{\"delta\": 1" + " ".repeat((int) HttpFrontEnd.MAX_BODY_BYTES) + "}", 413, "body_too_large"),
                 new BadRequest("body not declared as JSON", "POST", PROBE_INCREMENT, WRITER, "text/plain",
                         null, "{\"delta\": 1}", 415, "unsupported_media_type"),
                 new BadRequest("form body", "POST", "/v1/increments", WRITER, "application/x-www-form-urlencoded",

@@ -208,7 +208,8 @@ final class FlushWriter {
                 stats.outcomeResolved();
                 return Attempt.succeeded(verdicts);
             }
-            SortedMap<CounterKey, Long> sums = recordKeys(connection, dialect, flush, flushRef, verdicts);
+            SortedMap<CounterKey, Long> sums =
+                    recordKeys(connection, dialect, flush, flushRef, verdicts);
             SlotRows.upsert(connection, dialect, database.table(), rows(sums));
             commitSent = true;
             connection.commit();
@@ -225,9 +226,9 @@ final class FlushWriter {
     /**
      * The common case, a flush without idempotency keys, in two round trips rather than three:
      * the ledger claim and one multi-row upsert go to the server as one batch of plain
-     * statements, then COMMIT. The claim's result is known only afterwards; if it did not claim (an earlier attempt
-     * of this flush may have committed), the caller rolls the whole batch back and takes the
-     * careful path. A driver that does not report the claim's update count in a batch gets the
+     * statements, then COMMIT. The claim's result is known only afterwards; if it did not claim
+     * (an earlier attempt of this flush may have committed), the caller rolls the whole batch back
+     * and takes the careful path. A driver that does not report the claim's update count in a batch gets the
      * careful path from then on.
      *
      * @return true if the claim succeeded and the upserts are in the transaction

@@ -1,0 +1,83 @@
+package io.slotted.server.cli;
+
+import io.slotted.SlottedCounters;
+import io.slotted.SlottedException;
+import io.slotted.server.config.CounterSettings;
+import io.slotted.server.config.DatabaseSettings;
+import io.slotted.server.store.DatabaseFailure;
+import io.slotted.server.store.PooledCounters;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.function.Consumer;
+import picocli.CommandLine.Option;
+
+/**
+ * The database options every command shares: {@code --db}, {@code --db-user} and
+ * {@code --db-password-file}, each also read from its environment variable.
+ *
+ * <p>The password comes from a file, never from the command line, where every user of the machine
+ * could read it in the process list.
+ */
+final class DatabaseOptions {
+    @Option(names = "--db", paramLabel = "JDBC_URL", defaultValue = "${env:SLOTTED_DB_URL}",
+            description = {"JDBC URL of MariaDB/MySQL (jdbc:mariadb://host:3306/db), PostgreSQL"
+                    + " (jdbc:postgresql://host:5432/db) or H2 (jdbc:h2:file:path).",
+                    "Default: an embedded H2 file database in ./slotted-data. Env: SLOTTED_DB_URL."})
+    String url;
+
+    @Option(names = "--db-user", paramLabel = "U", defaultValue = "${env:SLOTTED_DB_USER}",
+            description = "Database user, unless the URL names one. Env: SLOTTED_DB_USER.")
+    String user;
+
+    @Option(names = "--db-password-file", paramLabel = "F",
+            defaultValue = "${env:SLOTTED_DB_PASSWORD_FILE}",
+            description = "File holding the database password (a trailing newline is ignored)."
+                    + " Env: SLOTTED_DB_PASSWORD_FILE.")
+    Path passwordFile;
+
+    /**
+     * The settings these options give.
+     *
+     * @return the database settings
+     * @throws IllegalArgumentException if the password file cannot be read
+     */
+    DatabaseSettings settings() {
+        return new DatabaseSettings(blankToNull(url), blankToNull(user), password());
+    }
+
+    /**
+     * Opens the database for one command, runs {@code work} on its counters, and closes it. A
+     * library failure is turned into a one-line reason naming the database.
+     *
+     * @param poolSize connections the command needs
+     * @param work what the command does
+     * @throws DatabaseFailure if the database fails
+     */
+    void withCounters(int poolSize, Consumer<SlottedCounters> work) {
+        try (PooledCounters store = PooledCounters.open(settings(), CounterSettings.DEFAULTS,
+                poolSize, null)) {
+            try {
+                work.accept(store.counters());
+            } catch (SlottedException e) {
+                throw store.explain(e);
+            }
+        }
+    }
+
+    private String password() {
+        if (passwordFile == null || passwordFile.toString().isBlank()) {
+            return null;
+        }
+        try {
+            return Files.readString(passwordFile, StandardCharsets.UTF_8).replaceFirst("\\R+\\z", "");
+        } catch (IOException e) {
+            throw new IllegalArgumentException("cannot read --db-password-file " + passwordFile + ": " + e, e);
+        }
+    }
+
+    private static String blankToNull(String text) {
+        return text == null || text.isBlank() ? null : text;
+    }
+}

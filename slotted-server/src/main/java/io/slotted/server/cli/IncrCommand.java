@@ -1,0 +1,57 @@
+package io.slotted.server.cli;
+
+import io.slotted.server.config.CounterType;
+import io.slotted.server.store.OverflowGuard;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code slotted incr TYPE ID [--by N]}: one durable increment, then the counter's new count. The
+ * schema is created first if it is missing, as {@code serve} does, so that the embedded default
+ * works on a fresh machine.
+ */
+@Command(name = "incr", mixinStandardHelpOptions = true,
+        description = "Adds to one counter and prints its count after.")
+final class IncrCommand implements Callable<Integer> {
+    @Parameters(index = "0", paramLabel = "TYPE", description = "A type name from --types, or a record_type number.")
+    String type;
+
+    @Parameters(index = "1", paramLabel = "ID", description = "The record id, a signed 64-bit integer.")
+    long id;
+
+    @Option(names = "--by", paramLabel = "N", defaultValue = "1",
+            description = "The amount to add, negative to subtract, never 0. Default: 1.")
+    long by;
+
+    @Mixin
+    TypeNamesOption types;
+
+    @Mixin
+    DatabaseOptions db;
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        if (by == 0) {
+            throw new ParameterException(spec.commandLine(), "--by must not be 0");
+        }
+        CounterType counterType = types.resolve(type);
+        db.withCounters(4, counters -> {
+            counters.migrate();
+            new OverflowGuard(counters).check(counterType, id, by);
+            counters.add(counterType.recordType(), id, by);
+            long count = counters.get(counterType.recordType(), id);
+            spec.commandLine().getOut().println(counterType + " " + id + ": " + count
+                    + " (" + (by > 0 ? "+" : "") + by + ")");
+        });
+        return 0;
+    }
+}

@@ -1,0 +1,24 @@
+package io.slotted.server.cli;
+
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+
+/** {@code slotted migrate}: creates the counter table and its companions, or checks them. */
+@Command(name = "migrate", mixinStandardHelpOptions = true,
+        description = "Creates the schema if it is missing, or checks the one there; says what it did.")
+final class MigrateCommand implements Callable<Integer> {
+    @Mixin
+    DatabaseOptions db;
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        db.withCounters(2, counters -> spec.commandLine().getOut().println(counters.migrate().describe()));
+        return 0;
+    }
+}

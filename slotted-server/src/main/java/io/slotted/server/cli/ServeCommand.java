@@ -1,0 +1,96 @@
+package io.slotted.server.cli;
+
+import io.slotted.WriteMode;
+import io.slotted.server.SlottedServer;
+import io.slotted.server.config.CounterSettings;
+import io.slotted.server.config.ServerSettings;
+import io.slotted.server.store.FailureMessage;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code slotted serve}: runs the HTTP service until the process is told to stop.
+ *
+ * <p>SIGTERM (or Ctrl-C) runs a JVM shutdown hook that stops the service gracefully (see
+ * {@link SlottedServer#close()}). The JVM would then report status 143 for the signal even though
+ * every accepted increment was written; the hook ends the process with 0 itself after a clean
+ * drain, and 1 if the drain failed, so a supervisor can tell the two apart.
+ */
+@Command(name = "serve", mixinStandardHelpOptions = true, description = "Runs the HTTP service.")
+final class ServeCommand implements Callable<Integer> {
+    private static final Logger log = LoggerFactory.getLogger(ServeCommand.class);
+
+    @Option(names = "--port", paramLabel = "PORT", defaultValue = "${env:SLOTTED_PORT:-8080}",
+            description = "TCP port to listen on. Default: 8080. Env: SLOTTED_PORT.")
+    int port;
+
+    @Option(names = "--bind", paramLabel = "ADDRESS", defaultValue = "${env:SLOTTED_BIND:-127.0.0.1}",
+            description = "Address to listen on; anything but loopback needs --tokens."
+                    + " Default: 127.0.0.1. Env: SLOTTED_BIND.")
+    String bind;
+
+    @Mixin
+    DatabaseOptions db;
+
+    @Option(names = "--tokens", paramLabel = "FILE", defaultValue = "${env:SLOTTED_TOKENS}",
+            description = "Token file, lines of '<token> <scope>[,<scope>...]' with scopes read,"
+                    + " write, admin; without it only loopback clients are served, unauthenticated."
+                    + " Env: SLOTTED_TOKENS.")
+    Path tokens;
+
+    @Mixin
+    TypeNamesOption types;
+
+    @Option(names = "--mode", paramLabel = "grouped|direct|buffered", converter = WriteModeConverter.class,
+            defaultValue = "${env:SLOTTED_MODE:-grouped}",
+            description = "How increments are written. Default: grouped (group commit). Env: SLOTTED_MODE.")
+    WriteMode mode;
+
+    @Option(names = "--slots", paramLabel = "N", defaultValue = "${env:SLOTTED_SLOTS}",
+            description = "Slots per counter, 1 to 1024. Default: 16 (grouped, buffered) or 100"
+                    + " (direct). Env: SLOTTED_SLOTS.")
+    Integer slots;
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() throws InterruptedException {
+        Path tokenFile = tokens == null || tokens.toString().isBlank() ? null : tokens;
+        if (tokenFile == null && ServerSettings.needsTokens(bind)) {
+            throw refusedWithoutTokens();
+        }
+        ServerSettings settings = new ServerSettings(port, bind, db.settings(), tokenFile,
+                types.names(), new CounterSettings(CounterSettings.DEFAULTS.table(), mode, slots));
+        SlottedServer server = SlottedServer.start(settings);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> stop(server), "slotted-shutdown"));
+        server.awaitClose();
+        return 0;
+    }
+
+    /** The settings' own refusal, worded with the flags that fix it. */
+    private ParameterException refusedWithoutTokens() {
+        return new ParameterException(spec.commandLine(), "refusing to listen on " + bind
+                + " without --tokens: anyone who can reach it could change counts; give --tokens"
+                + " FILE, or --bind " + ServerSettings.DEFAULT_BIND + " to serve this machine only");
+    }
+
+    private static void stop(SlottedServer server) {
+        int status = 0;
+        try {
+            server.close();
+        } catch (RuntimeException e) {
+            log.error("the service did not stop cleanly: {}", FailureMessage.of(e), e);
+            status = 1;
+        }
+        Runtime.getRuntime().halt(status);
+    }
+}

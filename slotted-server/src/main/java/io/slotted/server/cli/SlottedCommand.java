@@ -1,0 +1,89 @@
+package io.slotted.server.cli;
+
+import io.slotted.server.store.FailureMessage;
+import java.io.PrintWriter;
+import java.util.concurrent.Callable;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.IVersionProvider;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.ParseResult;
+import picocli.CommandLine.Spec;
+
+/**
+ * The {@code slotted} command line: {@code serve}, {@code incr}, {@code get}, {@code migrate} and
+ * {@code bench} (which says where the contention benchmark's own jar is).
+ *
+ * <p>Exit status: 0 on success; 2 on a usage error, with a one-line reason on standard error; 1 on a
+ * runtime failure, with one line naming the cause, such as the database that could not be reached.
+ * This class is the one place that decides which is which: a picocli {@link ParameterException}
+ * (a bad option) and an {@link IllegalArgumentException} (a setting the command or the library
+ * refused) are usage errors; anything else is a runtime failure. Stack traces go to the debug log
+ * only: a person at a terminal needs the reason, not the trace.
+ */
+@Command(name = "slotted", mixinStandardHelpOptions = true, versionProvider = SlottedCommand.Version.class,
+        description = "Hot counters kept exact and durable in your SQL database.",
+        subcommands = {ServeCommand.class, IncrCommand.class, GetCommand.class,
+            MigrateCommand.class, BenchCommand.class})
+public final class SlottedCommand implements Callable<Integer> {
+    /** Exit status of a usage error. */
+    public static final int USAGE = 2;
+    /** Exit status of a runtime failure. */
+    public static final int FAILURE = 1;
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        throw new ParameterException(spec.commandLine(), "missing command: use serve, incr, get, migrate or bench");
+    }
+
+    /**
+     * The command line, printing to the given writers, with the exit statuses described above.
+     *
+     * @param out where a command's results go
+     * @param err where errors go
+     * @return a command line ready to {@link CommandLine#execute(String...) execute}
+     */
+    public static CommandLine commandLine(PrintWriter out, PrintWriter err) {
+        CommandLine commandLine = new CommandLine(new SlottedCommand());
+        commandLine.setOut(out);
+        commandLine.setErr(err);
+        commandLine.setParameterExceptionHandler(SlottedCommand::usageError);
+        commandLine.setExecutionExceptionHandler(SlottedCommand::failure);
+        return commandLine;
+    }
+
+    private static int usageError(ParameterException e, String[] args) {
+        CommandLine command = e.getCommandLine();
+        String name = command.getCommandSpec().qualifiedName();
+        return report(command, FailureMessage.own(e) + " (see '" + name + " --help')", USAGE);
+    }
+
+    private static int failure(Exception e, CommandLine command, ParseResult parsed) {
+        if (e instanceof IllegalArgumentException) {
+            return report(command, FailureMessage.own(e), USAGE);
+        }
+        LoggerFactory.getLogger(SlottedCommand.class)
+                .debug("{} failed", command.getCommandSpec().qualifiedName(), e);
+        return report(command, FailureMessage.of(e), FAILURE);
+    }
+
+    private static int report(CommandLine command, String reason, int status) {
+        command.getErr().println(command.getCommandSpec().qualifiedName() + ": " + reason);
+        command.getErr().flush();
+        return status;
+    }
+
+    /** The version from the jar's manifest. */
+    static final class Version implements IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            String version = SlottedCommand.class.getPackage().getImplementationVersion();
+            return new String[] {"slotted " + (version == null ? "(development build)" : version)};
+        }
+    }
+}

@@ -1,0 +1,103 @@
+package io.slotted.server.config;
+
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.nio.file.Path;
+import java.util.Objects;
+
+/**
+ * Everything the service runs with, checked as a whole when made: the address to listen on, the
+ * database, the token file, the type names and how counters are written.
+ *
+ * <p>One rule spans settings: without tokens, anyone who can reach the port may change counts, so
+ * the service then listens only on a loopback address, reachable from this machine alone.
+ *
+ * <p>The token file is named, not read: reading it, like opening the database, is part of starting
+ * the service, and these settings are only the description of one.
+ *
+ * @param port the TCP port, 0 to 65535; 0 picks a free one (for tests)
+ * @param bind the address to listen on, such as {@code 127.0.0.1} or {@code 0.0.0.0}
+ * @param database where the counters live
+ * @param tokenFile the file of accepted tokens, or null for no authentication
+ * @param types the configured type names
+ * @param counters the counter table, write mode and slots
+ */
+public record ServerSettings(int port, String bind, DatabaseSettings database, Path tokenFile,
+        TypeNames types, CounterSettings counters) {
+    /** The port the service listens on unless told otherwise. */
+    public static final int DEFAULT_PORT = 8080;
+    /** The address the service listens on unless told otherwise: this machine only. */
+    public static final String DEFAULT_BIND = "127.0.0.1";
+
+    private static final int MAX_PORT = 65_535;
+
+    /**
+     * Checks the settings.
+     *
+     * @throws IllegalArgumentException if the port is out of range, the address cannot be resolved,
+     *     or it is not a loopback address and there is no token file
+     */
+    public ServerSettings {
+        Objects.requireNonNull(bind, "bind");
+        Objects.requireNonNull(database, "database");
+        Objects.requireNonNull(types, "types");
+        Objects.requireNonNull(counters, "counters");
+        if (port < 0 || port > MAX_PORT) {
+            throw new IllegalArgumentException("port must be between 0 and " + MAX_PORT
+                    + ", but was " + port);
+        }
+        if (tokenFile == null && needsTokens(bind)) {
+            throw new IllegalArgumentException("refusing to listen on " + bind + " without tokens:"
+                    + " anyone who can reach it could change counts; give a token file, or listen"
+                    + " on " + DEFAULT_BIND + " to serve this machine only");
+        }
+    }
+
+    /**
+     * The defaults, on the given database: port 8080 on 127.0.0.1, no tokens, no type names, the
+     * default counter settings.
+     *
+     * @param database where the counters live
+     * @return the settings
+     */
+    public static ServerSettings defaults(DatabaseSettings database) {
+        return new ServerSettings(DEFAULT_PORT, DEFAULT_BIND, database, null, TypeNames.none(),
+                CounterSettings.DEFAULTS);
+    }
+
+    /**
+     * Whether listening on an address needs tokens: it does unless the address is a loopback one.
+     * A front end can ask before it makes the settings, to word the refusal in its own terms.
+     *
+     * @param bind the address to listen on
+     * @return true unless {@code bind} is a loopback address
+     * @throws IllegalArgumentException if the address cannot be resolved
+     */
+    public static boolean needsTokens(String bind) {
+        try {
+            return !InetAddress.getByName(bind).isLoopbackAddress();
+        } catch (UnknownHostException e) {
+            throw new IllegalArgumentException("bind address " + bind + " is not an address of"
+                    + " this machine: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * These settings on another port.
+     *
+     * @param port the TCP port; 0 picks a free one
+     * @return the changed settings
+     */
+    public ServerSettings withPort(int port) {
+        return new ServerSettings(port, bind, database, tokenFile, types, counters);
+    }
+
+    /**
+     * Whether the service listens on this machine only.
+     *
+     * @return true for a loopback address
+     */
+    public boolean loopbackOnly() {
+        return !needsTokens(bind);
+    }
+}

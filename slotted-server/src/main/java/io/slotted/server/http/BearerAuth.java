@@ -1,0 +1,64 @@
+package io.slotted.server.http;
+
+import io.javalin.http.Context;
+import io.slotted.server.auth.AccessCheck;
+import io.slotted.server.auth.AccessDecision;
+import io.slotted.server.auth.Scope;
+
+/**
+ * The access check in HTTP terms: the token comes from the {@code Authorization: Bearer} header,
+ * and a refusal is a 401 (with the {@code WWW-Authenticate} challenge RFC 6750 asks for) or a 403.
+ */
+final class BearerAuth {
+    private static final String BEARER = "bearer ";
+    private static final String CHALLENGE = "WWW-Authenticate";
+
+    private final AccessCheck access;
+
+    BearerAuth(AccessCheck access) {
+        this.access = access;
+    }
+
+    /**
+     * Lets the request through or stops it.
+     *
+     * @param ctx the request
+     * @param required the scope the endpoint needs
+     * @throws HttpError {@link ErrorCode#UNAUTHORIZED} without a known token,
+     *     {@link ErrorCode#FORBIDDEN} when the token lacks the scope
+     */
+    void require(Context ctx, Scope required) {
+        AccessDecision decision = access.check(bearerToken(ctx), required);
+        if (decision != AccessDecision.GRANTED) {
+            throw refusal(ctx, decision, required);
+        }
+    }
+
+    private static HttpError refusal(Context ctx, AccessDecision decision, Scope required) {
+        return switch (decision) {
+            case NO_TOKEN -> unauthorized(ctx, "Bearer", "this endpoint needs a token: send"
+                    + " 'Authorization: Bearer <token>' with a token from the server's token file");
+            case UNKNOWN_TOKEN -> unauthorized(ctx, "Bearer error=\"invalid_token\"", "the token is"
+                    + " not known to this server: check it against the server's token file");
+            case LACKS_SCOPE -> new HttpError(ErrorCode.FORBIDDEN, "the token lacks the '"
+                    + required.label() + "' scope this endpoint needs: use a token with "
+                    + required.label() + (required == Scope.ADMIN ? "" : " (or a wider scope)"));
+            case GRANTED -> throw new IllegalArgumentException("a granted request is no refusal");
+        };
+    }
+
+    private static HttpError unauthorized(Context ctx, String challenge, String message) {
+        ctx.header(CHALLENGE, challenge);
+        return new HttpError(ErrorCode.UNAUTHORIZED, message);
+    }
+
+    /** The token of an {@code Authorization: Bearer} header, or null when there is none. */
+    private static String bearerToken(Context ctx) {
+        String header = ctx.header("Authorization");
+        if (header == null || !header.regionMatches(true, 0, BEARER, 0, BEARER.length())) {
+            return null;
+        }
+        String token = header.substring(BEARER.length()).strip();
+        return token.isEmpty() ? null : token;
+    }
+}

@@ -1,0 +1,112 @@
+package io.slotted.server.http;
+
+import io.slotted.ContentionException;
+import io.slotted.CounterOverflowException;
+import io.slotted.DatabaseUnavailableException;
+import io.slotted.IdempotencyConflictException;
+import io.slotted.OutcomeUnknownException;
+import io.slotted.QueueFullException;
+import io.slotted.SlottedException;
+import io.slotted.server.config.UnknownTypeException;
+import io.slotted.server.http.response.ErrorResponse;
+
+/**
+ * A request that ends in an error response: an {@link ErrorCode} (which carries the status) and a
+ * message that tells a person what to fix. Handlers throw it; {@link ErrorMapping} answers it as
+ * {@code {"error": {"code": …, "message": …}}}.
+ */
+final class HttpError extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    private final ErrorCode code;
+
+    /**
+     * Creates an error response.
+     *
+     * @param code what went wrong, for clients to switch on
+     * @param message what went wrong and what to do about it
+     */
+    HttpError(ErrorCode code, String message) {
+        super(message);
+        this.code = code;
+    }
+
+    private HttpError(ErrorCode code, String message, Throwable cause) {
+        super(message, cause);
+        this.code = code;
+    }
+
+    /**
+     * The answer to a type the configured names refused: {@link ErrorCode#UNKNOWN_TYPE} for a
+     * well-formed name that is not configured, {@link ErrorCode#BAD_TYPE} for anything else.
+     *
+     * @param e what {@link io.slotted.server.config.TypeNames#resolve} threw
+     * @param where how to name the type in the message, such as {@code increments[2].type: }, or
+     *     empty
+     * @return the error
+     */
+    static HttpError ofType(IllegalArgumentException e, String where) {
+        boolean unknown = e instanceof UnknownTypeException;
+        return new HttpError(unknown ? ErrorCode.UNKNOWN_TYPE : ErrorCode.BAD_TYPE,
+                where + e.getMessage(), e);
+    }
+
+    /**
+     * The response for a failure the library reported. Every one of them but
+     * {@link OutcomeUnknownException} guarantees that nothing was applied, and the message says so,
+     * because that is what a client needs to know before it retries.
+     *
+     * @param e what the library threw
+     * @return the error to answer with
+     */
+    static HttpError of(SlottedException e) {
+        if (e instanceof CounterOverflowException) {
+            return new HttpError(ErrorCode.OVERFLOW, e.getMessage()
+                    + "; nothing was applied: a counter's total and each of its slots must stay"
+                    + " within the signed 64-bit range", e);
+        }
+        if (e instanceof IdempotencyConflictException) {
+            return new HttpError(ErrorCode.IDEMPOTENCY_CONFLICT, "this Idempotency-Key was already"
+                    + " used for a different request; nothing was applied: send a new key for a new"
+                    + " request, or the original body to retry the original one", e);
+        }
+        if (e instanceof OutcomeUnknownException) {
+            return new HttpError(ErrorCode.OUTCOME_UNKNOWN, "the database connection was lost while"
+                    + " committing and the outcome is unknown: retry with the same Idempotency-Key,"
+                    + " which applies the increment at most once", e);
+        }
+        if (e instanceof QueueFullException) {
+            return new HttpError(ErrorCode.QUEUE_FULL, "the write queue is full, so the increment"
+                    + " was not applied: the database is slower than the load or down; retry"
+                    + " later", e);
+        }
+        if (e instanceof ContentionException) {
+            return new HttpError(ErrorCode.CONTENTION, "lock conflicts outlasted every retry, so"
+                    + " the increment was not applied; retry later", e);
+        }
+        if (e instanceof DatabaseUnavailableException) {
+            return new HttpError(ErrorCode.DATABASE_UNAVAILABLE, "the database cannot be reached,"
+                    + " so nothing was applied; retry later", e);
+        }
+        return new HttpError(ErrorCode.DATABASE_ERROR, "the database refused the work, so nothing"
+                + " was applied; the server log says why", e);
+    }
+
+    /**
+     * What went wrong, with its status.
+     *
+     * @return the code
+     */
+    ErrorCode code() {
+        return code;
+    }
+
+    /**
+     * The body to answer with.
+     *
+     * @return {@code {"error": {"code": …, "message": …}}}
+     */
+    ErrorResponse body() {
+        return ErrorResponse.of(code.code(), getMessage());
+    }
+}

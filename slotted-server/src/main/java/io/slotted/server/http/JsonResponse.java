@@ -1,0 +1,52 @@
+package io.slotted.server.http;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import io.javalin.http.Context;
+import io.javalin.http.HttpStatus;
+
+/** Writes JSON responses: a success as its record, an error as {@code {"error": {…}}}. */
+final class JsonResponse {
+    /** The media type of every body the service writes but {@code /metrics}. */
+    static final String CONTENT_TYPE = "application/json";
+
+    private JsonResponse() {
+    }
+
+    /**
+     * Answers 200 with a JSON body.
+     *
+     * @param ctx the request
+     * @param body one of the response records
+     */
+    static void ok(Context ctx, Object body) {
+        send(ctx, HttpStatus.OK.getCode(), body);
+    }
+
+    /**
+     * Answers with an error, in the status its code carries.
+     *
+     * @param ctx the request
+     * @param error the code and message
+     */
+    static void error(Context ctx, HttpError error) {
+        send(ctx, error.code().status(), error.body());
+    }
+
+    /**
+     * A body as JSON bytes.
+     *
+     * @param body one of the response records
+     * @return its JSON, UTF-8
+     */
+    static byte[] bytes(Object body) {
+        try {
+            return JsonBody.MAPPER.writeValueAsBytes(body);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("records of strings and numbers always serialize", e);
+        }
+    }
+
+    private static void send(Context ctx, int status, Object body) {
+        ctx.status(status).contentType(CONTENT_TYPE).result(bytes(body));
+    }
+}

@@ -1,0 +1,6 @@
+/**
+ * The JSON bodies of the HTTP service's responses, one record each, serialized by Jackson with the
+ * fields in the order the records declare them. A {@code type} field holds what the request used:
+ * a configured name (a JSON string) or the {@code record_type} number (a JSON number).
+ */
+package io.slotted.server.http.response;

@@ -1,0 +1,49 @@
+package io.slotted.server.store;
+
+/**
+ * One line that explains a failure to a person: the failure's own message, and the root cause's
+ * when it adds something, such as the driver's "Connection refused" under a pool's "could not get
+ * a connection".
+ */
+public final class FailureMessage {
+    private FailureMessage() {
+    }
+
+    /**
+     * The failure's message, followed by its root cause's when that says something more.
+     *
+     * @param e the failure
+     * @return one line
+     */
+    public static String of(Throwable e) {
+        String own = own(e);
+        String root = rootMessage(e);
+        return own.contains(root) ? own : own + " (caused by: " + root + ")";
+    }
+
+    /**
+     * The message of the innermost cause, which usually names what was really wrong.
+     *
+     * @param e the failure
+     * @return one line
+     */
+    public static String rootMessage(Throwable e) {
+        Throwable root = e;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        return own(root);
+    }
+
+    /**
+     * The failure's own message, or its class's name when it has none.
+     *
+     * @param e the failure
+     * @return one line
+     */
+    public static String own(Throwable e) {
+        String message = e.getMessage();
+        String text = message == null || message.isBlank() ? e.getClass().getSimpleName() : message;
+        return text.strip().replaceAll("\\s*[\\r\\n]+\\s*", " ");
+    }
+}

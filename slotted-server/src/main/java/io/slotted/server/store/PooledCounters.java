@@ -1,0 +1,164 @@
+package io.slotted.server.store;
+
+import com.zaxxer.hikari.HikariDataSource;
+import com.zaxxer.hikari.pool.HikariPool;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.slotted.DatabaseUnavailableException;
+import io.slotted.SlottedCounters;
+import io.slotted.SlottedCountersBuilder;
+import io.slotted.server.config.CounterSettings;
+import io.slotted.server.config.DatabaseSettings;
+import java.sql.SQLException;
+
+/**
+ * One database opened for the command line or the service: a HikariCP pool and the
+ * {@link SlottedCounters} that write through it. Closing it drains the counters first, then closes
+ * the pool, so nothing accepted is lost on the way out.
+ *
+ * <p>Opening goes in an order that reports each kind of mistake for what it is. The pool is made
+ * without connecting; the counters are built on it next, so that a bad setting (such as a slot
+ * count out of range) is refused by the library's own rule before anything is connected; only then
+ * is one connection borrowed and given back, so that an unreachable database is reported at once,
+ * by name, rather than by the first request. Whatever fails, what was opened is closed again.
+ */
+public final class PooledCounters implements AutoCloseable {
+    /** How long a request waits for a pooled connection before the database counts as down. */
+    static final long CONNECTION_TIMEOUT_MILLIS = 5_000;
+
+    private final DatabaseSettings settings;
+    private final HikariDataSource pool;
+    private final SlottedCounters counters;
+
+    private PooledCounters(DatabaseSettings settings, HikariDataSource pool,
+            SlottedCounters counters) {
+        this.settings = settings;
+        this.pool = pool;
+        this.counters = counters;
+    }
+
+    /**
+     * Makes the pool, builds the counters, and checks that the database answers.
+     *
+     * @param settings where the database is
+     * @param counters the counter table and write settings
+     * @param poolSize the most connections to hold
+     * @param registry where the pool reports its metrics, or null for none
+     * @return the open counters
+     * @throws IllegalArgumentException if the library refuses a counter setting; nothing was
+     *     connected
+     * @throws DatabaseFailure if the database cannot be reached or the driver refuses the URL
+     */
+    public static PooledCounters open(DatabaseSettings settings, CounterSettings counters,
+            int poolSize, MeterRegistry registry) {
+        HikariDataSource pool = pool(settings, poolSize, registry);
+        SlottedCounters built;
+        try {
+            built = build(SlottedCounters.builder(pool), counters);
+        } catch (RuntimeException e) {
+            pool.close();
+            throw e;
+        }
+        PooledCounters opened = new PooledCounters(settings, pool, built);
+        try {
+            opened.checkReachable();
+        } catch (RuntimeException e) {
+            opened.close();
+            throw e;
+        }
+        return opened;
+    }
+
+    /** A pool that connects on first use, not when made: the counters are built before that. */
+    private static HikariDataSource pool(DatabaseSettings settings, int poolSize,
+            MeterRegistry registry) {
+        HikariDataSource pool = new HikariDataSource();
+        pool.setPoolName("slotted");
+        pool.setJdbcUrl(settings.jdbcUrl());
+        pool.setUsername(settings.user());
+        pool.setPassword(settings.password());
+        pool.setMaximumPoolSize(poolSize);
+        pool.setConnectionTimeout(CONNECTION_TIMEOUT_MILLIS);
+        if (registry != null) {
+            pool.setMetricRegistry(registry);
+        }
+        return pool;
+    }
+
+    private static SlottedCounters build(SlottedCountersBuilder builder, CounterSettings settings) {
+        builder.table(settings.table()).writeMode(settings.mode());
+        if (settings.slots() != null) {
+            builder.slots(settings.slots());
+        }
+        return builder.build();
+    }
+
+    /** Borrows one connection, which starts the pool, and gives it back. */
+    private void checkReachable() {
+        try {
+            pool.getConnection().close();
+        } catch (SQLException | HikariPool.PoolInitializationException e) {
+            throw unreachable(settings, e);
+        } catch (RuntimeException e) {
+            // The driver rejected the URL itself, before any connection was tried.
+            throw new DatabaseFailure("cannot use the database URL " + settings.describe() + ": "
+                    + FailureMessage.rootMessage(e), e);
+        }
+    }
+
+    /**
+     * The counters, migrated or not as the caller decides.
+     *
+     * @return the counters
+     */
+    public SlottedCounters counters() {
+        return counters;
+    }
+
+    /**
+     * The pool, for readiness checks.
+     *
+     * @return the pool
+     */
+    public HikariDataSource pool() {
+        return pool;
+    }
+
+    /**
+     * Where the database is, safe to print.
+     *
+     * @return the URL with any password masked
+     */
+    public String describe() {
+        return settings.describe();
+    }
+
+    /**
+     * Restates a failure of this database for a person: an unreachable database is named, with the
+     * driver's reason.
+     *
+     * @param e what a call on the counters threw
+     * @return a failure whose message names the database and the cause
+     */
+    public DatabaseFailure explain(RuntimeException e) {
+        if (e instanceof DatabaseUnavailableException) {
+            return unreachable(settings, e);
+        }
+        return new DatabaseFailure("the database at " + settings.describe() + " failed: "
+                + FailureMessage.of(e), e);
+    }
+
+    private static DatabaseFailure unreachable(DatabaseSettings settings, Exception e) {
+        return new DatabaseFailure("cannot reach the database at " + settings.describe() + ": "
+                + FailureMessage.rootMessage(e), e);
+    }
+
+    /** Drains the counters, then closes the pool. */
+    @Override
+    public void close() {
+        try {
+            counters.close();
+        } finally {
+            pool.close();
+        }
+    }
+}

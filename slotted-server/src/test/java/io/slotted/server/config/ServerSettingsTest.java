@@ -1,0 +1,51 @@
+package io.slotted.server.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.slotted.db.H2TestDatabase;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+
+/** The service's settings: the port's range, and the rule that only loopback may go without tokens. */
+class ServerSettingsTest {
+    private static Path file(String name, String text) throws Exception {
+        return Files.writeString(Files.createDirectories(Path.of("target", "tokens")).resolve(name), text);
+    }
+
+    @Test
+    void service_withoutTokens_refusesANonLoopbackAddress_butAcceptsLoopback() throws Exception {
+        ServerSettings loopback = ServerSettings.defaults(new DatabaseSettings(H2TestDatabase.instance().jdbcUrl(), null, null));
+
+        assertThatThrownBy(() -> new ServerSettings(0, "0.0.0.0", loopback.database(), null,
+                loopback.types(), loopback.counters()))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("refusing to listen on 0.0.0.0 without tokens");
+        assertThat(loopback.loopbackOnly()).isTrue();
+        assertThat(new ServerSettings(0, "0.0.0.0", loopback.database(),
+                file("one.txt", "t read\n"), loopback.types(), loopback.counters())
+                .loopbackOnly()).isFalse();
+    }
+
+    @Test
+    void portOutOfRange_isRefused_namingTheSettingAndTheValue() {
+        ServerSettings defaults = ServerSettings.defaults(DatabaseSettings.embeddedDefault());
+
+        assertThatThrownBy(() -> defaults.withPort(70_000))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("port must be between 0 and 65535, but was 70000");
+        assertThatThrownBy(() -> defaults.withPort(-1)).isInstanceOf(IllegalArgumentException.class);
+        assertThat(defaults.withPort(0).port()).isZero();
+    }
+
+    @Test
+    void needsTokens_isFalseOnlyForLoopback_andAnUnknownHostIsRefused() {
+        assertThat(ServerSettings.needsTokens("127.0.0.1")).isFalse();
+        assertThat(ServerSettings.needsTokens("::1")).isFalse();
+        assertThat(ServerSettings.needsTokens("0.0.0.0")).isTrue();
+        assertThatThrownBy(() -> ServerSettings.needsTokens("no-such-host.invalid"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("no-such-host.invalid");
+    }
+}
