@@ -10,9 +10,16 @@ import picocli.CommandLine.TypeConversionException;
  * Reads durations as people type them on a command line: {@code 500ms}, {@code 10s}, {@code 2m};
  * also ISO-8601 ({@code PT10S}), which is what {@link Duration#parse} alone would demand.
  */
-final class DurationConverter implements ITypeConverter<Duration> {
+public final class DurationConverter implements ITypeConverter<Duration> {
     private static final Pattern SHORT = Pattern.compile("(\\d+)(ms|s|m)");
 
+    /**
+     * Reads one duration.
+     *
+     * @param value such as {@code 500ms}, {@code 10s}, {@code 2m} or {@code PT10S}
+     * @return the duration
+     * @throws TypeConversionException if it is none of these
+     */
     @Override
     public Duration convert(String value) {
         Matcher matcher = SHORT.matcher(value.trim());
