@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.slotted.db.TestDatabase;
+import java.math.BigInteger;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -153,6 +154,18 @@ abstract class CounterBehaviourSuite extends CounterTableTest {
     }
 
     @Test
+    void add_idempotencyKeysDifferingOnlyInTrailingSpaces_areDifferentKeys() {
+        SlottedCounters counters = migrated(builder());
+
+        assertThat(counters.add(1, 1L, 5, "k")).isTrue();
+        assertThat(counters.add(1, 1L, 5, "k ")).as("one trailing space: another key").isTrue();
+        assertThat(counters.add(1, 1L, 5, "k  ")).as("two trailing spaces: another key").isTrue();
+        assertThat(counters.add(1, 1L, 5, "k ")).as("the same key again").isFalse();
+
+        assertThat(counters.get(1, 1L)).isEqualTo(15);
+    }
+
+    @Test
     void add_idempotencyKeyReusedForAnotherIncrement_isRefusedAndChangesNothing() {
         SlottedCounters counters = migrated(builder());
         counters.add(1, 1L, 5, "k");
@@ -242,7 +255,8 @@ abstract class CounterBehaviourSuite extends CounterTableTest {
         assertThatThrownBy(() -> counters.addAll(List.of(new Increment(1, 2L, 5), new Increment(1, 1L, 1))))
                 .isInstanceOf(CounterOverflowException.class);
         assertThatThrownBy(() -> counters.addAll(List.of(new Increment(1, 3L, Long.MAX_VALUE),
-                new Increment(1, 3L, 1)))).isInstanceOf(CounterOverflowException.class)
+                new Increment(1, 3L, 1)))).isInstanceOfSatisfying(CounterOverflowException.class,
+                        e -> assertThat(e.total()).as("no total was read").isNull())
                 .hasMessageContaining("nothing was applied");
 
         assertThat(counters.getAll(1, List.of(1L, 2L, 3L)))
@@ -395,7 +409,8 @@ abstract class CounterBehaviourSuite extends CounterTableTest {
         counters.add(1, 1L, Long.MAX_VALUE);
 
         assertThatThrownBy(() -> counters.add(1, 1L, 1))
-                .isInstanceOf(CounterOverflowException.class)
+                .isInstanceOfSatisfying(CounterOverflowException.class,
+                        e -> assertThat(e.total()).as("no total was read").isNull())
                 .hasMessageContaining("record_id=1")
                 .hasMessageContaining("nothing was changed")
                 .hasMessageContaining("SQLState");
@@ -415,6 +430,25 @@ abstract class CounterBehaviourSuite extends CounterTableTest {
                 .hasMessageContaining("9223372036854775808");
         assertThatThrownBy(() -> counters.getAll(1, List.of(1L)))
                 .isInstanceOf(CounterOverflowException.class);
+    }
+
+    @Test
+    void get_totalBeyond64Bits_reportsTheExactTotal() {
+        SlottedCounters counters = migrated(builder());
+        db.execute("INSERT INTO " + table + " (record_type, record_id, slot, count) VALUES"
+                + " (1, 1, 0, " + Long.MAX_VALUE + "), (1, 1, 1, " + (Long.MAX_VALUE - 1) + "),"
+                + " (1, 2, 0, " + Long.MIN_VALUE + "), (1, 2, 1, " + Long.MIN_VALUE + ")");
+        BigInteger above = new BigInteger("18446744073709551613");
+        BigInteger below = new BigInteger("-18446744073709551616");
+
+        assertThatThrownBy(() -> counters.get(1, 1L)).isInstanceOfSatisfying(
+                CounterOverflowException.class, e -> assertThat(e.total()).isEqualTo(above));
+        assertThatThrownBy(() -> counters.getAll(1, List.of(1L))).isInstanceOfSatisfying(
+                CounterOverflowException.class, e -> assertThat(e.total()).isEqualTo(above));
+        assertThatThrownBy(() -> counters.get(1, 2L)).isInstanceOfSatisfying(
+                CounterOverflowException.class, e -> assertThat(e.total()).isEqualTo(below));
+        assertThatThrownBy(() -> counters.getAll(1, List.of(2L))).isInstanceOfSatisfying(
+                CounterOverflowException.class, e -> assertThat(e.total()).isEqualTo(below));
     }
 
     @Test

@@ -6,13 +6,18 @@ import static org.awaitility.Awaitility.await;
 
 import io.slotted.db.TestDatabase;
 import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.OptionalLong;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.LongStream;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 
@@ -80,6 +85,53 @@ abstract class GroupCommitSuite extends CounterTableTest {
         assertThatThrownBy(() -> counters.add(1, 1L, 1)).isInstanceOf(IllegalStateException.class);
     }
 
+    // ---------------------------------------------------------------- start-up
+
+    /**
+     * Eight services starting at once, each flusher registering in the ledger with its first
+     * flush, five times over on one table: the server detects no deadlock, and no flush had to be
+     * retried for one.
+     */
+    @Test
+    void grouped_manyInstancesStartingTogether_causeNoDeadlock() throws Exception {
+        migrated(on(db.dataSource(), WriteMode.GROUPED));
+        OptionalLong deadlocksBefore = db.deadlocksDetected();
+        long retries = 0;
+        for (int round = 0; round < 5; round++) {
+            List<SlottedCounters> instances = new ArrayList<>();
+            for (int i = 0; i < 8; i++) {
+                instances.add(counters(on(db.dataSource(), WriteMode.GROUPED).flushers(8)));
+            }
+            long firstId = round * 8L;
+            runConcurrently(8, t -> instances.get(t).add(1, firstId + t, 1));
+            for (SlottedCounters instance : instances) {
+                instance.close();
+                retries += instance.stats().retries();
+            }
+        }
+
+        assertThat(db.deadlocksDetected()).as("deadlocks the server detected, where it counts them")
+                .isEqualTo(deadlocksBefore);
+        assertThat(retries).as("flushes retried").isZero();
+        SlottedCounters reader = counters(on(db.dataSource(), WriteMode.DIRECT));
+        List<Long> ids = LongStream.range(0, 40).boxed().toList();
+        assertThat(reader.getAll(1, ids).values()).hasSize(40).containsOnly(1L);
+    }
+
+    @Test
+    void grouped_start_prunesLedgerRowsIdleForADayAndKeepsTheOthers() throws Exception {
+        MutableClock clock = new MutableClock();
+        SlottedCounters counters = migrated(on(db.dataSource(), WriteMode.GROUPED).clock(clock));
+        long dayAgo = clock.millis() - Duration.ofDays(1).toMillis();
+        db.execute("INSERT INTO " + table + "_ledger (flusher_id, flush_seq, updated_ms) VALUES"
+                + " ('abandoned', 5, " + (dayAgo - 1) + "), ('idle', 7, " + (dayAgo + 1) + ")");
+
+        counters.add(1, 1L, 1);
+
+        assertThat(ledgerRows()).hasSize(2).contains("idle").doesNotContain("abandoned");
+    }
+
+    // ---------------------------------------------------------------- BUFFERED
     // ---------------------------------------------------------------- BUFFERED
 
     @Test
@@ -150,5 +202,18 @@ abstract class GroupCommitSuite extends CounterTableTest {
 
         await().atMost(Duration.ofSeconds(30)).until(() -> counters.get(1, 1L) == 6);
         assertThat(counters.stats().incrementsDropped()).isZero();
+    }
+
+    private List<String> ledgerRows() throws SQLException {
+        List<String> ids = new ArrayList<>();
+        try (Connection connection = db.dataSource().getConnection();
+                Statement select = connection.createStatement();
+                ResultSet rows = select.executeQuery(
+                        "SELECT flusher_id FROM " + table + "_ledger")) {
+            while (rows.next()) {
+                ids.add(rows.getString(1));
+            }
+        }
+        return ids;
     }
 }

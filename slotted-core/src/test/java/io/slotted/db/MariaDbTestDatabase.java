@@ -1,5 +1,7 @@
 package io.slotted.db;
 
+import java.util.OptionalLong;
+
 /**
  * MariaDB: the server named by {@code SLOTTED_TEST_MARIADB_URL} when it is set (CI sets it to the
  * machine's service), otherwise a real MariaDB started from Maven Central for this test run.
@@ -57,6 +59,12 @@ public final class MariaDbTestDatabase extends TestDatabase {
     @Override
     protected String shortLockWaitSql() {
         return "SET SESSION innodb_lock_wait_timeout = 1";
+    }
+
+    /** InnoDB counts a deadlock in the moment it detects it, before either transaction moves on. */
+    @Override
+    public OptionalLong deadlocksDetected() {
+        return OptionalLong.of(queryLong("SHOW GLOBAL STATUS LIKE 'Innodb_deadlocks'", 2));
     }
 
     /** The seed's DDL, word for word. */

@@ -3,8 +3,10 @@ package io.slotted.db;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.OptionalLong;
 import javax.sql.DataSource;
 
 /**
@@ -84,6 +86,28 @@ public abstract class TestDatabase {
         try (Connection connection = dataSource().getConnection();
                 Statement statement = connection.createStatement()) {
             statement.execute(sql);
+        } catch (SQLException e) {
+            throw new IllegalStateException("on " + name() + ": " + sql, e);
+        }
+    }
+
+    /**
+     * How many deadlocks the server has detected since it started, where the server counts them
+     * at once; empty where no such count can be trusted at the moment it is read.
+     */
+    public OptionalLong deadlocksDetected() {
+        return OptionalLong.empty();
+    }
+
+    /** Runs a query on a connection of its own and reads one number from its first row. */
+    protected long queryLong(String sql, int column) {
+        try (Connection connection = dataSource().getConnection();
+                Statement statement = connection.createStatement();
+                ResultSet row = statement.executeQuery(sql)) {
+            if (!row.next()) {
+                throw new IllegalStateException("on " + name() + ": no row from " + sql);
+            }
+            return row.getLong(column);
         } catch (SQLException e) {
             throw new IllegalStateException("on " + name() + ": " + sql, e);
         }

@@ -8,6 +8,7 @@ import java.sql.SQLException;
 import java.sql.SQLNonTransientConnectionException;
 import java.sql.SQLTransientConnectionException;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * What differs between databases: the upsert statement, the DDL, and what an error code means.
@@ -79,12 +80,25 @@ public abstract class Dialect {
 
     /**
      * The column type of an idempotency key: up to 128 printable ASCII characters, compared
-     * exactly (case matters).
+     * exactly (case and trailing spaces matter).
      *
      * @return a SQL type
      */
     protected String keyColumnType() {
         return "VARCHAR(128)";
+    }
+
+    /**
+     * The statement that converts an existing key column to {@link #keyColumnType()} when the
+     * column, made by an earlier release, does not compare keys exactly. The keys table is
+     * Slotted's own, so it may be altered; the user's counter table never is.
+     *
+     * @param keys the checked table name
+     * @param jdbcType the existing column's {@link java.sql.Types} constant
+     * @return an {@code ALTER TABLE} statement, or empty when the column compares exactly
+     */
+    public Optional<String> exactKeyColumnSql(TableName keys, int jdbcType) {
+        return Optional.empty();
     }
 
     /**

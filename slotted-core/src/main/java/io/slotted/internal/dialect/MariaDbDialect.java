@@ -6,7 +6,9 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.sql.Types;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * MariaDB and MySQL.
@@ -49,10 +51,28 @@ public final class MariaDbDialect extends Dialect {
                 + " ON DUPLICATE KEY UPDATE count = count + ?";
     }
 
-    /** Binary ASCII, so that keys differing only in case stay different keys. */
+    /**
+     * Bytes, so that keys differing only in case or in trailing spaces stay different keys. A
+     * {@code VARCHAR} would need a NO PAD collation, which MariaDB and MySQL name differently;
+     * {@code ascii_bin}, which both have, is PAD SPACE and ignores trailing spaces when comparing.
+     */
     @Override
     protected String keyColumnType() {
-        return "VARCHAR(128) CHARACTER SET ascii COLLATE ascii_bin";
+        return "VARBINARY(128)";
+    }
+
+    /**
+     * Earlier releases made the key column {@code VARCHAR(128) CHARACTER SET ascii COLLATE
+     * ascii_bin}, in which "k" and "k " were one key. Keys are ASCII, so they keep their bytes in
+     * the conversion, and keys that were distinct stay distinct.
+     */
+    @Override
+    public Optional<String> exactKeyColumnSql(TableName keys, int jdbcType) {
+        if (jdbcType == Types.VARBINARY) {
+            return Optional.empty();
+        }
+        return Optional.of("ALTER TABLE " + keys + " MODIFY idempotency_key " + keyColumnType()
+                + " NOT NULL");
     }
 
     /**

@@ -7,6 +7,8 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * Makes a flush's commit idempotent, so that a commit whose outcome is unknown can be retried
@@ -99,13 +101,47 @@ final class FlushLedger {
         insertFirst(connection, 0);
     }
 
-    /** Removes the rows of flushers that have not written for a day. */
+    /**
+     * Removes the rows of flushers that have not written for a day, each in a transaction of its
+     * own, committed at once, before this flusher registers. The rows are found by a plain read,
+     * which locks nothing, and deleted one by one by primary key, which locks only that row. A
+     * range delete ({@code WHERE updated_ms < ?}) would instead scan with next-key locks up to the
+     * end of the table; in the registration's transaction two flushers starting together would
+     * each hold that lock on the last gap and wait to insert into it, a deadlock. Each delete
+     * checks the age again, so a row claimed since the read is kept.
+     *
+     * @param connection a connection in manual-commit mode with no work pending
+     */
     void pruneAbandoned(Connection connection) throws SQLException {
+        long cutoff = clock.millis() - ABANDONED_AFTER.toMillis();
+        for (String abandoned : abandonedSince(connection, cutoff)) {
+            deleteIfStillAbandoned(connection, abandoned, cutoff);
+            connection.commit();
+        }
+    }
+
+    private void deleteIfStillAbandoned(Connection connection, String abandoned, long cutoff)
+            throws SQLException {
         try (PreparedStatement delete = connection.prepareStatement(
-                "DELETE FROM " + ledger + " WHERE updated_ms < ?")) {
-            delete.setLong(1, clock.millis() - ABANDONED_AFTER.toMillis());
+                "DELETE FROM " + ledger + " WHERE flusher_id = ? AND updated_ms < ?")) {
+            delete.setString(1, abandoned);
+            delete.setLong(2, cutoff);
             delete.executeUpdate();
         }
+    }
+
+    private List<String> abandonedSince(Connection connection, long cutoff) throws SQLException {
+        List<String> abandoned = new ArrayList<>();
+        try (PreparedStatement select = connection.prepareStatement(
+                "SELECT flusher_id FROM " + ledger + " WHERE updated_ms < ?")) {
+            select.setLong(1, cutoff);
+            try (ResultSet rows = select.executeQuery()) {
+                while (rows.next()) {
+                    abandoned.add(rows.getString(1));
+                }
+            }
+        }
+        return abandoned;
     }
 
     private int advance(Connection connection, long seq) throws SQLException {

@@ -192,8 +192,8 @@ final class FlushWriter {
         String flushRef = ledger.flusherId() + ":" + seq;
         Map<Pending, IdempotencyKeys.Verdict> verdicts = new IdentityHashMap<>();
         try {
-            keys.pruneIfDue(connection);
             registerOnce(connection, dialect);
+            keys.pruneIfDue(connection);
             if (flush.keyed().isEmpty() && pipelineClaim) {
                 if (claimAndUpsertInOneTrip(connection, dialect, flush, seq)) {
                     commitSent = true;
@@ -308,9 +308,10 @@ final class FlushWriter {
     }
 
     /**
-     * Before its first flush, a flusher prunes abandoned ledger rows and registers its own, in a
-     * transaction of their own. A registration whose commit was lost may have landed; finding the
-     * row already there then means it did.
+     * Before its first flush, a flusher prunes abandoned ledger rows and then registers its own,
+     * each in transactions of their own that hold nothing else, so that flushers starting together
+     * cannot deadlock on the ledger (see {@link FlushLedger#pruneAbandoned}). A registration whose
+     * commit was lost may have landed; finding the row already there then means it did.
      */
     private void registerOnce(Connection connection, Dialect dialect) throws SQLException {
         if (registered) {

@@ -20,8 +20,8 @@ import java.util.Map;
  *
  * <p>Every database sums {@code BIGINT} into a wider type (DECIMAL or NUMERIC), so the total is read
  * as a {@link BigDecimal} and checked: a total beyond the signed 64-bit range is reported, never
- * wrapped. Many ids are read with one {@code IN (…) GROUP BY} query per chunk, each touching only
- * the rows of the requested counters.
+ * wrapped, with the exact total in the exception. Many ids are read with one
+ * {@code IN (…) GROUP BY} query per chunk, each touching only the rows of the requested counters.
  */
 public final class CounterReader {
     /** Ids per query: well under every driver's and server's parameter limit. */
@@ -120,7 +120,8 @@ public final class CounterReader {
         if (sum.compareTo(MIN) < 0 || sum.compareTo(MAX) > 0) {
             throw new CounterOverflowException("counter " + key + " totals " + sum.toPlainString()
                     + ", outside the signed 64-bit range [" + Long.MIN_VALUE + ", " + Long.MAX_VALUE
-                    + "]; read its slot rows directly or subtract from it to bring it back in range");
+                    + "]; add to or subtract from it to bring it back in range (the exception's"
+                    + " total() holds the exact total)", sum.toBigIntegerExact());
         }
         return sum.longValueExact();
     }

@@ -14,15 +14,20 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Creates the counter table when it is missing and checks it when it is not.
+ * Creates the counter table when it is missing and checks it when it is not, and creates or
+ * upgrades Slotted's own companion tables beside it.
  *
- * <p>An existing table is never altered: it belongs to the user, who may have made it from the
- * seed's DDL years ago. Slotted needs only the four columns and a unique key over
+ * <p>An existing counter table is never altered: it belongs to the user, who may have made it
+ * from the seed's DDL years ago. Slotted needs only the four columns and a unique key over
  * {@code (record_type, record_id, slot)}; a table without them is refused with a message naming
  * what is missing. What works but costs something is reported as a warning: a surrogate
  * auto-increment id (every upsert consumes a value, even when it updates, so an {@code INT} id runs
  * out after about 2.1 billion increments), {@code INT} counts that overflow at 2,147,483,647, and
  * {@code INT} record ids that cannot hold larger ids.
+ *
+ * <p>The companions, the flush ledger and the idempotency key table, are Slotted's alone, so an
+ * earlier release's shape is converted: a key column that ignores trailing spaces (MariaDB and
+ * MySQL before exact keys) is changed to one that compares keys exactly.
  */
 public final class SchemaMigrator {
     private static final List<String> NEEDED = List.of("record_type", "record_id", "slot", "count");
@@ -51,28 +56,55 @@ public final class SchemaMigrator {
         List<String> actions = new ArrayList<>();
         Optional<TableShape> existing = TableShape.read(connection, table);
         if (existing.isEmpty()) {
-            create(connection, dialect.createTableSql(table));
+            run(connection, dialect.createTableSql(table));
             actions.add("created table " + table);
         } else {
             warnings.addAll(check(existing.get(), table));
         }
-        TableName ledger = table.withSuffix(LEDGER_SUFFIX);
-        if (TableShape.read(connection, ledger).isEmpty()) {
-            create(connection, dialect.createLedgerSql(ledger));
-            actions.add("created table " + ledger + " (the flush ledger that makes group commits"
-                    + " exactly-once)");
-        }
-        TableName keys = table.withSuffix(KEYS_SUFFIX);
-        if (TableShape.read(connection, keys).isEmpty()) {
-            for (String ddl : dialect.createIdempotencySql(keys)) {
-                create(connection, ddl);
-            }
-            actions.add("created table " + keys + " (callers' idempotency keys)");
-        }
+        ledger(connection, dialect, table.withSuffix(LEDGER_SUFFIX)).ifPresent(actions::add);
+        keys(connection, dialect, table.withSuffix(KEYS_SUFFIX)).ifPresent(actions::add);
         return new MigrationReport(table.toString(), existing.isEmpty(), actions, warnings);
     }
 
-    private static void create(Connection connection, String ddl) throws SQLException {
+    /** Creates the flush ledger if it is missing. */
+    private static Optional<String> ledger(Connection connection, Dialect dialect, TableName ledger)
+            throws SQLException {
+        if (TableShape.read(connection, ledger).isPresent()) {
+            return Optional.empty();
+        }
+        run(connection, dialect.createLedgerSql(ledger));
+        return Optional.of("created table " + ledger + " (the flush ledger that makes group commits"
+                + " exactly-once)");
+    }
+
+    /** Creates the idempotency key table, or upgrades an earlier release's. */
+    private static Optional<String> keys(Connection connection, Dialect dialect, TableName keys)
+            throws SQLException {
+        Optional<TableShape> existing = TableShape.read(connection, keys);
+        if (existing.isPresent()) {
+            return upgradeKeyColumn(connection, dialect, keys, existing.get());
+        }
+        for (String ddl : dialect.createIdempotencySql(keys)) {
+            run(connection, ddl);
+        }
+        return Optional.of("created table " + keys + " (callers' idempotency keys)");
+    }
+
+    private static Optional<String> upgradeKeyColumn(Connection connection, Dialect dialect,
+            TableName keys, TableShape shape) throws SQLException {
+        TableShape.Column column = shape.columns().get("idempotency_key");
+        Optional<String> alter = column == null ? Optional.empty()
+                : dialect.exactKeyColumnSql(keys, column.jdbcType());
+        if (alter.isEmpty()) {
+            return Optional.empty();
+        }
+        run(connection, alter.get());
+        return Optional.of("converted column idempotency_key of table " + keys + " from "
+                + column.typeName() + " to a type that compares keys exactly (keys differing only"
+                + " in trailing spaces were one key)");
+    }
+
+    private static void run(Connection connection, String ddl) throws SQLException {
         try (Statement statement = connection.createStatement()) {
             statement.execute(ddl);
         }
