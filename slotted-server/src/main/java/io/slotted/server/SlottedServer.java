@@ -6,9 +6,13 @@ import io.slotted.server.auth.AccessCheck;
 import io.slotted.server.auth.AccessTokens;
 import io.slotted.server.config.ServerSettings;
 import io.slotted.server.http.HttpFrontEnd;
+import io.slotted.server.http.HttpSettings;
 import io.slotted.server.metrics.ServerMetrics;
 import io.slotted.server.store.FailureMessage;
 import io.slotted.server.store.PooledCounters;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
@@ -58,8 +62,25 @@ public final class SlottedServer implements AutoCloseable {
      * @throws ServiceFailure if the address cannot be listened on
      */
     public static SlottedServer start(ServerSettings settings) {
+        return start(settings, HttpSettings.defaults());
+    }
+
+    /**
+     * Reads the tokens, opens the database, creates or checks the schema, and starts listening,
+     * with the HTTP front end's bounds given.
+     *
+     * @param settings what to run with
+     * @param httpSettings the HTTP front end's deadlines, workers and connection limits
+     * @return the running service
+     * @throws IllegalArgumentException if the token file cannot be read or is malformed, or the
+     *     library refuses a counter setting
+     * @throws io.slotted.server.store.DatabaseFailure if the database cannot be reached or migrated
+     * @throws ServiceFailure if the address cannot be listened on
+     */
+    public static SlottedServer start(ServerSettings settings, HttpSettings httpSettings) {
         AccessTokens tokens = settings.tokenFile() == null ? null
                 : AccessTokens.read(settings.tokenFile());
+        checkPortFree(settings);
         ServerMetrics metrics = new ServerMetrics();
         PooledCounters store = null;
         try {
@@ -68,7 +89,7 @@ public final class SlottedServer implements AutoCloseable {
             migrate(store);
             metrics.bind(store.counters());
             HttpFrontEnd http = new HttpFrontEnd(store, settings.types(),
-                    tokens == null ? AccessCheck.open() : tokens, metrics);
+                    tokens == null ? AccessCheck.open() : tokens, metrics, httpSettings);
             SlottedServer server = new SlottedServer(metrics, store, http);
             listen(http, settings);
             // The Redis-protocol front end and the roll-up will start here, on the same store.
@@ -81,6 +102,28 @@ public final class SlottedServer implements AutoCloseable {
             metrics.close();
             throw e;
         }
+    }
+
+    /**
+     * Finds a port taken by another process before the database is opened and migrated, so the
+     * failure is one line and nothing else is done. The front end's own bind still decides: a
+     * process that takes the port in between is reported by {@link #listen} the same way.
+     */
+    private static void checkPortFree(ServerSettings settings) {
+        if (settings.port() == 0) {
+            return;
+        }
+        try (ServerSocket probe = new ServerSocket()) {
+            probe.setReuseAddress(true);
+            probe.bind(new InetSocketAddress(settings.bind(), settings.port()));
+        } catch (IOException e) {
+            throw cannotListen(settings, e);
+        }
+    }
+
+    private static ServiceFailure cannotListen(ServerSettings settings, Exception e) {
+        return new ServiceFailure("cannot listen on " + settings.bind() + ":" + settings.port()
+                + ": " + FailureMessage.of(e), e);
     }
 
     private static void migrate(PooledCounters store) {
@@ -98,8 +141,7 @@ public final class SlottedServer implements AutoCloseable {
             http.start(settings.bind(), settings.port());
         } catch (RuntimeException e) {
             // Javalin has already stopped the Jetty server it failed to start.
-            throw new ServiceFailure("cannot listen on " + settings.bind() + ":" + settings.port()
-                    + ": " + FailureMessage.of(e), e);
+            throw cannotListen(settings, e);
         }
     }
 

@@ -7,9 +7,11 @@ import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
+import java.net.http.HttpRequest.BodyPublisher;
 import java.net.http.HttpRequest.BodyPublishers;
 import java.net.http.HttpResponse;
 import java.net.http.HttpResponse.BodyHandlers;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -52,7 +54,7 @@ final class ServiceClient {
         private final String method;
         private final String path;
         private final Map<String, String> headers = new LinkedHashMap<>();
-        private String body;
+        private BodyPublisher body;
 
         private Call(String method, String path) {
             this.method = method;
@@ -70,14 +72,19 @@ final class ServiceClient {
 
         /** A body, sent as application/json unless a Content-Type header says otherwise. */
         Call body(String body) {
-            this.body = body;
+            return body(body.getBytes(StandardCharsets.UTF_8));
+        }
+
+        /** A body of any bytes, sent as application/json unless a Content-Type header says otherwise. */
+        Call body(byte[] body) {
+            this.body = BodyPublishers.ofByteArray(body);
             return this;
         }
 
         Response send() {
             HttpRequest.Builder request = HttpRequest.newBuilder(base.resolve(path))
                     .timeout(Duration.ofSeconds(60))
-                    .method(method, body == null ? BodyPublishers.noBody() : BodyPublishers.ofString(body));
+                    .method(method, body == null ? BodyPublishers.noBody() : body);
             if (body != null && !headers.containsKey("Content-Type")) {
                 request.header("Content-Type", "application/json");
             }

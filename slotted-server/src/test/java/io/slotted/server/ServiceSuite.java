@@ -116,7 +116,7 @@ abstract class ServiceSuite {
 
         assertThat(response.status()).isEqualTo(200);
         assertThat(response.text()).isEqualTo(
-                "{\"type\":\"downloads\",\"id\":" + id + ",\"delta\":1,\"replayed\":false}");
+                "{\"type\":\"downloads\",\"id\":" + id + ",\"delta\":1,\"replayed\":false,\"durable\":true}");
         assertThat(count("downloads", id)).isEqualTo(1);
     }
 
@@ -190,7 +190,7 @@ abstract class ServiceSuite {
                 + "{\"type\": \"2\", \"id\": " + b + ", \"delta\": 9}]}").send();
 
         assertThat(response.status()).as("%s", response).isEqualTo(200);
-        assertThat(response.text()).isEqualTo("{\"applied\":4}");
+        assertThat(response.text()).isEqualTo("{\"applied\":4,\"durable\":true}");
         assertThat(count("downloads", a)).isEqualTo(6);
         assertThat(count("views", b)).isEqualTo(7);
     }
@@ -224,7 +224,7 @@ abstract class ServiceSuite {
         assertThat(first.json().get("replayed").booleanValue()).isFalse();
         assertThat(replay.status()).isEqualTo(200);
         assertThat(replay.text()).isEqualTo(
-                "{\"type\":\"downloads\",\"id\":" + id + ",\"delta\":5,\"replayed\":true}");
+                "{\"type\":\"downloads\",\"id\":" + id + ",\"delta\":5,\"replayed\":true,\"durable\":true}");
         assertThat(conflict.status()).isEqualTo(409);
         assertThat(conflict.errorCode()).isEqualTo("idempotency_conflict");
         assertThat(afterRestart.status()).isEqualTo(200);
@@ -244,9 +244,9 @@ abstract class ServiceSuite {
         Response conflict = client.post("/v1/increments").token(WRITER).header("Idempotency-Key", key)
                 .body(body.replace("\"delta\": 4", "\"delta\": 40")).send();
 
-        assertThat(first.text()).isEqualTo("{\"applied\":2}");
+        assertThat(first.text()).isEqualTo("{\"applied\":2,\"durable\":true}");
         assertThat(replay.status()).isEqualTo(200);
-        assertThat(replay.text()).isEqualTo("{\"applied\":0,\"replayed\":true}");
+        assertThat(replay.text()).isEqualTo("{\"applied\":0,\"replayed\":true,\"durable\":true}");
         assertThat(conflict.status()).isEqualTo(409);
         assertThat(conflict.errorCode()).isEqualTo("idempotency_conflict");
         assertThat(count("views", id)).isEqualTo(7);
@@ -299,7 +299,7 @@ abstract class ServiceSuite {
         String badEscape = raw("GET /v1/counters/downloads/%zz HTTP/1.1\r\nHost: 127.0.0.1\r\n"
                 + "Connection: close\r\n\r\n");
         String hugeHeader = raw("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: "
-                + "a".repeat(20_000) + "\r\nConnection: close\r\n\r\n");
+                + "a".repeat(HttpFrontEnd.MAX_REQUEST_HEAD_BYTES) + "\r\nConnection: close\r\n\r\n");
 
         assertThat(badEscape).startsWith("HTTP/1.1 400").contains("application/json")
                 .contains("{\"error\":{\"code\":\"bad_request\",\"message\":");

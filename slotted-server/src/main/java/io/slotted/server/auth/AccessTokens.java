@@ -51,7 +51,7 @@ public final class AccessTokens implements AccessCheck {
         }
         List<Entry> entries = new ArrayList<>();
         for (int i = 0; i < lines.size(); i++) {
-            String line = withoutComment(lines.get(i)).strip();
+            String line = withoutComment(withoutByteOrderMark(lines.get(i), i)).strip();
             if (!line.isEmpty()) {
                 entries.add(parse(line, file + " line " + (i + 1), entries));
             }
@@ -128,6 +128,11 @@ public final class AccessTokens implements AccessCheck {
             }
         }
         return new Entry(digest, Set.copyOf(scopes));
+    }
+
+    /** Editors on some systems start a UTF-8 file with a byte-order mark; it is not part of a token. */
+    private static String withoutByteOrderMark(String line, int index) {
+        return index == 0 && line.startsWith("\uFEFF") ? line.substring(1) : line;
     }
 
     private static String withoutComment(String line) {

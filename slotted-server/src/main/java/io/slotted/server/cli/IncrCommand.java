@@ -1,7 +1,10 @@
 package io.slotted.server.cli;
 
 import io.slotted.server.config.CounterType;
+import io.slotted.Increment;
 import io.slotted.server.store.OverflowGuard;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -46,8 +49,11 @@ final class IncrCommand implements Callable<Integer> {
         CounterType counterType = types.resolve(type);
         db.withCounters(4, counters -> {
             counters.migrate();
-            new OverflowGuard(counters).check(counterType, id, by);
-            counters.add(counterType.recordType(), id, by);
+            new OverflowGuard(counters).write(List.of(new Increment(counterType.recordType(), id, by)),
+                    () -> {
+                        counters.add(counterType.recordType(), id, by);
+                        return CompletableFuture.completedFuture(true);
+                    });
             long count = counters.get(counterType.recordType(), id);
             spec.commandLine().getOut().println(counterType + " " + id + ": " + count
                     + " (" + (by > 0 ? "+" : "") + by + ")");

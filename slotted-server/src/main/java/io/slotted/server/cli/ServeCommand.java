@@ -5,7 +5,9 @@ import io.slotted.server.SlottedServer;
 import io.slotted.server.config.CounterSettings;
 import io.slotted.server.config.ServerSettings;
 import io.slotted.server.store.FailureMessage;
+import io.slotted.server.http.HttpSettings;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.concurrent.Callable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -59,6 +61,35 @@ final class ServeCommand implements Callable<Integer> {
                     + " (direct). Env: SLOTTED_SLOTS.")
     Integer slots;
 
+    @Option(names = "--request-timeout", paramLabel = "TIME", converter = DurationConverter.class,
+            defaultValue = "${env:SLOTTED_REQUEST_TIMEOUT:-10s}",
+            description = "How long a counter request may take once its body has arrived before it"
+                    + " is answered 503. Default: 10s. Env: SLOTTED_REQUEST_TIMEOUT.")
+    Duration requestTimeout;
+
+    @Option(names = "--body-timeout", paramLabel = "TIME", converter = DurationConverter.class,
+            defaultValue = "${env:SLOTTED_BODY_TIMEOUT:-10s}",
+            description = "How long a request body may take to arrive before it is answered 408."
+                    + " Default: 10s. Env: SLOTTED_BODY_TIMEOUT.")
+    Duration bodyTimeout;
+
+    @Option(names = "--workers", paramLabel = "N", defaultValue = "${env:SLOTTED_WORKERS:-32}",
+            description = "Threads that run counter work; up to 1000 requests more wait for one,"
+                    + " past that a request is answered 503 at once. Default: 32. Env: SLOTTED_WORKERS.")
+    int workers;
+
+    @Option(names = "--max-connections", paramLabel = "N",
+            defaultValue = "${env:SLOTTED_MAX_CONNECTIONS:-2000}",
+            description = "Connections open at once; more wait to be accepted. Default: 2000."
+                    + " Env: SLOTTED_MAX_CONNECTIONS.")
+    int maxConnections;
+
+    @Option(names = "--idle-timeout", paramLabel = "TIME", converter = DurationConverter.class,
+            defaultValue = "${env:SLOTTED_IDLE_TIMEOUT:-30s}",
+            description = "How long a connection may stay idle before it is closed. Default: 30s."
+                    + " Env: SLOTTED_IDLE_TIMEOUT.")
+    Duration idleTimeout;
+
     @Spec
     CommandSpec spec;
 
@@ -70,7 +101,10 @@ final class ServeCommand implements Callable<Integer> {
         }
         ServerSettings settings = new ServerSettings(port, bind, db.settings(), tokenFile,
                 types.names(), new CounterSettings(CounterSettings.DEFAULTS.table(), mode, slots));
-        SlottedServer server = SlottedServer.start(settings);
+        HttpSettings defaults = HttpSettings.defaults();
+        HttpSettings http = defaults.withRequestDeadline(requestTimeout).withBodyDeadline(bodyTimeout)
+                .withWorkers(workers, defaults.workerQueue()).withConnections(maxConnections, idleTimeout);
+        SlottedServer server = SlottedServer.start(settings, http);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> stop(server), "slotted-shutdown"));
         server.awaitClose();
         return 0;

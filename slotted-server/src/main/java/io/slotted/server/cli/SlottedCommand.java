@@ -1,5 +1,7 @@
 package io.slotted.server.cli;
 
+import io.slotted.server.ServiceFailure;
+import io.slotted.server.store.DatabaseFailure;
 import io.slotted.server.store.FailureMessage;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
@@ -69,7 +71,10 @@ public final class SlottedCommand implements Callable<Integer> {
         }
         LoggerFactory.getLogger(SlottedCommand.class)
                 .debug("{} failed", command.getCommandSpec().qualifiedName(), e);
-        return report(command, FailureMessage.of(e), FAILURE);
+        // These already name their cause, with the database's passwords masked: its raw message
+        // underneath may quote one.
+        boolean explained = e instanceof DatabaseFailure || e instanceof ServiceFailure;
+        return report(command, explained ? FailureMessage.own(e) : FailureMessage.of(e), FAILURE);
     }
 
     private static int report(CommandLine command, String reason, int status) {

@@ -1,7 +1,11 @@
 package io.slotted.server.config;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Where the counters live and how to log in: a JDBC URL for MariaDB/MySQL, PostgreSQL or H2, and
@@ -19,6 +23,8 @@ import java.util.Objects;
 public record DatabaseSettings(String url, String user, String password) {
     /** The embedded default: an H2 file database under the working directory. */
     public static final String DEFAULT_URL = "jdbc:h2:file:./slotted-data/slotted";
+    private static final Pattern URL_PASSWORDS =
+            Pattern.compile("//[^/:@\\s]+:([^@/\\s]+)@|(?i)password=([^&;\\s]+)");
 
     /**
      * The embedded default database.
@@ -47,9 +53,49 @@ public record DatabaseSettings(String url, String user, String password) {
      * @return the URL as given (or the default), safe to print
      */
     public String describe() {
-        return Objects.requireNonNullElse(url, DEFAULT_URL)
-                .replaceAll("(?i)(password=)[^&;]*", "$1***")
-                .replaceAll("(//[^/:@]+:)[^@/]*@", "$1***@");
+        return maskCredentials(Objects.requireNonNullElse(url, DEFAULT_URL));
+    }
+
+    /**
+     * Text with every password that a JDBC URL can carry masked: {@code password=…} parameters
+     * and the {@code user:password@} part of an authority. Drivers quote the URL they were given
+     * in their messages, so every message about the database goes through this before it is
+     * printed or logged.
+     *
+     * @param text a URL, or a message that may quote one
+     * @return the text with passwords replaced by {@code ***}
+     */
+    public static String maskCredentials(String text) {
+        return text.replaceAll("(?i)(password=)[^&;\\s]*", "$1***")
+                .replaceAll("(//[^/:@\\s]+:)[^@/\\s]*@", "$1***@");
+    }
+
+    /**
+     * A message about this database with every password it was given masked, wherever the driver
+     * quoted it: drivers that cannot parse a URL repeat pieces of it, such as
+     * {@code secret@127.0.0.1}, which no pattern would recognise.
+     *
+     * @param message a message that may quote the URL or the password
+     * @return the message with each password replaced by {@code ***}
+     */
+    public String mask(String message) {
+        String masked = message;
+        for (String secret : secrets()) {
+            masked = masked.replace(secret, "***");
+        }
+        return maskCredentials(masked);
+    }
+
+    private List<String> secrets() {
+        List<String> secrets = new ArrayList<>();
+        if (password != null && !password.isEmpty()) {
+            secrets.add(password);
+        }
+        Matcher found = URL_PASSWORDS.matcher(Objects.requireNonNullElse(url, ""));
+        while (found.find()) {
+            secrets.add(found.group(1) != null ? found.group(1) : found.group(2));
+        }
+        return secrets;
     }
 
     @Override

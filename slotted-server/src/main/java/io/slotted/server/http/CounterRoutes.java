@@ -1,14 +1,18 @@
 package io.slotted.server.http;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
 import io.slotted.Increment;
 import io.slotted.SlottedCounters;
+import io.slotted.WriteMode;
 import io.slotted.server.auth.Scope;
 import io.slotted.server.config.CounterType;
 import io.slotted.server.config.Excerpt;
 import io.slotted.server.config.TypeNames;
+import io.slotted.server.http.body.BatchRequest;
+import io.slotted.server.http.body.JsonBody;
+import io.slotted.server.http.body.MessageFraming;
+import io.slotted.server.http.body.RequestBodies;
 import io.slotted.server.http.response.BatchResponse;
 import io.slotted.server.http.response.CountResponse;
 import io.slotted.server.http.response.CountsResponse;
@@ -16,8 +20,9 @@ import io.slotted.server.http.response.IncrementResponse;
 import io.slotted.server.store.OverflowGuard;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
 import java.util.regex.Pattern;
 
 /**
@@ -25,8 +30,18 @@ import java.util.regex.Pattern;
  * batch all or nothing.
  *
  * <p>Every handler checks in the same order: the token, then the path (type and id), then the
- * {@code Idempotency-Key}, then the body, then whether the counts would overflow; only a request
+ * {@code Idempotency-Key}, then the body, then whether the counts could overflow; only a request
  * that passes all of them reaches the library. A request rejected on the way has changed nothing.
+ * The checks that need no body run on Jetty's thread; then the handler lets the thread go
+ * ({@code ctx.future}): the body is read as it arrives ({@link RequestBodies}) and the library's
+ * blocking calls run on {@link CounterWork}'s workers, within the request deadline.
+ *
+ * <p>An increment answers 200 with {@code "durable": true} once it is committed. In
+ * {@code BUFFERED} mode the library takes an increment without a key into memory and writes it
+ * within the flush interval, so that answer would be a promise the service cannot keep across a
+ * crash: it answers {@code 202 Accepted} with {@code "durable": false} instead. An increment with
+ * an {@code Idempotency-Key} waits for its flush in every mode, and a batch is one transaction of
+ * its own: both answer 200, durable.
  */
 final class CounterRoutes {
     /** The most ids one read may ask for. */
@@ -34,23 +49,31 @@ final class CounterRoutes {
 
     private static final Pattern RECORD_ID = Pattern.compile("-?[0-9]{1,19}");
     private static final String DELTA_EXAMPLE = "{\"delta\": 5}";
+    private static final Set<String> DELTA_FIELDS = Set.of("delta");
 
     private final SlottedCounters counters;
     private final TypeNames types;
     private final BearerAuth auth;
     private final OverflowGuard overflow;
+    private final CounterWork work;
+    private final RequestBodies bodies;
+    private final boolean buffered;
 
-    CounterRoutes(SlottedCounters counters, TypeNames types, BearerAuth auth) {
+    CounterRoutes(SlottedCounters counters, TypeNames types, BearerAuth auth, CounterWork work,
+            RequestBodies bodies) {
         this.counters = counters;
         this.types = types;
         this.auth = auth;
         this.overflow = new OverflowGuard(counters);
+        this.work = work;
+        this.bodies = bodies;
+        this.buffered = counters.config().writeMode() == WriteMode.BUFFERED;
     }
 
     void register(RoutesConfig routes) {
         routes.post("/v1/counters/{type}/{id}/increment", this::increment);
-        routes.get("/v1/counters/{type}/{id}", this::read);
-        routes.get("/v1/counters/{type}", this::readMany);
+        HttpFrontEnd.getAndHead(routes, "/v1/counters/{type}/{id}", this::read);
+        HttpFrontEnd.getAndHead(routes, "/v1/counters/{type}", this::readMany);
         routes.post("/v1/increments", this::applyBatch);
     }
 
@@ -59,54 +82,111 @@ final class CounterRoutes {
         CounterType type = type(ctx);
         long id = recordId(ctx.pathParam("id"));
         String key = idempotencyKey(ctx);
-        long delta = JsonBody.read(ctx)
-                .map(body -> JsonBody.object(body, "the body", Set.of("delta"), DELTA_EXAMPLE))
-                .map(body -> JsonBody.delta(body.get("delta"), "delta"))
-                .orElse(1L);
-        overflow.check(type, id, delta);
-        boolean applied = true;
-        if (key == null) {
-            counters.add(type.recordType(), id, delta);
-        } else {
-            applied = counters.add(type.recordType(), id, delta, key);
+        requireJsonBody(ctx);
+        ctx.future(() -> bodies.read(ctx, body -> {
+            long delta = JsonBody.read(body, 1L, CounterRoutes::delta);
+            return increment(type, id, delta, key);
+        }).thenAccept(answer -> {
+            if (answer.durable()) {
+                JsonResponse.ok(ctx, answer);
+            } else {
+                JsonResponse.accepted(ctx, answer);
+            }
+        }));
+    }
+
+    private static long delta(JsonBody body) {
+        body.requireObject("the body", DELTA_EXAMPLE);
+        long delta = 1;
+        while (body.nextField("the body", DELTA_FIELDS, DELTA_EXAMPLE) != null) {
+            delta = body.delta("delta");
         }
-        JsonResponse.ok(ctx, new IncrementResponse(type.echo(), id, delta, !applied));
+        return delta;
+    }
+
+    private CompletableFuture<IncrementResponse> increment(CounterType type, long id, long delta,
+            String key) {
+        List<Increment> one = List.of(new Increment(type.recordType(), id, delta));
+        boolean durable = key != null || !buffered;
+        return guardedWrite(one, key == null
+                ? () -> counters.addAsync(type.recordType(), id, delta).thenApply(done -> true)
+                : () -> CompletableFuture.completedFuture(
+                        counters.add(type.recordType(), id, delta, key)))
+                .thenApply(applied -> new IncrementResponse(type.echo(), id, delta, !applied, durable));
     }
 
     private void read(Context ctx) {
         auth.require(ctx, Scope.READ);
         CounterType type = type(ctx);
         long id = recordId(ctx.pathParam("id"));
-        long count = counters.get(type.recordType(), id);
-        JsonResponse.ok(ctx, new CountResponse(type.echo(), id, count));
+        ctx.future(() -> work.read(() -> counters.get(type.recordType(), id))
+                .thenAccept(count -> JsonResponse.ok(ctx, new CountResponse(type.echo(), id, count))));
     }
 
     private void readMany(Context ctx) {
         auth.require(ctx, Scope.READ);
         CounterType type = type(ctx);
         List<Long> ids = recordIds(ctx.queryParams("ids"));
-        Map<Long, Long> counts = counters.getAll(type.recordType(), ids);
-        JsonResponse.ok(ctx, new CountsResponse(type.echo(), counts));
+        ctx.future(() -> work.read(() -> counters.getAll(type.recordType(), ids))
+                .thenAccept(counts -> JsonResponse.ok(ctx, new CountsResponse(type.echo(), counts))));
     }
 
     private void applyBatch(Context ctx) {
         auth.require(ctx, Scope.WRITE);
         String key = idempotencyKey(ctx);
-        JsonNode json = JsonBody.read(ctx).orElseThrow(() -> new HttpError(ErrorCode.BAD_BODY,
-                "the body is missing: send {\"increments\": [{\"type\": \"downloads\", \"id\": 1,"
-                        + " \"delta\": 1}]} with Content-Type: application/json"));
-        List<Increment> increments = BatchRequest.parse(json, types).increments();
+        requireJsonBody(ctx);
+        ctx.future(() -> bodies.read(ctx,
+                body -> applyBatch(BatchRequest.read(body, types).increments(), key))
+                .thenAccept(answer -> JsonResponse.ok(ctx, answer)));
+    }
+
+    private CompletableFuture<BatchResponse> applyBatch(List<Increment> increments, String key) {
         if (increments.isEmpty()) {
-            JsonResponse.ok(ctx, BatchResponse.of(0));
-            return;
+            return CompletableFuture.completedFuture(BatchResponse.of(0));
         }
-        overflow.check(increments);
-        if (key == null) {
-            JsonResponse.ok(ctx, BatchResponse.of(counters.addAll(increments)));
-        } else if (counters.addAll(increments, key)) {
-            JsonResponse.ok(ctx, BatchResponse.of(increments.size()));
-        } else {
-            JsonResponse.ok(ctx, BatchResponse.replay());
+        return guardedWrite(increments, () -> {
+            if (key == null) {
+                counters.addAll(increments);
+                return CompletableFuture.completedFuture(true);
+            }
+            return CompletableFuture.completedFuture(counters.addAll(increments, key));
+        }).thenApply(applied -> applied ? BatchResponse.of(increments.size()) : BatchResponse.replay());
+    }
+
+    /**
+     * Runs a write on a worker, past the overflow guard and the deadline's gate.
+     *
+     * @param write starts the write; its future completes with true once applied, false when its
+     *     key shows a replay
+     * @return the write's outcome: true applied, false a replay
+     */
+    private CompletableFuture<Boolean> guardedWrite(List<Increment> increments,
+            Supplier<CompletableFuture<Boolean>> write) {
+        return work.write(gate -> overflow.write(increments, () -> {
+            gate.enter();
+            // A replay applied nothing now, which the guard hears only from a failed future.
+            return write.get().thenApply(applied -> {
+                if (!applied) {
+                    throw new Replayed();
+                }
+                return true;
+            });
+        })).exceptionallyCompose(failure -> HttpError.unwrap(failure) instanceof Replayed
+                ? CompletableFuture.completedFuture(false) : CompletableFuture.failedFuture(failure));
+    }
+
+    /** A write under an {@code Idempotency-Key} that was applied before: nothing applied now. */
+    private static final class Replayed extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        Replayed() {
+            super("replayed", null, false, false);
+        }
+    }
+
+    private static void requireJsonBody(Context ctx) {
+        if (MessageFraming.hasBody(ctx)) {
+            MessageFraming.requireJson(ctx);
         }
     }
 

@@ -11,7 +11,7 @@ import java.util.Set;
  * ({@code bad_delta}); the status only sorts the codes into the classes HTTP knows. The list is
  * part of the contract and is repeated in the module's README, which a test keeps in step.
  */
-enum ErrorCode {
+public enum ErrorCode {
     /** The body is not valid JSON. */
     MALFORMED_JSON(HttpStatus.BAD_REQUEST),
     /** The body is JSON of the wrong shape: not an object, an unknown field, a missing array. */
@@ -33,6 +33,11 @@ enum ErrorCode {
     /** A body whose reading failed, such as one cut off by the client. */
     UNREADABLE_BODY(HttpStatus.BAD_REQUEST),
     /**
+     * A request whose framing could be read two ways: a transfer coding other than plain
+     * {@code chunked}, or {@code chunked} on HTTP/1.0.
+     */
+    BAD_TRANSFER_ENCODING(HttpStatus.BAD_REQUEST),
+    /**
      * A request Jetty refused before the service saw it (bad URI syntax, a malformed request line),
      * and the fallback for any status Jetty or Javalin raise themselves that no other code has.
      */
@@ -49,11 +54,13 @@ enum ErrorCode {
     METHOD_NOT_ALLOWED(HttpStatus.METHOD_NOT_ALLOWED),
     /** An {@code Idempotency-Key} used before for a different request. */
     IDEMPOTENCY_CONFLICT(HttpStatus.CONFLICT),
+    /** A body that did not arrive in full within the body deadline. */
+    BODY_TIMEOUT(HttpStatus.REQUEST_TIMEOUT),
     /** A body over the size limit. */
     BODY_TOO_LARGE(HttpStatus.CONTENT_TOO_LARGE),
     /** A URI too long for Jetty to take. */
     URI_TOO_LONG(HttpStatus.URI_TOO_LONG),
-    /** A body not declared as {@code application/json}. */
+    /** A body not declared as {@code application/json}, or declared in a charset other than UTF-8. */
     UNSUPPORTED_MEDIA_TYPE(HttpStatus.UNSUPPORTED_MEDIA_TYPE),
     /** An increment that would take a counter out of the signed 64-bit range. */
     OVERFLOW(HttpStatus.UNPROCESSABLE_CONTENT),
@@ -71,6 +78,10 @@ enum ErrorCode {
     CONTENTION(HttpStatus.SERVICE_UNAVAILABLE),
     /** The database refused the work; nothing was applied. */
     DATABASE_ERROR(HttpStatus.SERVICE_UNAVAILABLE),
+    /** The work did not finish within the request deadline and was given up; nothing was applied. */
+    TIMEOUT(HttpStatus.SERVICE_UNAVAILABLE),
+    /** Every worker is busy and the queue for them is full, or bodies fill their memory; nothing was applied. */
+    OVERLOADED(HttpStatus.SERVICE_UNAVAILABLE),
     /** Jetty refused the request because the server is stopping. */
     SERVICE_UNAVAILABLE(HttpStatus.SERVICE_UNAVAILABLE);
 

@@ -5,6 +5,7 @@ import io.javalin.http.Context;
 import io.javalin.http.HttpResponseException;
 import io.slotted.SlottedException;
 import io.slotted.server.config.Excerpt;
+import io.slotted.server.http.body.JsonBody;
 import io.slotted.server.store.FailureMessage;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -16,6 +17,10 @@ import org.slf4j.LoggerFactory;
  * {@link ErrorCode#INTERNAL_ERROR}, logged with its stack trace.
  */
 final class ErrorMapping {
+    /** Where the service's endpoints are, for a request that found none. */
+    static final String ENDPOINTS = "the endpoints are under /v1/counters, /v1/increments,"
+            + " /healthz, /readyz and /metrics";
+
     private static final Logger log = LoggerFactory.getLogger(ErrorMapping.class);
 
     private ErrorMapping() {
@@ -54,9 +59,8 @@ final class ErrorMapping {
         ErrorCode code = ErrorCode.forBareStatus(e.getStatus());
         String request = ctx.method().name() + " " + Excerpt.of(ctx.path());
         return switch (code) {
-            case NOT_FOUND -> new HttpError(code, "there is no endpoint " + request
-                    + ": the endpoints are under /v1/counters, /v1/increments, /healthz, /readyz"
-                    + " and /metrics");
+            case NOT_FOUND -> new HttpError(code, "there is no endpoint " + request + ": "
+                    + ENDPOINTS);
             case METHOD_NOT_ALLOWED -> {
                 String allowed = e.getDetails().getOrDefault("availableMethods", "");
                 if (!allowed.isEmpty()) {

@@ -9,13 +9,14 @@ import io.slotted.QueueFullException;
 import io.slotted.SlottedException;
 import io.slotted.server.config.UnknownTypeException;
 import io.slotted.server.http.response.ErrorResponse;
+import java.util.concurrent.CompletionException;
 
 /**
  * A request that ends in an error response: an {@link ErrorCode} (which carries the status) and a
  * message that tells a person what to fix. Handlers throw it; {@link ErrorMapping} answers it as
  * {@code {"error": {"code": …, "message": …}}}.
  */
-final class HttpError extends RuntimeException {
+public final class HttpError extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
     private final ErrorCode code;
@@ -26,12 +27,19 @@ final class HttpError extends RuntimeException {
      * @param code what went wrong, for clients to switch on
      * @param message what went wrong and what to do about it
      */
-    HttpError(ErrorCode code, String message) {
+    public HttpError(ErrorCode code, String message) {
         super(message);
         this.code = code;
     }
 
-    private HttpError(ErrorCode code, String message, Throwable cause) {
+    /**
+     * Creates an error response for a failure that has a cause worth logging.
+     *
+     * @param code what went wrong, for clients to switch on
+     * @param message what went wrong and what to do about it
+     * @param cause the failure behind it
+     */
+    public HttpError(ErrorCode code, String message, Throwable cause) {
         super(message, cause);
         this.code = code;
     }
@@ -45,7 +53,7 @@ final class HttpError extends RuntimeException {
      *     empty
      * @return the error
      */
-    static HttpError ofType(IllegalArgumentException e, String where) {
+    public static HttpError ofType(IllegalArgumentException e, String where) {
         boolean unknown = e instanceof UnknownTypeException;
         return new HttpError(unknown ? ErrorCode.UNKNOWN_TYPE : ErrorCode.BAD_TYPE,
                 where + e.getMessage(), e);
@@ -90,6 +98,18 @@ final class HttpError extends RuntimeException {
         }
         return new HttpError(ErrorCode.DATABASE_ERROR, "the database refused the work, so nothing"
                 + " was applied; the server log says why", e);
+    }
+
+    /**
+     * What a future failed with: the failure itself, not the {@link CompletionException} that
+     * a dependent stage wraps it in.
+     *
+     * @param failure what a future completed with
+     * @return its cause if it is a wrapper, else itself
+     */
+    public static Throwable unwrap(Throwable failure) {
+        return failure instanceof CompletionException && failure.getCause() != null
+                ? failure.getCause() : failure;
     }
 
     /**

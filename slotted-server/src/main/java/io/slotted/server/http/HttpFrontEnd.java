@@ -1,19 +1,37 @@
 package io.slotted.server.http;
 
 import io.javalin.Javalin;
+import io.javalin.config.RoutesConfig;
+import io.javalin.http.Handler;
 import io.slotted.server.auth.AccessCheck;
 import io.slotted.server.config.TypeNames;
+import io.slotted.server.http.body.MessageFraming;
+import io.slotted.server.http.body.RequestBodies;
 import io.slotted.server.metrics.ServerMetrics;
 import io.slotted.server.store.PooledCounters;
+import org.eclipse.jetty.server.AbstractConnector;
+import org.eclipse.jetty.server.Connector;
+import org.eclipse.jetty.server.NetworkConnectionLimit;
+import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.handler.GracefulHandler;
+import org.eclipse.jetty.util.component.LifeCycle;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
 /**
  * The HTTP front end: the counter endpoints of the contract in {@code API.md}, health and metrics,
  * on Javalin (Jetty 12), in front of one {@link PooledCounters}.
  *
- * <p>Handlers block on JDBC, which is what Jetty's thread pool is for. {@link #stop()} is
- * graceful: the listener stops accepting and requests in flight finish (up to
- * {@value #STOP_TIMEOUT_MILLIS} ms); a request that arrives meanwhile is answered 503.
+ * <p>Everything a client can make the server hold is bounded by {@link HttpSettings}: connections
+ * ({@code maxConnections}; past it new ones wait to be accepted, and idle ones close after
+ * {@code idleTimeout}), request heads ({@value #MAX_REQUEST_HEAD_BYTES} bytes, room for
+ * {@value #MAX_IDS} ids of 20 characters), bodies (1 MiB each, read without a thread within
+ * {@code bodyDeadline}, {@code bodyBytes} over all), counter work ({@code workerThreads} and
+ * {@code workerQueue}, each request within {@code requestDeadline}) and metric series (tags from
+ * fixed sets). Jetty's own threads only parse, check and answer, so {@code /healthz},
+ * {@code /readyz} and {@code /metrics} never wait behind counter work.
+ *
+ * <p>{@link #stop()} is graceful: the listener stops accepting and requests in flight finish (up
+ * to {@value #STOP_TIMEOUT_MILLIS} ms); a request that arrives meanwhile is answered 503.
  */
 public final class HttpFrontEnd {
     /** The largest request body accepted: 1 MiB. */
@@ -22,13 +40,20 @@ public final class HttpFrontEnd {
     public static final int MAX_IDS = 1000;
     /** The most increments one batch may hold. */
     public static final int MAX_INCREMENTS = 10_000;
+    /** The largest request line and headers together: 32 KiB. */
+    public static final int MAX_REQUEST_HEAD_BYTES = 32 * 1024;
     /** How long a stop waits for requests in flight. */
     public static final long STOP_TIMEOUT_MILLIS = 30_000;
+    /** Jetty's threads: they parse, check and answer, and never wait for the database. */
+    private static final int MAX_JETTY_THREADS = 250;
+    private static final int MIN_JETTY_THREADS = 8;
 
     private final Javalin app;
+    private final CounterWork work;
+    private final ReadinessProbe readiness;
 
     /**
-     * Creates the front end, not yet listening.
+     * Creates the front end with the default bounds, not yet listening.
      *
      * @param store the counters and the pool they write through
      * @param types the configured type names
@@ -37,35 +62,96 @@ public final class HttpFrontEnd {
      */
     public HttpFrontEnd(PooledCounters store, TypeNames types, AccessCheck access,
             ServerMetrics metrics) {
-        CounterRoutes counters = new CounterRoutes(store.counters(), types, new BearerAuth(access));
-        HealthRoutes health = new HealthRoutes(store.pool(), metrics);
+        this(store, types, access, metrics, HttpSettings.defaults());
+    }
+
+    /**
+     * Creates the front end, not yet listening.
+     *
+     * @param store the counters and the pool they write through
+     * @param types the configured type names
+     * @param access who may do what
+     * @param metrics where requests are recorded and what {@code /metrics} serves
+     * @param settings the bounds it keeps
+     */
+    public HttpFrontEnd(PooledCounters store, TypeNames types, AccessCheck access,
+            ServerMetrics metrics, HttpSettings settings) {
+        QueuedThreadPool jettyThreads = new QueuedThreadPool(MAX_JETTY_THREADS, MIN_JETTY_THREADS);
+        jettyThreads.setName("slotted-http");
+        this.work = new CounterWork(settings, jettyThreads);
+        this.readiness = new ReadinessProbe(store.pool(), store.counters().config(), settings);
+        CounterRoutes counters = new CounterRoutes(store.counters(), types, new BearerAuth(access),
+                work, new RequestBodies(settings, jettyThreads));
+        HealthRoutes health = new HealthRoutes(readiness, metrics);
         RequestMetrics requests = new RequestMetrics(metrics.registry());
         this.app = Javalin.create(config -> {
             config.startup.showJavalinBanner = false;
             config.http.maxRequestSize = MAX_BODY_BYTES;
             config.http.prefer405over404 = true;
+            config.jetty.threadPool = jettyThreads;
+            config.jetty.modifyHttpConfiguration(http -> http.setRequestHeaderSize(MAX_REQUEST_HEAD_BYTES));
             config.jetty.modifyServer(server -> {
                 // Lets a stop wait for requests in flight instead of cutting them off.
                 server.insertHandler(new GracefulHandler());
                 server.setStopTimeout(STOP_TIMEOUT_MILLIS);
                 server.setErrorHandler(new ProtocolErrorHandler());
+                limitConnections(server, settings);
             });
             config.requestLogger.http(requests::record);
             ErrorMapping.register(config.routes);
+            config.routes.before(MessageFraming::checkTransferCoding);
             counters.register(config.routes);
             health.register(config.routes);
         });
     }
 
     /**
-     * Starts listening.
+     * Registers a GET route and HEAD on the same handler, so that HEAD is checked the same way (the
+     * token, the path) and answers the same status, without the body. Javalin would otherwise
+     * answer HEAD 200 without running the handler at all.
+     *
+     * @param routes the routes of the app being configured
+     * @param path the route's path
+     * @param handler what answers GET
+     */
+    static void getAndHead(RoutesConfig routes, String path, Handler handler) {
+        routes.get(path, handler);
+        routes.head(path, handler);
+    }
+
+    /**
+     * Past the limit Jetty stops accepting, so new connections wait in the listen backlog (or are
+     * refused by the kernel when it is full) while the open ones are served; idle ones close.
+     */
+    private static void limitConnections(Server server, HttpSettings settings) {
+        server.addBean(new NetworkConnectionLimit(settings.maxConnections(), server));
+        server.addEventListener(new LifeCycle.Listener() {
+            @Override
+            public void lifeCycleStarting(LifeCycle event) {
+                // Javalin adds its connector after configuring the server, before starting it.
+                for (Connector connector : server.getConnectors()) {
+                    ((AbstractConnector) connector).setIdleTimeout(settings.idleTimeout().toMillis());
+                }
+            }
+        });
+    }
+
+    /**
+     * Probes readiness once, then starts listening.
      *
      * @param bind the address to listen on
      * @param port the TCP port; 0 picks a free one
      * @throws RuntimeException if the address cannot be listened on; Jetty is stopped again
      */
     public void start(String bind, int port) {
-        app.start(bind, port);
+        readiness.start();
+        try {
+            app.start(bind, port);
+        } catch (RuntimeException e) {
+            readiness.close();
+            work.close();
+            throw e;
+        }
     }
 
     /**
@@ -77,8 +163,13 @@ public final class HttpFrontEnd {
         return app.port();
     }
 
-    /** Stops accepting and waits for requests in flight to finish. */
+    /** Stops accepting, waits for requests in flight to finish, then stops the workers. */
     public void stop() {
-        app.stop();
+        try {
+            app.stop();
+        } finally {
+            work.close();
+            readiness.close();
+        }
     }
 }

@@ -1,13 +1,18 @@
 package io.slotted.server.http;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import io.javalin.http.ContentType;
 import io.javalin.http.Context;
 import io.javalin.http.HttpStatus;
 
 /** Writes JSON responses: a success as its record, an error as {@code {"error": {…}}}. */
 final class JsonResponse {
     /** The media type of every body the service writes but {@code /metrics}. */
-    static final String CONTENT_TYPE = "application/json";
+    static final String CONTENT_TYPE = ContentType.JSON;
+
+    private static final ObjectMapper MAPPER = JsonMapper.builder().build();
 
     private JsonResponse() {
     }
@@ -20,6 +25,16 @@ final class JsonResponse {
      */
     static void ok(Context ctx, Object body) {
         send(ctx, HttpStatus.OK.getCode(), body);
+    }
+
+    /**
+     * Answers 202 with a JSON body: taken on, not yet done.
+     *
+     * @param ctx the request
+     * @param body one of the response records
+     */
+    static void accepted(Context ctx, Object body) {
+        send(ctx, HttpStatus.ACCEPTED.getCode(), body);
     }
 
     /**
@@ -40,7 +55,7 @@ final class JsonResponse {
      */
     static byte[] bytes(Object body) {
         try {
-            return JsonBody.MAPPER.writeValueAsBytes(body);
+            return MAPPER.writeValueAsBytes(body);
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("records of strings and numbers always serialize", e);
         }

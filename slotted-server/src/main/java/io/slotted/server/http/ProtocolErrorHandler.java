@@ -15,9 +15,16 @@ import org.eclipse.jetty.util.Callback;
  *
  * <p>Jetty chooses only a status; the code is the one {@link ErrorCode#forBareStatus} gives for it,
  * and the response goes out with that code's status, so a status no code has is answered as
- * {@link ErrorCode#BAD_REQUEST}, the original status named in the message.
+ * {@link ErrorCode#BAD_REQUEST}, the original status named in the message. Jetty writes error
+ * bodies only for GET, POST and HEAD by default; here every method gets one, {@code OPTIONS *}
+ * included.
  */
 final class ProtocolErrorHandler extends ErrorHandler {
+    @Override
+    public boolean errorPageForMethod(String method) {
+        return true;
+    }
+
     @Override
     protected void generateResponse(Request request, Response response, int status, String message,
             Throwable cause, Callback callback) {
@@ -42,6 +49,7 @@ final class ProtocolErrorHandler extends ErrorHandler {
             case BAD_REQUEST ->
                     "check the request line, the path's percent-escapes and the headers";
             case URI_TOO_LONG -> "shorten the URI, for example by reading fewer ids per request";
+            case NOT_FOUND -> ErrorMapping.ENDPOINTS;
             case HEADERS_TOO_LARGE -> "send smaller headers";
             default -> "see the HTTP status";
         };

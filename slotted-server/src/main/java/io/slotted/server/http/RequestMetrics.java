@@ -4,6 +4,7 @@ import io.javalin.http.Context;
 import io.javalin.router.Endpoint;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.eclipse.jetty.http.HttpStatus;
 
@@ -11,10 +12,18 @@ import org.eclipse.jetty.http.HttpStatus;
  * Times every HTTP request, matched or not, in one timer, {@code slotted.http.requests}, tagged
  * with the route template, method, status and outcome.
  *
- * <p>A request is tagged with its route template ({@code /v1/counters/{type}/{id}}), never the path
- * it was called with, since a path holds record ids and type names without bound.
+ * <p>Every tag takes its value from a small fixed set, since each new value is a new time series
+ * that the registry keeps for good and every scrape repeats: a client choosing tag values could
+ * fill the heap. So a request is tagged with its route template ({@code /v1/counters/{type}/{id}})
+ * or {@code unmatched}, never the path it was called with, which holds ids and names without
+ * bound; and with its method folded to one of {@link #METHODS} or {@code other}, since HTTP lets a
+ * client send any token as a method.
  */
 final class RequestMetrics {
+    /** The methods tagged by name; any other is tagged {@code other}. */
+    private static final Set<String> METHODS = Set.of("GET", "POST", "PUT", "DELETE", "HEAD", "OPTIONS",
+            "PATCH");
+
     private final MeterRegistry registry;
 
     RequestMetrics(MeterRegistry registry) {
@@ -32,11 +41,17 @@ final class RequestMetrics {
         Timer.builder("slotted.http.requests")
                 .description("HTTP requests by route template, method and status")
                 .tag("route", route(ctx))
-                .tag("method", ctx.method().name())
+                .tag("method", method(ctx))
                 .tag("status", Integer.toString(status))
                 .tag("outcome", outcome(status))
                 .register(registry)
                 .record((long) (millis * 1_000_000L), TimeUnit.NANOSECONDS);
+    }
+
+    /** The method on the request line, not Javalin's, which follows X-HTTP-Method-Override. */
+    private static String method(Context ctx) {
+        String method = ctx.req().getMethod();
+        return METHODS.contains(method) ? method : "other";
     }
 
     private static String route(Context ctx) {

@@ -1,9 +1,11 @@
 package io.slotted.server.store;
 
+import io.slotted.server.config.DatabaseSettings;
+
 /**
  * One line that explains a failure to a person: the failure's own message, and the root cause's
  * when it adds something, such as the driver's "Connection refused" under a pool's "could not get
- * a connection".
+ * a connection". Passwords that a driver quotes from the URL it was given are masked.
  */
 public final class FailureMessage {
     private FailureMessage() {
@@ -44,6 +46,6 @@ public final class FailureMessage {
     public static String own(Throwable e) {
         String message = e.getMessage();
         String text = message == null || message.isBlank() ? e.getClass().getSimpleName() : message;
-        return text.strip().replaceAll("\\s*[\\r\\n]+\\s*", " ");
+        return DatabaseSettings.maskCredentials(text.strip().replaceAll("\\s*[\\r\\n]+\\s*", " "));
     }
 }

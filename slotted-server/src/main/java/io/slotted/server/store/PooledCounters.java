@@ -101,7 +101,7 @@ public final class PooledCounters implements AutoCloseable {
         } catch (RuntimeException e) {
             // The driver rejected the URL itself, before any connection was tried.
             throw new DatabaseFailure("cannot use the database URL " + settings.describe() + ": "
-                    + FailureMessage.rootMessage(e), e);
+                    + settings.mask(FailureMessage.rootMessage(e)), e);
         }
     }
 
@@ -144,12 +144,27 @@ public final class PooledCounters implements AutoCloseable {
             return unreachable(settings, e);
         }
         return new DatabaseFailure("the database at " + settings.describe() + " failed: "
-                + FailureMessage.of(e), e);
+                + settings.mask(FailureMessage.of(e)), e);
     }
 
     private static DatabaseFailure unreachable(DatabaseSettings settings, Exception e) {
+        String reason = settings.mask(FailureMessage.rootMessage(e));
+        if (loginRefused(e)) {
+            return new DatabaseFailure("the database at " + settings.describe() + " refused the"
+                    + " login: check the user and the password (" + reason + ")", e);
+        }
         return new DatabaseFailure("cannot reach the database at " + settings.describe() + ": "
-                + FailureMessage.rootMessage(e), e);
+                + reason, e);
+    }
+
+    /** SQLState class 28, invalid authorization, anywhere in the chain of causes. */
+    private static boolean loginRefused(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof SQLException sql && String.valueOf(sql.getSQLState()).startsWith("28")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Drains the counters, then closes the pool. */

@@ -30,6 +30,14 @@ class AccessTokensTest {
     }
 
     @Test
+    void tokenFile_startingWithAByteOrderMark_stillMatchesItsFirstToken() throws Exception {
+        AccessTokens tokens = AccessTokens.read(file("bom.txt", "\uFEFFalpha read\nbeta write\n"));
+
+        assertThat(tokens.scopesOf("alpha")).hasValue(Set.of(Scope.READ));
+        assertThat(tokens.scopesOf("beta")).hasValue(Set.of(Scope.WRITE));
+    }
+
+    @Test
     void scopes_nest_writeImpliesRead_adminImpliesBoth() {
         assertThat(Scope.WRITE.covers(Scope.READ)).isTrue();
         assertThat(Scope.ADMIN.covers(Scope.WRITE)).isTrue();

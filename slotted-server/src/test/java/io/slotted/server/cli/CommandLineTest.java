@@ -6,8 +6,12 @@ import io.slotted.db.MariaDbTestDatabase;
 import io.slotted.db.PostgresTestDatabase;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
@@ -123,6 +127,55 @@ class CommandLineTest {
             assertThat(run.status()).as("%s", run).isEqualTo(1);
             assertThat(run.err().lines()).hasSize(1);
             assertThat(run.err()).contains("cannot reach the database at " + url);
+        }
+    }
+
+    @Test
+    void passwordInTheUrl_isNeverPrinted_evenWhereTheDriverQuotesIt() {
+        for (String url : new String[] {"jdbc:mariadb://root:secret123@127.0.0.1:1/x",
+                "jdbc:postgresql://root:secret123@127.0.0.1:1/x",
+                "jdbc:mariadb://127.0.0.1:1/x?user=root&password=secret123&connectTimeout=2000"}) {
+            Run run = run("get", "1", "1", "--db", url);
+
+            assertThat(run.status()).as("%s", run).isEqualTo(1);
+            assertThat(run.err().lines()).hasSize(1);
+            assertThat(run.err()).doesNotContain("secret123");
+        }
+    }
+
+    @Test
+    void wrongLogin_isReportedAsARefusedLogin_notAsAnUnreachableDatabase() throws Exception {
+        Path file = Files.writeString(Path.of("target", "cli-wrong-password.txt"), "not-the-password\n");
+        String[] urls = {withoutUser(MariaDbTestDatabase.instance().jdbcUrl()),
+            withoutUser(PostgresTestDatabase.instance().jdbcUrl())};
+        for (String url : urls) {
+            Run run = run("get", "1", "1", "--db", url, "--db-user", "no_such_slotted_user",
+                    "--db-password-file", file.toString());
+
+            assertThat(run.status()).as("%s", run).isEqualTo(1);
+            assertThat(run.err().lines()).hasSize(1);
+            assertThat(run.err()).contains("refused the login").doesNotContain("not-the-password")
+                    .doesNotContain("cannot reach");
+        }
+    }
+
+    private static String withoutUser(String url) {
+        return url.replaceAll("([?&])user=[^&]*&?", "$1").replaceAll("[?&]$", "");
+    }
+
+    @Test
+    void serve_onAPortInUse_exits1_withOneLineAndNothingElse() throws Exception {
+        try (ServerSocket taken = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+            Process serve = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java")
+                    .toString(), "-cp", System.getProperty("java.class.path"), Main.class.getName(),
+                    "serve", "--port", String.valueOf(taken.getLocalPort()), "--db", h2Url)
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+            String err = new String(serve.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+
+            assertThat(serve.waitFor(60, TimeUnit.SECONDS)).isTrue();
+            assertThat(serve.exitValue()).as(err).isEqualTo(1);
+            assertThat(err.lines()).as(err).hasSize(1);
+            assertThat(err).startsWith("slotted serve: cannot listen on 127.0.0.1:" + taken.getLocalPort());
         }
     }
 

@@ -2,12 +2,15 @@ package io.slotted.server.http.response;
 
 /**
  * The answer to one increment: {@code {"type": "downloads", "id": 456, "delta": 5,
- * "replayed": false}}.
+ * "replayed": false, "durable": true}}.
  *
  * @param type the type as the request gave it: a {@link String} name or an {@link Integer}
  * @param id the record id
  * @param delta the amount added
  * @param replayed true when the {@code Idempotency-Key} was seen before and nothing was applied
+ * @param durable true when the increment is committed; false when it was accepted in
+ *     {@code BUFFERED} mode and a crash before its flush would lose it
  */
-public record IncrementResponse(Object type, long id, long delta, boolean replayed) {
+public record IncrementResponse(Object type, long id, long delta, boolean replayed,
+        boolean durable) {
 }

@@ -9,6 +9,6 @@ package io.slotted.server.http.response;
 public record StatusResponse(String status) {
     /** The process is up. */
     public static final StatusResponse UP = new StatusResponse("up");
-    /** The database answers. */
+    /** The counter table can be read and written. */
     public static final StatusResponse READY = new StatusResponse("ready");
 }

@@ -1,0 +1,198 @@
+package io.slotted.server.http;
+
+import java.time.Duration;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * Runs the counters' blocking calls off Jetty's request threads, each within a deadline.
+ *
+ * <p>Jetty's threads serve every endpoint. If counter requests held them while the database is
+ * slow or locked, {@code /healthz} and {@code /metrics} would wait behind them. So a counter
+ * request hands its work here and gives its thread back (Javalin's {@code ctx.future}): a fixed
+ * number of worker threads with a bounded queue run the work, and a request that finds the queue
+ * full is answered 503 {@code overloaded} at once, so memory and threads stay bounded however many
+ * requests arrive.
+ *
+ * <p>Every piece of work has a deadline, counted from when it is handed here. When it passes, the
+ * client is answered 503 at once, whatever the worker is still waiting for, and the answer says
+ * only what is known. Work still queued, or running but not yet at its write, is abandoned: its
+ * {@link Gate} refuses it later, so nothing is written and the answer is {@code timeout}. A write
+ * already handed to the library may still land (a group commit waiting out a lock commits when the
+ * lock goes), so the answer is {@code outcome_unknown}: retry with the same Idempotency-Key. A read
+ * changes nothing and is answered {@code timeout}.
+ *
+ * <p>Answers are completed on the response executor (Jetty's own threads), never on the thread that
+ * finished the work: the library completes a group commit's futures on its flusher thread, which
+ * must go back to flushing rather than write HTTP responses.
+ */
+final class CounterWork implements AutoCloseable {
+    private static final long CLOSE_WAIT_SECONDS = 5;
+
+    private final ThreadPoolExecutor workers;
+    private final Executor responses;
+    private final Duration deadline;
+
+    /**
+     * Starts the worker threads.
+     *
+     * @param settings the deadline, the number of workers and the room in their queue
+     * @param responses where answers are completed: Jetty's thread pool
+     */
+    CounterWork(HttpSettings settings, Executor responses) {
+        this.workers = new ThreadPoolExecutor(settings.workerThreads(), settings.workerThreads(), 0,
+                TimeUnit.MILLISECONDS, new ArrayBlockingQueue<>(settings.workerQueue()),
+                daemonThreads());
+        this.responses = responses;
+        this.deadline = settings.requestDeadline();
+    }
+
+    /** Where work stops if it was given up: called just before the library is asked to write. */
+    @FunctionalInterface
+    interface Gate {
+        /**
+         * Lets the work write, or stops it.
+         *
+         * @throws HttpError {@link ErrorCode#TIMEOUT} if the deadline has passed; the work must
+         *     write nothing
+         */
+        void enter();
+    }
+
+    /** Work that writes: it calls {@link Gate#enter()} right before the library's write. */
+    @FunctionalInterface
+    interface Write<T> {
+        CompletableFuture<T> start(Gate gate) throws Exception;
+    }
+
+    /**
+     * Runs a read.
+     *
+     * @param read the blocking read
+     * @return its result, or a failure: the read's own, or an {@link HttpError} if there was no room
+     *     or the deadline passed
+     */
+    <T> CompletableFuture<T> read(Callable<T> read) {
+        return submit(new Task<T>(gate -> CompletableFuture.completedFuture(read.call())));
+    }
+
+    /**
+     * Runs a write.
+     *
+     * @param write the write, which may block until it starts and complete its future later
+     * @return its result, or a failure: the write's own, or an {@link HttpError} if there was no
+     *     room or the deadline passed
+     */
+    <T> CompletableFuture<T> write(Write<T> write) {
+        return submit(new Task<>(write));
+    }
+
+    private <T> CompletableFuture<T> submit(Task<T> task) {
+        try {
+            workers.execute(task);
+        } catch (RejectedExecutionException e) {
+            return CompletableFuture.failedFuture(new HttpError(ErrorCode.OVERLOADED, "the server"
+                    + " is at its limit for counter work (running=" + workers.getActiveCount()
+                    + ", waiting=" + workers.getQueue().size() + "), so nothing was applied: retry"
+                    + " later"));
+        }
+        CompletableFuture<T> answer = new CompletableFuture<>();
+        task.result.orTimeout(deadline.toNanos(), TimeUnit.NANOSECONDS)
+                .whenCompleteAsync((value, failure) -> {
+                    if (failure == null) {
+                        answer.complete(value);
+                    } else {
+                        answer.completeExceptionally(task.explain(HttpError.unwrap(failure)));
+                    }
+                }, responses);
+        return answer;
+    }
+
+    /** Stops taking work and gives the workers a few seconds to finish, then interrupts them. */
+    @Override
+    public void close() {
+        workers.shutdown();
+        try {
+            if (!workers.awaitTermination(CLOSE_WAIT_SECONDS, TimeUnit.SECONDS)) {
+                workers.shutdownNow();
+            }
+        } catch (InterruptedException e) {
+            workers.shutdownNow();
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static ThreadFactory daemonThreads() {
+        AtomicInteger count = new AtomicInteger();
+        return runnable -> {
+            Thread thread = new Thread(runnable, "slotted-http-worker-" + count.incrementAndGet());
+            thread.setDaemon(true);
+            return thread;
+        };
+    }
+
+    /** How far a piece of work got, which decides what a missed deadline may promise. */
+    private enum Stage { QUEUED, RUNNING, WRITING, ABANDONED }
+
+    /** One piece of work, its stage and its result. */
+    private final class Task<T> implements Runnable, Gate {
+        private final AtomicReference<Stage> stage = new AtomicReference<>(Stage.QUEUED);
+        private final CompletableFuture<T> result = new CompletableFuture<>();
+        private final Write<T> work;
+
+        Task(Write<T> work) {
+            this.work = work;
+        }
+
+        @Override
+        public void run() {
+            if (!stage.compareAndSet(Stage.QUEUED, Stage.RUNNING)) {
+                return;
+            }
+            try {
+                work.start(this).whenComplete((value, failure) -> {
+                    if (failure == null) {
+                        result.complete(value);
+                    } else {
+                        result.completeExceptionally(failure);
+                    }
+                });
+            } catch (Exception e) {
+                result.completeExceptionally(e);
+            }
+        }
+
+        @Override
+        public void enter() {
+            if (!stage.compareAndSet(Stage.RUNNING, Stage.WRITING)) {
+                throw new HttpError(ErrorCode.TIMEOUT, "given up at the deadline before writing");
+            }
+        }
+
+        /** The failure to answer with; a missed deadline abandons the work unless it is writing. */
+        Throwable explain(Throwable failure) {
+            if (!(failure instanceof TimeoutException)) {
+                return failure;
+            }
+            Stage reached = stage.getAndUpdate(s -> s == Stage.WRITING ? s : Stage.ABANDONED);
+            String late = "the request did not finish within " + deadline.toMillis() + "ms (the"
+                    + " database is slow, locked or unreachable)";
+            if (reached == Stage.WRITING) {
+                return new HttpError(ErrorCode.OUTCOME_UNKNOWN, late + " and its write may still be"
+                        + " applied: retry with the same Idempotency-Key, which applies it at most"
+                        + " once");
+            }
+            return new HttpError(ErrorCode.TIMEOUT, late + " and was given up; nothing was"
+                    + " applied: retry later");
+        }
+    }
+}
