@@ -22,6 +22,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -349,6 +350,38 @@ abstract class ServiceSuite {
                         "slotted_commit_outcomes_resolved_total", "slotted_queue_depth",
                         "hikaricp_connections_active", "jvm_memory_used_bytes")
                 .doesNotContain(Long.toString(id));
+    }
+
+    @Test
+    void sixteenConcurrentIncrementsAtTheEdge_onlyThoseThatFitAreApplied_andTheCounterStaysReadable()
+            throws Exception {
+        long id = newId();
+        long step = 1L << 59;
+        increment("downloads", id, "{\"delta\": " + (Long.MAX_VALUE - 10 * step) + "}", null);
+        ExecutorService pool = Executors.newFixedThreadPool(16);
+        List<Future<Integer>> statuses = new ArrayList<>();
+        try {
+            CountDownLatch start = new CountDownLatch(1);
+            for (int c = 0; c < 16; c++) {
+                statuses.add(pool.submit(() -> {
+                    start.await();
+                    return increment("downloads", id, "{\"delta\": " + step + "}", null).status();
+                }));
+            }
+            start.countDown();
+            List<Integer> answered = new ArrayList<>();
+            for (Future<Integer> status : statuses) {
+                answered.add(status.get());
+            }
+            assertThat(answered).as("ten fit, six would overflow").containsOnly(200, 422)
+                    .filteredOn(status -> status == 200).hasSize(10);
+        } finally {
+            pool.shutdownNow();
+        }
+
+        assertThat(count("downloads", id)).as("readable, at the edge").isEqualTo(Long.MAX_VALUE);
+        assertThat(increment("downloads", id, "{\"delta\": -" + step + "}", null).status()).isEqualTo(200);
+        assertThat(count("downloads", id)).isEqualTo(Long.MAX_VALUE - step);
     }
 
     @Test

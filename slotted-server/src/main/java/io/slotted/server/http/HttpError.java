@@ -93,8 +93,9 @@ public final class HttpError extends RuntimeException {
                     + " the increment was not applied; retry later", e);
         }
         if (e instanceof DatabaseUnavailableException) {
-            return new HttpError(ErrorCode.DATABASE_UNAVAILABLE, "the database cannot be reached,"
-                    + " so nothing was applied; retry later", e);
+            return new HttpError(ErrorCode.DATABASE_UNAVAILABLE, "no database connection could be"
+                    + " had in time — the database is down, or every connection stayed busy (for"
+                    + " example waiting on a lock) — so nothing was applied; retry later", e);
         }
         return new HttpError(ErrorCode.DATABASE_ERROR, "the database refused the work, so nothing"
                 + " was applied; the server log says why", e);
