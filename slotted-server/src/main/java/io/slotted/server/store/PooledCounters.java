@@ -78,6 +78,11 @@ public final class PooledCounters implements AutoCloseable {
         pool.setPassword(settings.password());
         pool.setMaximumPoolSize(poolSize);
         pool.setConnectionTimeout(CONNECTION_TIMEOUT_MILLIS);
+        // No fail-fast start: HikariCP's own check can end in an exception that lost its cause
+        // (PoolInitializationException of a null failure, a NullPointerException). The first
+        // borrow below waits at most the connection timeout instead, and fails with the driver's
+        // reason as the cause.
+        pool.setInitializationFailTimeout(-1);
         if (registry != null) {
             pool.setMetricRegistry(registry);
         }

@@ -115,16 +115,35 @@ public final class JsonBody implements AutoCloseable {
         try {
             token = parser.nextToken();
             return token;
-        } catch (CharacterCodingException e) {
-            throw new HttpError(ErrorCode.MALFORMED_JSON, "the body is not valid UTF-8, the only"
+        } catch (IOException e) {
+            throw malformed(e);
+        }
+    }
+
+    /**
+     * The text of the current token. A string is decoded only now, so a bad escape or a raw
+     * control character inside it is found here, not when the token was read.
+     */
+    private String text() {
+        try {
+            return parser.getText();
+        } catch (IOException e) {
+            throw malformed(e);
+        }
+    }
+
+    /** What a failed read of the body means for the client: its body is not JSON in UTF-8. */
+    private RuntimeException malformed(IOException e) {
+        if (e instanceof CharacterCodingException) {
+            return new HttpError(ErrorCode.MALFORMED_JSON, "the body is not valid UTF-8, the only"
                     + " encoding JSON allows (" + e.getMessage() + ")"
                     + at(parser.currentLocation()));
-        } catch (JsonProcessingException e) {
-            throw new HttpError(ErrorCode.MALFORMED_JSON, "the body is not valid JSON: "
-                    + e.getOriginalMessage() + at(e.getLocation()));
-        } catch (IOException e) {
-            throw new UncheckedIOException("reading a byte array cannot fail", e);
         }
+        if (e instanceof JsonProcessingException json) {
+            return new HttpError(ErrorCode.MALFORMED_JSON, "the body is not valid JSON: "
+                    + json.getOriginalMessage() + at(json.getLocation()));
+        }
+        return new UncheckedIOException("reading a byte array cannot fail", e);
     }
 
     /**
@@ -176,7 +195,7 @@ public final class JsonBody implements AutoCloseable {
         try {
             return parser.currentName();
         } catch (IOException e) {
-            throw new UncheckedIOException("a parsed name is at hand", e);
+            throw malformed(e);
         }
     }
 
@@ -217,7 +236,7 @@ public final class JsonBody implements AutoCloseable {
             }
             return parser.getLongValue();
         } catch (IOException e) {
-            throw new UncheckedIOException("a parsed number is at hand", e);
+            throw malformed(e);
         }
     }
 
@@ -230,11 +249,7 @@ public final class JsonBody implements AutoCloseable {
         if (token != JsonToken.VALUE_STRING && token != JsonToken.VALUE_NUMBER_INT) {
             return null;
         }
-        try {
-            return parser.getText();
-        } catch (IOException e) {
-            throw new UncheckedIOException("a parsed value is at hand", e);
-        }
+        return text();
     }
 
     /**
@@ -246,12 +261,8 @@ public final class JsonBody implements AutoCloseable {
         if (token == JsonToken.START_OBJECT || token == JsonToken.START_ARRAY) {
             return token == JsonToken.START_OBJECT ? "an object" : "an array";
         }
-        try {
-            String text = parser.getText();
-            return Excerpt.of(token == JsonToken.VALUE_STRING ? "\"" + text + "\"" : text);
-        } catch (IOException e) {
-            throw new UncheckedIOException("a parsed value is at hand", e);
-        }
+        String text = text();
+        return Excerpt.of(token == JsonToken.VALUE_STRING ? "\"" + text + "\"" : text);
     }
 
     private static String at(JsonLocation location) {
