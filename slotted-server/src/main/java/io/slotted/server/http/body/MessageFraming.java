@@ -88,19 +88,35 @@ public final class MessageFraming {
     public static void requireJson(Context ctx) {
         String type = ctx.header("Content-Type");
         Map<String, String> parameters = new LinkedHashMap<>();
-        String mediaType = type == null ? "" : HttpField.getValueParameters(type, parameters);
-        if (!ContentType.JSON.equalsIgnoreCase(mediaType.strip())) {
+        String mediaType = mediaType(type, parameters);
+        if (mediaType == null || !ContentType.JSON.equalsIgnoreCase(mediaType.strip())) {
             throw new HttpError(ErrorCode.UNSUPPORTED_MEDIA_TYPE, "the body must be JSON, sent with"
                     + " Content-Type: application/json, but the Content-Type was "
                     + (type == null ? "missing" : "'" + Excerpt.of(type) + "'"));
         }
         parameters.forEach((name, value) -> {
-            if (name.strip().equalsIgnoreCase("charset")
-                    && !UTF_8_NAMES.contains(value.strip().toLowerCase(Locale.ROOT))) {
+            if (name.strip().equalsIgnoreCase("charset") && (value == null
+                    || !UTF_8_NAMES.contains(value.strip().toLowerCase(Locale.ROOT)))) {
                 throw new HttpError(ErrorCode.UNSUPPORTED_MEDIA_TYPE, "JSON is read in UTF-8 only,"
-                        + " but the Content-Type declares charset '" + Excerpt.of(value)
+                        + " but the Content-Type declares charset '" + Excerpt.of(String.valueOf(value))
                         + "': send UTF-8 and declare it as charset=utf-8, or declare no charset");
             }
         });
+    }
+
+    /**
+     * The media type of a {@code Content-Type} header, its parameters put in {@code parameters};
+     * null when there is no header, or one that is empty or does not parse (an unterminated
+     * quote, say), which declares no media type at all.
+     */
+    private static String mediaType(String header, Map<String, String> parameters) {
+        if (header == null) {
+            return null;
+        }
+        try {
+            return HttpField.getValueParameters(header, parameters);
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
     }
 }
