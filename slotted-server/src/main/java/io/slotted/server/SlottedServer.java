@@ -166,6 +166,11 @@ public final class SlottedServer implements AutoCloseable {
         return http.port();
     }
 
+    /** The store the front ends write through, for tests that reach under the service. */
+    PooledCounters store() {
+        return store;
+    }
+
     /**
      * Blocks until {@link #close()} has finished, for a command that serves until stopped.
      *
