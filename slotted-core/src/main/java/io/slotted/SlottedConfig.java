@@ -21,6 +21,7 @@ public final class SlottedConfig {
     private final Duration flushInterval;
     private final Duration outcomeResolutionTimeout;
     private final Duration idempotencyRetention;
+    private final Duration rollUpEvery;
     private final Clock clock;
     private final Ticker ticker;
 
@@ -37,6 +38,7 @@ public final class SlottedConfig {
         this.flushInterval = builder.flushInterval;
         this.outcomeResolutionTimeout = builder.outcomeResolutionTimeout;
         this.idempotencyRetention = builder.idempotencyRetention;
+        this.rollUpEvery = builder.rollUpEvery;
         this.clock = builder.clock;
         this.ticker = builder.ticker;
     }
@@ -48,6 +50,15 @@ public final class SlottedConfig {
      */
     public Duration idempotencyRetention() {
         return idempotencyRetention;
+    }
+
+    /**
+     * How often bound counter types are rolled up in the background by this instance.
+     *
+     * @return the interval, or {@link Duration#ZERO} when this instance rolls up only when asked
+     */
+    public Duration rollUpEvery() {
+        return rollUpEvery;
     }
 
     /**
@@ -171,6 +182,7 @@ public final class SlottedConfig {
                 + ", queueCapacity=" + queueCapacity + ", queueFullWait=" + queueFullWait
                 + ", flushInterval=" + flushInterval
                 + ", outcomeResolutionTimeout=" + outcomeResolutionTimeout
-                + ", idempotencyRetention=" + idempotencyRetention + "]";
+                + ", idempotencyRetention=" + idempotencyRetention
+                + ", rollUpEvery=" + rollUpEvery + "]";
     }
 }

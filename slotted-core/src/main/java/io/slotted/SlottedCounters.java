@@ -174,7 +174,8 @@ public interface SlottedCounters extends AutoCloseable {
     void add(Connection connection, int recordType, long recordId, long delta);
 
     /**
-     * Reads a counter: the sum of its slots.
+     * Reads a counter: the sum of its slots, plus its owner column when its type is bound in
+     * {@link OwnerMode#FOLD} mode, read in one statement so that a roll-up never shows half done.
      *
      * @param recordType what is counted
      * @param recordId whose count it is
@@ -196,6 +197,104 @@ public interface SlottedCounters extends AutoCloseable {
      * @throws DatabaseUnavailableException if the database cannot be reached
      */
     Map<Long, Long> getAll(int recordType, Collection<Long> recordIds);
+
+    /**
+     * Sets a counter to an exact value. Increments acknowledged after this returns count on top
+     * of it; increments acknowledged before it are replaced by it. On a type bound to an owner
+     * column in {@link OwnerMode#FOLD} mode the column is set and the counter's slot rows removed;
+     * otherwise the slot rows are replaced by one holding {@code count}.
+     *
+     * @param recordType what is counted
+     * @param recordId whose count it is
+     * @param count the new total, any 64-bit value
+     * @throws CounterOverflowException if {@code count} does not fit the column it is written
+     *     to; nothing changes
+     * @throws SlottedException as {@link #add(int, long, long)} does; nothing changes
+     */
+    void set(int recordType, long recordId, long count);
+
+    /**
+     * Binds a counter type to a column of its owning row, such as
+     * {@code repositories.id.downloads_count}, for every process using this database: the binding
+     * is recorded in Slotted's type registry ({@code <table>_types}), which every instance reads.
+     * In {@link OwnerMode#FOLD} mode the column's current value becomes each counter's base and
+     * nothing is copied, so an application still running {@code UPDATE … SET downloads_count =
+     * downloads_count + 1} can adopt the column while it runs and move its writers to Slotted
+     * afterwards. Roll-ups begin a few seconds later, once every process has seen the binding.
+     *
+     * @param recordType the counter type
+     * @param owner the owner table, its unique integer key column and its integer count column
+     * @param mode how the column is kept
+     * @return the column's type and headroom, and warnings
+     * @throws IllegalArgumentException if the owner table or a column does not exist, a column
+     *     is not an integer type, the key column is not unique, or the column's values cannot be
+     *     taken in {@code mode} (the message says which and what to do); nothing changes
+     * @throws IllegalStateException if the type is already bound; nothing changes
+     * @throws SlottedException if the database fails
+     */
+    AdoptionReport adopt(int recordType, OwnerColumn owner, OwnerMode mode);
+
+    /**
+     * Rolls everything a bound counter type holds in its slot rows into the owner column, then
+     * unbinds it, so the application may go back to plain {@code UPDATE}s of the column. Stop
+     * writing the type through Slotted first: increments made after the release stay in the slot
+     * rows, outside the column.
+     *
+     * @param recordType the bound counter type
+     * @return what the final roll-up did
+     * @throws IllegalStateException if the type is not bound; nothing changes
+     * @throws SlottedException if the database fails; the binding then stays and the release may
+     *     be run again
+     */
+    RollUpReport release(int recordType);
+
+    /**
+     * Rolls up every bound counter type now, waiting for a roll-up another process is running to
+     * finish first. Roll-ups also run by themselves when
+     * {@link SlottedCountersBuilder#rollUpEvery(java.time.Duration)} is set.
+     *
+     * @return what was rolled up
+     * @throws SlottedException if the database fails; what was committed stays committed, the rest
+     *     is rolled up next time
+     */
+    RollUpReport rollUpNow();
+
+    /**
+     * Compares every counter of a type with a source of truth and, if asked, repairs the
+     * differences. The source is a query returning {@code (record_id, count)} rows, such as
+     * {@code SELECT repo_id, COUNT(*) FROM downloads GROUP BY repo_id}; an id it does not return
+     * is expected to be 0. The source and the counters are read in one snapshot. A repair adds
+     * each difference as an increment, so increments landing meanwhile are neither lost nor
+     * counted twice; it is exact when the counted events and their increments commit together
+     * (through {@link #add(Connection, int, long, long)}). Otherwise a counter may differ by
+     * increments still in flight, so a repair reads twice, a second apart, and repairs only
+     * differences seen unchanged in both.
+     *
+     * @param recordType the counter type
+     * @param sourceQuery a query whose rows are {@code (record_id, count)}, integers, one per id
+     * @param fix true to repair the differences, false only to report them
+     * @return what was checked, found and fixed
+     * @throws IllegalArgumentException if the query does not return two integer columns with
+     *     distinct ids, or fails (the database's message is kept); nothing changes
+     * @throws SlottedException if the database fails
+     */
+    RecountReport recount(int recordType, String sourceQuery, boolean fix);
+
+    /**
+     * Moves a counter type onto a new number of slots while increments continue, for every
+     * process using this database (the slot count is recorded in the type registry, which
+     * overrides {@link SlottedCountersBuilder#slots(int, int)}). Rows in slots beyond the new count
+     * are moved into the remaining ones, each move one transaction, so no increment is lost or
+     * counted twice; this returns once no row is left beyond the new count after every process
+     * has seen it.
+     *
+     * @param recordType the counter type
+     * @param slots from 1 to {@link SlottedCountersBuilder#MAX_SLOTS}
+     * @return how many slot rows were moved
+     * @throws IllegalArgumentException if {@code slots} is out of range
+     * @throws SlottedException if the database fails; rows moved stay moved, and it may be run again
+     */
+    long shrink(int recordType, int slots);
 
     /**
      * The settings these counters were built with.

@@ -40,6 +40,7 @@ public final class SlottedCountersBuilder {
     Duration flushInterval = Duration.ofMillis(200);
     Duration outcomeResolutionTimeout = Duration.ofSeconds(30);
     Duration idempotencyRetention = Duration.ofHours(24);
+    Duration rollUpEvery = Duration.ZERO;
     Clock clock = Clock.systemUTC();
     Ticker ticker = Ticker.systemTicker();
 
@@ -219,6 +220,25 @@ public final class SlottedCountersBuilder {
         once("idempotencyRetention");
         this.idempotencyRetention = checkDuration("idempotencyRetention", retention,
                 Duration.ofMinutes(1), Duration.ofDays(365));
+        return this;
+    }
+
+    /**
+     * Rolls up counter types bound to an owner column ({@link SlottedCounters#adopt}) in the
+     * background, this often. Off by default: an application turns it on in the processes it
+     * wants to roll up, or runs {@code slotted rollup} or {@code slotted serve} instead. Any number
+     * of processes may have it on; a database lock lets one at a time roll up each type, and a
+     * type rolled up by any process less than this long ago is left alone, so an owner row is
+     * written at most once per interval.
+     *
+     * @param interval from 10 ms to 1 hour
+     * @return this builder
+     * @throws IllegalArgumentException if out of range
+     */
+    public SlottedCountersBuilder rollUpEvery(Duration interval) {
+        once("rollUpEvery");
+        this.rollUpEvery = checkDuration("rollUpEvery", interval, Duration.ofMillis(10),
+                Duration.ofHours(1));
         return this;
     }
 

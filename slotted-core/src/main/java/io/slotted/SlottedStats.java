@@ -16,7 +16,13 @@ package io.slotted;
  * @param incrementsDropped {@code BUFFERED} increments that could not be written (each is also
  *     logged as an error)
  * @param queued increments waiting for a flush right now
+ * @param rollUps roll-ups of a bound counter type this instance completed
+ * @param countersRolledUp counters whose owner column this instance's roll-ups wrote
+ * @param rollUpLagMillis how far the owner columns may trail, over every bound type: the time since
+ *     the start of the type's last completed roll-up by any process (everything committed before
+ *     that start is in the column); -1 when no type is bound or the registry was never read
  */
 public record SlottedStats(long incrementsApplied, long retries, long flushes, long flushNanos,
-        long outcomesUnknown, long outcomesResolved, long incrementsDropped, int queued) {
+        long outcomesUnknown, long outcomesResolved, long incrementsDropped, int queued,
+        long rollUps, long countersRolledUp, long rollUpLagMillis) {
 }

@@ -1,17 +1,29 @@
 package io.slotted.internal;
 
+import io.slotted.AdoptionReport;
 import io.slotted.Increment;
 import io.slotted.MigrationReport;
+import io.slotted.OwnerColumn;
+import io.slotted.OwnerMode;
+import io.slotted.RecountReport;
+import io.slotted.RollUpReport;
 import io.slotted.SlottedConfig;
 import io.slotted.SlottedCounters;
+import io.slotted.SlottedCountersBuilder;
 import io.slotted.SlottedStats;
+import io.slotted.internal.admin.CounterSetter;
+import io.slotted.internal.admin.Recount;
+import io.slotted.internal.admin.SlotShrinker;
 import io.slotted.internal.group.BufferedWriter;
 import io.slotted.internal.group.GroupedWriter;
 import io.slotted.internal.jdbc.Database;
 import io.slotted.internal.jdbc.Retrier;
 import io.slotted.internal.jdbc.RetryPolicy;
 import io.slotted.internal.keys.IdempotencyKeys;
+import io.slotted.internal.owner.Adoption;
 import io.slotted.internal.read.CounterReader;
+import io.slotted.internal.registry.TypeRegistry;
+import io.slotted.internal.rollup.Roller;
 import io.slotted.internal.schema.SchemaMigrator;
 import io.slotted.internal.sql.CounterKey;
 import io.slotted.internal.sql.TableName;
@@ -30,7 +42,8 @@ import javax.sql.DataSource;
 
 /**
  * The one implementation of {@link SlottedCounters}: checks arguments, then hands writes to the
- * write mode's {@link CounterWriter} and reads to the {@link CounterReader}.
+ * write mode's {@link CounterWriter}, reads to the {@link CounterReader}, roll-ups to the
+ * {@link Roller}, and the owner column's and counters' lifecycle to their own classes.
  */
 public final class DefaultSlottedCounters implements SlottedCounters {
     private final SlottedConfig config;
@@ -40,6 +53,12 @@ public final class DefaultSlottedCounters implements SlottedCounters {
     private final DirectWriter direct;
     private final CounterWriter writer;
     private final CounterReader reader;
+    private final TypeRegistry registry;
+    private final Roller roller;
+    private final Adoption adoption;
+    private final CounterSetter setter;
+    private final Recount recount;
+    private final SlotShrinker shrinker;
     private final AtomicBoolean closed = new AtomicBoolean();
 
     /**
@@ -55,13 +74,21 @@ public final class DefaultSlottedCounters implements SlottedCounters {
         IdempotencyKeys keys = new IdempotencyKeys(
                 database.table().withSuffix(SchemaMigrator.KEYS_SUFFIX),
                 config.idempotencyRetention(), config.clock());
-        this.direct = new DirectWriter(database, new SlotPicker(config), retrier, keys, stats);
+        this.registry = new TypeRegistry(database, config);
+        this.direct = new DirectWriter(database, new SlotPicker(registry), retrier, keys, registry, stats);
         this.writer = switch (config.writeMode()) {
             case DIRECT -> direct;
-            case GROUPED -> new GroupedWriter(database, config, keys, stats);
-            case BUFFERED -> new BufferedWriter(database, config, keys, stats);
+            case GROUPED -> new GroupedWriter(database, config, keys, registry, stats);
+            case BUFFERED -> new BufferedWriter(database, config, keys, registry, stats);
         };
-        this.reader = new CounterReader(database, retrier);
+        this.reader = new CounterReader(database, retrier, registry);
+        this.roller = new Roller(database, retrier, registry, config, stats);
+        this.adoption = new Adoption(database, retrier, registry, config.clock());
+        this.setter = new CounterSetter(database, retrier, registry, stats);
+        this.recount = new Recount(database, retrier, registry, direct);
+        this.shrinker = new SlotShrinker(database, retrier, registry, config, stats);
+        stats.watchRollUpLag(registry::lagMillis);
+        roller.start();
     }
 
     @Override
@@ -96,9 +123,7 @@ public final class DefaultSlottedCounters implements SlottedCounters {
 
     private List<Increment> acceptedBatch(Collection<Increment> increments) {
         Objects.requireNonNull(increments, "increments must not be null");
-        if (closed.get()) {
-            throw new IllegalStateException("these counters are closed; build new ones to keep counting");
-        }
+        checkOpen();
         return List.copyOf(increments);
     }
 
@@ -125,6 +150,53 @@ public final class DefaultSlottedCounters implements SlottedCounters {
     }
 
     @Override
+    public void set(int recordType, long recordId, long count) {
+        checkOpen();
+        setter.set(new CounterKey(recordType, recordId), count);
+    }
+
+    @Override
+    public AdoptionReport adopt(int recordType, OwnerColumn owner, OwnerMode mode) {
+        Objects.requireNonNull(owner, "owner must not be null");
+        Objects.requireNonNull(mode, "mode must not be null");
+        checkOpen();
+        return adoption.adopt(recordType, owner, mode);
+    }
+
+    @Override
+    public RollUpReport release(int recordType) {
+        checkOpen();
+        return roller.release(recordType);
+    }
+
+    @Override
+    public RollUpReport rollUpNow() {
+        checkOpen();
+        return roller.rollUpNow();
+    }
+
+    @Override
+    public RecountReport recount(int recordType, String sourceQuery, boolean fix) {
+        Objects.requireNonNull(sourceQuery, "sourceQuery must not be null");
+        if (sourceQuery.isBlank()) {
+            throw new IllegalArgumentException("sourceQuery must be a query returning (record_id,"
+                    + " count) rows, but was blank");
+        }
+        checkOpen();
+        return recount.recount(recordType, sourceQuery, fix);
+    }
+
+    @Override
+    public long shrink(int recordType, int slots) {
+        if (slots < 1 || slots > SlottedCountersBuilder.MAX_SLOTS) {
+            throw new IllegalArgumentException("slots must be between 1 and "
+                    + SlottedCountersBuilder.MAX_SLOTS + ", but was " + slots);
+        }
+        checkOpen();
+        return shrinker.shrink(recordType, slots);
+    }
+
+    @Override
     public SlottedConfig config() {
         return config;
     }
@@ -137,6 +209,7 @@ public final class DefaultSlottedCounters implements SlottedCounters {
     @Override
     public void close() {
         if (closed.compareAndSet(false, true)) {
+            roller.close();
             writer.close();
         }
     }
@@ -146,9 +219,13 @@ public final class DefaultSlottedCounters implements SlottedCounters {
             throw new IllegalArgumentException("delta must not be 0 (counter (record_type="
                     + recordType + ", record_id=" + recordId + "))");
         }
+        checkOpen();
+        return new CounterKey(recordType, recordId);
+    }
+
+    private void checkOpen() {
         if (closed.get()) {
             throw new IllegalStateException("these counters are closed; build new ones to keep counting");
         }
-        return new CounterKey(recordType, recordId);
     }
 }

@@ -29,7 +29,7 @@ public final class SlottedStrategy implements Strategy {
      * The tables {@code migrate()} makes beside the counter table (the flush ledger, the
      * idempotency keys), named by suffix in slotted-core's internal {@code SchemaMigrator}.
      */
-    private static final List<String> COMPANION_SUFFIXES = List.of("_ledger", "_keys");
+    private static final List<String> COMPANION_SUFFIXES = List.of("_ledger", "_keys", "_types");
 
     private final String url;
     private final WriteMode mode;

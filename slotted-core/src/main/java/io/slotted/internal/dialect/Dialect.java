@@ -59,6 +59,24 @@ public abstract class Dialect {
                 + "PRIMARY KEY (flusher_id))" + tableOptions();
     }
 
+    /**
+     * The type registry's DDL: one row per counter type with an owner column binding or a slot
+     * count that every process must agree on (see {@code TypeRegistry}).
+     *
+     * @param registry the checked registry table name
+     * @return a {@code CREATE TABLE IF NOT EXISTS} statement
+     */
+    public String createRegistrySql(TableName registry) {
+        return "CREATE TABLE IF NOT EXISTS " + registry + " ("
+                + "record_type INT NOT NULL, "
+                + "owner_table VARCHAR(130), key_column VARCHAR(64), count_column VARCHAR(64), "
+                + "owner_mode VARCHAR(8), "
+                + "slots INT NOT NULL, "
+                + "bound_ms BIGINT NOT NULL, "
+                + "rolled_up_ms BIGINT NOT NULL, "
+                + "PRIMARY KEY (record_type))" + tableOptions();
+    }
+
     /** The idempotency keys' columns, in the order {@link #insertKeyIfAbsentSql} binds them. */
     protected static final String KEY_COLUMNS = "idempotency_key, fingerprint, flush_ref, created_ms";
 

@@ -120,7 +120,7 @@ public final class MariaDbDialect extends Dialect {
     @Override
     protected Failure classifyVendorCode(int vendorCode, String sqlState) {
         return switch (vendorCode) {
-            case 1205, 1213 -> Failure.CONTENTION;              // lock wait timeout, deadlock
+            case 1205, 1213, 3572 -> Failure.CONTENTION;        // lock wait timeout, deadlock, NOWAIT (MySQL)
             case 1062 -> Failure.DUPLICATE_KEY;                 // duplicate entry
             case 1146 -> Failure.MISSING_TABLE;                 // no such table
             case 1054 -> Failure.WRONG_SHAPE;                   // unknown column

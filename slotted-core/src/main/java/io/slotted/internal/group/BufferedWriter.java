@@ -4,6 +4,7 @@ import io.slotted.CounterOverflowException;
 import io.slotted.SlottedConfig;
 import io.slotted.SlottedException;
 import io.slotted.internal.jdbc.Database;
+import io.slotted.internal.registry.TypeRegistry;
 import io.slotted.internal.keys.IdempotencyKeys;
 import io.slotted.internal.sql.CounterKey;
 import io.slotted.internal.write.CounterWriter;
@@ -40,12 +41,12 @@ public final class BufferedWriter implements CounterWriter {
      * @param keys where idempotency keys are recorded
      * @param stats where work is counted
      */
-    public BufferedWriter(Database database, SlottedConfig config, IdempotencyKeys keys,
+    public BufferedWriter(Database database, SlottedConfig config, IdempotencyKeys keys, TypeRegistry registry,
             StatsRecorder stats) {
         this.config = config;
         this.stats = stats;
         this.queue = new FlushQueue(config, stats);
-        this.flushers = new Flushers(database, config, keys, stats, this::flushEveryInterval);
+        this.flushers = new Flushers(database, config, keys, registry, stats, this::flushEveryInterval);
         flushers.start();
     }
 

@@ -11,6 +11,7 @@ import io.slotted.internal.jdbc.Database;
 import io.slotted.internal.jdbc.FailureReport;
 import io.slotted.internal.jdbc.RetryPolicy;
 import io.slotted.internal.jdbc.Transactions;
+import io.slotted.internal.registry.TypeRegistry;
 import io.slotted.internal.keys.IdempotencyKeys;
 import io.slotted.internal.schema.SchemaMigrator;
 import io.slotted.internal.sql.CounterKey;
@@ -55,6 +56,7 @@ final class FlushWriter {
     private final StatsRecorder stats;
     private final RetryPolicy retryPolicy;
     private final SlotPicker slots;
+    private final TypeRegistry registry;
     private final Ticker ticker;
     private long nextSeq = 1;
     private boolean registered;
@@ -62,7 +64,7 @@ final class FlushWriter {
     private Connection held;
 
     FlushWriter(Database database, SlottedConfig config, int index, String flusherId,
-            IdempotencyKeys keys, StatsRecorder stats) {
+            IdempotencyKeys keys, TypeRegistry registry, StatsRecorder stats) {
         this.database = database;
         this.config = config;
         this.index = index;
@@ -71,7 +73,8 @@ final class FlushWriter {
         this.keys = keys;
         this.stats = stats;
         this.retryPolicy = RetryPolicy.forFlushes(config, stats::retried);
-        this.slots = new SlotPicker(config);
+        this.slots = new SlotPicker(registry);
+        this.registry = registry;
         this.ticker = config.ticker();
     }
 
@@ -193,6 +196,7 @@ final class FlushWriter {
         Map<Pending, IdempotencyKeys.Verdict> verdicts = new IdentityHashMap<>();
         try {
             registerOnce(connection, dialect);
+            registry.refreshIfStale(connection);
             keys.pruneIfDue(connection);
             if (flush.keyed().isEmpty() && pipelineClaim) {
                 if (claimAndUpsertInOneTrip(connection, dialect, flush, seq)) {

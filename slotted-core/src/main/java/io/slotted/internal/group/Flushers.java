@@ -2,6 +2,7 @@ package io.slotted.internal.group;
 
 import io.slotted.SlottedConfig;
 import io.slotted.internal.jdbc.Database;
+import io.slotted.internal.registry.TypeRegistry;
 import io.slotted.internal.keys.IdempotencyKeys;
 import io.slotted.internal.write.StatsRecorder;
 import java.time.Duration;
@@ -27,12 +28,12 @@ final class Flushers {
     private final CountDownLatch closing = new CountDownLatch(1);
 
     /** Prepares the threads; {@link #start()} starts them once their owner is fully built. */
-    Flushers(Database database, SlottedConfig config, IdempotencyKeys keys, StatsRecorder stats,
+    Flushers(Database database, SlottedConfig config, IdempotencyKeys keys, TypeRegistry registry, StatsRecorder stats,
             Loop loop) {
         // Ledger rows are per flusher and per instance: two processes never share one.
         String instance = UUID.randomUUID().toString();
         for (int i = 0; i < config.flushers(); i++) {
-            FlushWriter writer = new FlushWriter(database, config, i, instance + "-" + i, keys, stats);
+            FlushWriter writer = new FlushWriter(database, config, i, instance + "-" + i, keys, registry, stats);
             Thread thread = new Thread(() -> loop.run(writer), "slotted-flusher-" + i);
             thread.setDaemon(true);
             threads.add(thread);

@@ -3,6 +3,7 @@ package io.slotted.internal.group;
 import io.slotted.SlottedConfig;
 import io.slotted.Ticker;
 import io.slotted.internal.jdbc.Database;
+import io.slotted.internal.registry.TypeRegistry;
 import io.slotted.internal.keys.IdempotencyKeys;
 import io.slotted.internal.sql.CounterKey;
 import io.slotted.internal.write.CounterWriter;
@@ -44,11 +45,11 @@ public final class GroupedWriter implements CounterWriter {
      * @param keys where idempotency keys are recorded
      * @param stats where work is counted
      */
-    public GroupedWriter(Database database, SlottedConfig config, IdempotencyKeys keys,
+    public GroupedWriter(Database database, SlottedConfig config, IdempotencyKeys keys, TypeRegistry registry,
             StatsRecorder stats) {
         this.ticker = config.ticker();
         this.queue = new FlushQueue(config, stats);
-        this.flushers = new Flushers(database, config, keys, stats, this::flushUntilClosed);
+        this.flushers = new Flushers(database, config, keys, registry, stats, this::flushUntilClosed);
         flushers.start();
     }
 

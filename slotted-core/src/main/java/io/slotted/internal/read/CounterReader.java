@@ -3,8 +3,12 @@ package io.slotted.internal.read;
 import io.slotted.CounterOverflowException;
 import io.slotted.internal.jdbc.Database;
 import io.slotted.internal.jdbc.Retrier;
+import io.slotted.internal.owner.OwnerTable;
+import io.slotted.internal.registry.Registration;
+import io.slotted.internal.registry.TypeRegistry;
 import io.slotted.internal.sql.CounterKey;
 import java.math.BigDecimal;
+import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -14,6 +18,7 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Reads counters by summing their slot rows.
@@ -22,6 +27,10 @@ import java.util.Map;
  * as a {@link BigDecimal} and checked: a total beyond the signed 64-bit range is reported, never
  * wrapped, with the exact total in the exception. Many ids are read with one
  * {@code IN (…) GROUP BY} query per chunk, each touching only the rows of the requested counters.
+ *
+ * <p>A type bound to an owner column in fold mode reads the column and the slots in one statement
+ * ({@link OwnerTable}); which types fold comes from the {@link TypeRegistry}, re-read now and then
+ * on the read's own connection.
  */
 public final class CounterReader {
     /** Ids per query: well under every driver's and server's parameter limit. */
@@ -31,16 +40,19 @@ public final class CounterReader {
 
     private final Database database;
     private final Retrier retrier;
+    private final TypeRegistry registry;
 
     /**
      * Creates the reader.
      *
      * @param database where to read
      * @param retrier how failures are reported
+     * @param registry which types fold into an owner column
      */
-    public CounterReader(Database database, Retrier retrier) {
+    public CounterReader(Database database, Retrier retrier, TypeRegistry registry) {
         this.database = database;
         this.retrier = retrier;
+        this.registry = registry;
     }
 
     /**
@@ -50,12 +62,18 @@ public final class CounterReader {
      * @return its total, 0 if it has no rows
      */
     public long get(CounterKey key) {
-        String sql = "SELECT SUM(count) FROM " + database.table()
+        String slotsOnly = "SELECT SUM(count) FROM " + database.table()
                 + " WHERE record_type = ? AND record_id = ?";
         return retrier.read("read counter " + key, (connection, dialect) -> {
-            try (PreparedStatement statement = connection.prepareStatement(sql)) {
-                statement.setInt(1, key.recordType());
-                statement.setLong(2, key.recordId());
+            Optional<OwnerTable> owner = foldsInto(connection, key.recordType());
+            try (PreparedStatement statement = connection.prepareStatement(
+                    owner.map(OwnerTable::totalSql).orElse(slotsOnly))) {
+                int at = 1;
+                if (owner.isPresent()) {
+                    statement.setLong(at++, key.recordId());
+                }
+                statement.setInt(at++, key.recordType());
+                statement.setLong(at, key.recordId());
                 try (ResultSet rows = statement.executeQuery()) {
                     return rows.next() ? toLong(rows.getBigDecimal(1), key) : 0L;
                 }
@@ -82,19 +100,38 @@ public final class CounterReader {
     }
 
     private Map<Long, Long> readChunk(int recordType, List<Long> ids) {
-        String sql = "SELECT record_id, SUM(count) FROM " + database.table()
+        String slotsOnly = "SELECT record_id, SUM(count) FROM " + database.table()
                 + " WHERE record_type = ? AND record_id IN (" + placeholders(ids.size()) + ")"
                 + " GROUP BY record_id";
         return retrier.read("read " + ids.size() + " counters of record_type " + recordType,
                 (connection, dialect) -> {
-                    try (PreparedStatement statement = connection.prepareStatement(sql)) {
-                        statement.setInt(1, recordType);
-                        for (int i = 0; i < ids.size(); i++) {
-                            statement.setLong(i + 2, ids.get(i));
+                    Optional<OwnerTable> owner = foldsInto(connection, recordType);
+                    try (PreparedStatement statement = connection.prepareStatement(owner
+                            .map(o -> o.totalsSql(ids.size())).orElse(slotsOnly))) {
+                        int at = 1;
+                        if (owner.isPresent()) {
+                            at = bindIds(statement, at, ids);
                         }
+                        statement.setInt(at++, recordType);
+                        bindIds(statement, at, ids);
                         return collect(recordType, statement);
                     }
                 });
+    }
+
+    private static int bindIds(PreparedStatement statement, int from, List<Long> ids)
+            throws SQLException {
+        int at = from;
+        for (Long id : ids) {
+            statement.setLong(at++, id);
+        }
+        return at;
+    }
+
+    /** The owner table whose column a type's totals include, if the type folds into one. */
+    private Optional<OwnerTable> foldsInto(Connection connection, int recordType) throws SQLException {
+        return registry.registration(connection, recordType).filter(Registration::folds)
+                .map(r -> new OwnerTable(r.owner(), database.table()));
     }
 
     private static Map<Long, Long> collect(int recordType, PreparedStatement statement)

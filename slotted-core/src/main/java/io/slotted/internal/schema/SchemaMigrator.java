@@ -25,7 +25,8 @@ import java.util.Set;
  * out after about 2.1 billion increments), {@code INT} counts that overflow at 2,147,483,647, and
  * {@code INT} record ids that cannot hold larger ids.
  *
- * <p>The companions, the flush ledger and the idempotency key table, are Slotted's alone, so an
+ * <p>The companions, the flush ledger, the idempotency key table and the type registry, are
+ * Slotted's alone, so an
  * earlier release's shape is converted: a key column that ignores trailing spaces (MariaDB and
  * MySQL before exact keys) is changed to one that compares keys exactly.
  */
@@ -36,6 +37,8 @@ public final class SchemaMigrator {
     public static final String LEDGER_SUFFIX = "_ledger";
     /** The idempotency key table's name is the counter table's plus this. */
     public static final String KEYS_SUFFIX = "_keys";
+    /** The type registry's name is the counter table's plus this. */
+    public static final String REGISTRY_SUFFIX = "_types";
 
     private SchemaMigrator() {
     }
@@ -63,6 +66,7 @@ public final class SchemaMigrator {
         }
         ledger(connection, dialect, table.withSuffix(LEDGER_SUFFIX)).ifPresent(actions::add);
         keys(connection, dialect, table.withSuffix(KEYS_SUFFIX)).ifPresent(actions::add);
+        registry(connection, dialect, table.withSuffix(REGISTRY_SUFFIX)).ifPresent(actions::add);
         return new MigrationReport(table.toString(), existing.isEmpty(), actions, warnings);
     }
 
@@ -75,6 +79,17 @@ public final class SchemaMigrator {
         run(connection, dialect.createLedgerSql(ledger));
         return Optional.of("created table " + ledger + " (the flush ledger that makes group commits"
                 + " exactly-once)");
+    }
+
+    /** Creates the type registry if it is missing. */
+    private static Optional<String> registry(Connection connection, Dialect dialect,
+            TableName registry) throws SQLException {
+        if (TableShape.read(connection, registry).isPresent()) {
+            return Optional.empty();
+        }
+        run(connection, dialect.createRegistrySql(registry));
+        return Optional.of("created table " + registry + " (the type registry: owner column"
+                + " bindings and slot counts every process follows)");
     }
 
     /** Creates the idempotency key table, or upgrades an earlier release's. */

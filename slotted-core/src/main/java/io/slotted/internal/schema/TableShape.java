@@ -25,7 +25,7 @@ import io.slotted.internal.sql.TableName;
  * @param columns column name (lower case) to its description
  * @param uniqueKeys the column sets (lower case) of every unique index, the primary key included
  */
-record TableShape(Map<String, Column> columns, List<Set<String>> uniqueKeys) {
+public record TableShape(Map<String, Column> columns, List<Set<String>> uniqueKeys) {
 
     /**
      * One column.
@@ -36,10 +36,10 @@ record TableShape(Map<String, Column> columns, List<Set<String>> uniqueKeys) {
      * @param autoIncrement whether the database fills it from a sequence
      * @param requiredWithoutDefault NOT NULL and neither defaulted nor generated
      */
-    record Column(String name, int jdbcType, String typeName, boolean autoIncrement,
+    public record Column(String name, int jdbcType, String typeName, boolean autoIncrement,
             boolean requiredWithoutDefault) {
 
-        boolean isInt() {
+        public boolean isInt() {
             return jdbcType == Types.INTEGER || jdbcType == Types.SMALLINT || jdbcType == Types.TINYINT;
         }
     }
@@ -52,7 +52,7 @@ record TableShape(Map<String, Column> columns, List<Set<String>> uniqueKeys) {
      * @return its shape, or empty if no such table exists
      * @throws SQLException if the metadata cannot be read
      */
-    static Optional<TableShape> read(Connection connection, TableName table) throws SQLException {
+    public static Optional<TableShape> read(Connection connection, TableName table) throws SQLException {
         DatabaseMetaData metadata = connection.getMetaData();
         String name = fold(metadata, table.table());
         String schema = table.schema() == null ? null : fold(metadata, table.schema());

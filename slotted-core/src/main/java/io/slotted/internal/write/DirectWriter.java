@@ -10,6 +10,7 @@ import io.slotted.internal.jdbc.FailureReport;
 import io.slotted.internal.jdbc.Retrier;
 import io.slotted.internal.jdbc.Transactions;
 import io.slotted.internal.keys.IdempotencyKeys;
+import io.slotted.internal.registry.TypeRegistry;
 import io.slotted.internal.sql.CounterKey;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -33,6 +34,7 @@ public final class DirectWriter implements CounterWriter {
     private final Retrier retrier;
     private final StatsRecorder stats;
     private final IdempotencyKeys keys;
+    private final TypeRegistry registry;
 
     /**
      * Creates the writer.
@@ -41,10 +43,12 @@ public final class DirectWriter implements CounterWriter {
      * @param slots how slots are chosen
      * @param retrier how contention is retried
      * @param keys where idempotency keys are recorded
+     * @param registry the type registry, re-read now and then on the writes' own connections
      * @param stats where applied increments are counted
      */
     public DirectWriter(Database database, SlotPicker slots, Retrier retrier, IdempotencyKeys keys,
-            StatsRecorder stats) {
+            TypeRegistry registry, StatsRecorder stats) {
+        this.registry = registry;
         this.database = database;
         this.slots = slots;
         this.retrier = retrier;
@@ -55,6 +59,7 @@ public final class DirectWriter implements CounterWriter {
     @Override
     public void add(CounterKey key, long delta) {
         retrier.write(describe(key, delta), (connection, dialect) -> {
+            registry.refreshIfStale(connection);
             upsertAndCommit(connection, dialect, row(key, delta));
             return null;
         });
@@ -112,6 +117,7 @@ public final class DirectWriter implements CounterWriter {
     private boolean writeTransaction(SortedMap<CounterKey, Long> sums, int increments,
             String idempotencyKey, String fingerprint, String operation) {
         IdempotencyKeys.Verdict verdict = retrier.write(operation, (connection, dialect) -> {
+            registry.refreshIfStale(connection);
             boolean autoCommit = connection.getAutoCommit();
             connection.setAutoCommit(false);
             try {

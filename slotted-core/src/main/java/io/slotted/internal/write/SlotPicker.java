@@ -1,6 +1,6 @@
 package io.slotted.internal.write;
 
-import io.slotted.SlottedConfig;
+import io.slotted.internal.registry.TypeRegistry;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
@@ -17,25 +17,25 @@ import java.util.concurrent.ThreadLocalRandom;
  * processes mostly apart too.
  */
 public final class SlotPicker {
-    private final SlottedConfig config;
+    private final TypeRegistry registry;
 
     /**
-     * Creates a picker for the configured slot counts.
+     * Creates a picker for the slot counts the registry and the configuration set.
      *
-     * @param config where the slot count per type comes from
+     * @param registry where the slot count per type comes from
      */
-    public SlotPicker(SlottedConfig config) {
-        this.config = config;
+    public SlotPicker(TypeRegistry registry) {
+        this.registry = registry;
     }
 
     /**
      * Picks any slot of the counter's type.
      *
      * @param recordType the counter's type
-     * @return a slot in {@code [0, config.slots(recordType))}
+     * @return a slot from 0 to the type's slot count, exclusive
      */
     public int pick(int recordType) {
-        return ThreadLocalRandom.current().nextInt(config.slots(recordType));
+        return ThreadLocalRandom.current().nextInt(registry.slots(recordType));
     }
 
     /**
@@ -46,10 +46,10 @@ public final class SlotPicker {
      * @param recordType the counter's type
      * @param owner the writer's index, from 0
      * @param owners how many writers share the slots
-     * @return a slot in {@code [0, config.slots(recordType))}
+     * @return a slot from 0 to the type's slot count, exclusive
      */
     public int pickOwned(int recordType, int owner, int owners) {
-        int slots = config.slots(recordType);
+        int slots = registry.slots(recordType);
         if (slots <= owners) {
             return owner % slots;
         }

@@ -7,15 +7,19 @@ import io.slotted.internal.sql.CounterKey;
 import io.slotted.internal.sql.TableName;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SortedMap;
 import java.util.function.ToIntFunction;
 
 /**
- * The one way slot rows are upserted, for every write path.
+ * The one way slot rows are upserted, locked and deleted, for every write path and roll-up.
  *
  * <p>A write sums its increments per counter first, so each counter is one row; rows go to the
  * database in counter order, so that two writes holding some of the same counters take their row
@@ -97,6 +101,70 @@ public final class SlotRows {
                     onRepeat.run();
                 }
             }
+        }
+    }
+
+    /**
+     * Reads and locks slot rows of some counters of one type until the caller's transaction ends,
+     * in key order, like every writer takes them.
+     *
+     * @param connection a connection in a transaction
+     * @param table the counter table
+     * @param recordType the type
+     * @param ids the counters' ids, at most a few thousand
+     * @param fromSlot only rows in this slot or above
+     * @return each counter that has such rows, in id order, with its rows and their sum
+     * @throws SQLException if the read fails
+     */
+    public static Map<Long, LockedSlots> lock(Connection connection, TableName table, int recordType,
+            List<Long> ids, int fromSlot) throws SQLException {
+        Map<Long, LockedSlots> locked = new LinkedHashMap<>();
+        try (PreparedStatement select = connection.prepareStatement("SELECT record_id, slot, count FROM "
+                + table + " WHERE record_type = ? AND record_id IN ("
+                + String.join(", ", Collections.nCopies(ids.size(), "?")) + ") AND slot >= ?"
+                + " ORDER BY record_id, slot FOR UPDATE")) {
+            int at = 1;
+            select.setInt(at++, recordType);
+            for (Long id : ids) {
+                select.setLong(at++, id);
+            }
+            select.setInt(at, fromSlot);
+            try (ResultSet rows = select.executeQuery()) {
+                while (rows.next()) {
+                    locked.computeIfAbsent(rows.getLong(1), LockedSlots::new)
+                            .add(rows.getInt(2), rows.getLong(3));
+                }
+            }
+        }
+        return locked;
+    }
+
+    /**
+     * Deletes exactly the slot rows a transaction locked with {@link #lock}: rows created since by
+     * other writers are not touched.
+     *
+     * @param connection the connection holding the locks
+     * @param table the counter table
+     * @param recordType the type
+     * @param locked the locked rows to delete
+     * @throws SQLException if the delete fails
+     */
+    public static void delete(Connection connection, TableName table, int recordType,
+            Collection<LockedSlots> locked) throws SQLException {
+        if (locked.isEmpty()) {
+            return;
+        }
+        try (PreparedStatement delete = connection.prepareStatement("DELETE FROM " + table
+                + " WHERE record_type = ? AND record_id = ? AND slot = ?")) {
+            for (LockedSlots rows : locked) {
+                for (int slot : rows.slots()) {
+                    delete.setInt(1, recordType);
+                    delete.setLong(2, rows.recordId());
+                    delete.setInt(3, slot);
+                    delete.addBatch();
+                }
+            }
+            delete.executeBatch();
         }
     }
 }

@@ -3,6 +3,7 @@ package io.slotted.internal.write;
 import io.slotted.SlottedStats;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.IntSupplier;
+import java.util.function.LongSupplier;
 
 /** Counts what the engine does, cheaply enough for the hot path. */
 public final class StatsRecorder {
@@ -13,7 +14,10 @@ public final class StatsRecorder {
     private final LongAdder outcomesUnknown = new LongAdder();
     private final LongAdder outcomesResolved = new LongAdder();
     private final LongAdder incrementsDropped = new LongAdder();
+    private final LongAdder rollUps = new LongAdder();
+    private final LongAdder countersRolledUp = new LongAdder();
     private volatile IntSupplier queued = () -> 0;
+    private volatile LongSupplier rollUpLagMillis = () -> -1;
 
     /**
      * Records increments acknowledged to callers.
@@ -70,6 +74,25 @@ public final class StatsRecorder {
     }
 
     /**
+     * Records one completed roll-up of a counter type.
+     *
+     * @param counters the counters whose owner column it wrote
+     */
+    public void rolledUp(long counters) {
+        rollUps.increment();
+        countersRolledUp.add(counters);
+    }
+
+    /**
+     * Makes snapshots report the roll-up lag.
+     *
+     * @param lagMillis reads the current lag, -1 when there is none to report
+     */
+    public void watchRollUpLag(LongSupplier lagMillis) {
+        this.rollUpLagMillis = lagMillis;
+    }
+
+    /**
      * Takes a snapshot.
      *
      * @return the counts so far
@@ -77,6 +100,7 @@ public final class StatsRecorder {
     public SlottedStats snapshot() {
         return new SlottedStats(incrementsApplied.sum(), retries.sum(), flushes.sum(), flushNanos.sum(),
                 outcomesUnknown.sum(), outcomesResolved.sum(), incrementsDropped.sum(),
-                queued.getAsInt());
+                queued.getAsInt(), rollUps.sum(), countersRolledUp.sum(),
+                rollUpLagMillis.getAsLong());
     }
 }

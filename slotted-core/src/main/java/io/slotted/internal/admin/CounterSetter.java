@@ -1,0 +1,105 @@
+package io.slotted.internal.admin;
+
+import io.slotted.CounterOverflowException;
+import io.slotted.internal.dialect.SlotRow;
+import io.slotted.internal.jdbc.Database;
+import io.slotted.internal.jdbc.Retrier;
+import io.slotted.internal.jdbc.Transactions;
+import io.slotted.internal.owner.OwnerShape;
+import io.slotted.internal.owner.OwnerTable;
+import io.slotted.internal.registry.Registration;
+import io.slotted.internal.registry.TypeRegistry;
+import io.slotted.internal.sql.CounterKey;
+import io.slotted.internal.write.LockedSlots;
+import io.slotted.internal.write.SlotRows;
+import io.slotted.internal.write.StatsRecorder;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Sets a counter exactly.
+ *
+ * <p>One transaction locks the counter's slot rows (and, for a fold-mode type, its owner row),
+ * deletes exactly the rows it locked and writes the new total: into the owner column for a
+ * fold-mode type with an owner row, else into slot 0. An increment committed before the set
+ * started is in a locked row and so replaced; one that waited for the locks, or created a slot row
+ * the set never read, commits after it and counts on top. That makes the set linearizable with
+ * the increments around it.
+ */
+public final class CounterSetter {
+    private final Database database;
+    private final Retrier retrier;
+    private final TypeRegistry registry;
+    private final StatsRecorder stats;
+
+    /**
+     * Creates the setter.
+     *
+     * @param database the database
+     * @param retrier how failures are retried and reported
+     * @param registry which types fold into an owner column
+     * @param stats where retries are counted
+     */
+    public CounterSetter(Database database, Retrier retrier, TypeRegistry registry, StatsRecorder stats) {
+        this.database = database;
+        this.retrier = retrier;
+        this.registry = registry;
+        this.stats = stats;
+    }
+
+    /**
+     * Sets a counter.
+     *
+     * @param key the counter
+     * @param count the new total
+     */
+    public void set(CounterKey key, long count) {
+        retrier.write("set counter " + key + " to " + count, (connection, dialect) -> {
+            Optional<Registration> folds = registry.registration(connection, key.recordType())
+                    .filter(Registration::folds);
+            return Transactions.inTransaction(connection, () -> {
+                List<LockedSlots> locked = List.copyOf(SlotRows.lock(connection, database.table(),
+                        key.recordType(), List.of(key.recordId()), 0).values());
+                boolean inColumn = folds.isPresent()
+                        && setOwnerColumn(connection, folds.get(), key, count);
+                SlotRows.delete(connection, database.table(), key.recordType(), locked);
+                if (!inColumn && count != 0) {
+                    SlotRows.upsertOne(connection, dialect, database.table(),
+                            new SlotRow(key, 0, count), stats::retried);
+                }
+                connection.commit();
+                return null;
+            });
+        });
+    }
+
+    /** Locks the owner row and sets its column; false if the counter has no owner row. */
+    private boolean setOwnerColumn(Connection connection, Registration binding, CounterKey key,
+            long count) throws SQLException {
+        OwnerTable owner = new OwnerTable(binding.owner(), database.table());
+        try (PreparedStatement lock = connection.prepareStatement(owner.lockSql(1))) {
+            lock.setLong(1, key.recordId());
+            try (ResultSet row = lock.executeQuery()) {
+                if (!row.next()) {
+                    return false;
+                }
+            }
+        }
+        var range = OwnerShape.check(connection, binding.owner());
+        if (!range.holds(count)) {
+            throw new CounterOverflowException("cannot set counter " + key + " to " + count + ": its"
+                    + " owner column " + binding.owner() + " is " + range.describe()
+                    + "; nothing was changed");
+        }
+        try (PreparedStatement update = connection.prepareStatement(owner.setSql())) {
+            update.setLong(1, count);
+            update.setLong(2, key.recordId());
+            update.executeUpdate();
+        }
+        return true;
+    }
+}

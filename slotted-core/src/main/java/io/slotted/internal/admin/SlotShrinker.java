@@ -1,0 +1,169 @@
+package io.slotted.internal.admin;
+
+import io.slotted.SlottedConfig;
+import io.slotted.SlottedException;
+import io.slotted.Ticker;
+import io.slotted.internal.dialect.SlotRow;
+import io.slotted.internal.jdbc.Database;
+import io.slotted.internal.jdbc.Retrier;
+import io.slotted.internal.jdbc.Transactions;
+import io.slotted.internal.registry.Registration;
+import io.slotted.internal.registry.TypeRegistry;
+import io.slotted.internal.sql.CounterKey;
+import io.slotted.internal.write.LockedSlots;
+import io.slotted.internal.write.SlotRows;
+import io.slotted.internal.write.StatsRecorder;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Moves a counter type onto a new number of slots while increments continue.
+ *
+ * <p>First the new count is recorded in the type registry, which every process re-reads within
+ * {@link TypeRegistry#REFRESH}; from then on new increments go to the remaining slots. Then rows in
+ * slots beyond the count are moved, a chunk of counters per transaction: lock the rows, delete
+ * exactly those, and add their sum to the counter's slot 0. A row is moved whole or not at all, so
+ * nothing is lost or counted twice whatever lands meanwhile. Moving repeats until, after
+ * {@link TypeRegistry#GRACE}, a pass finds no row left beyond the count.
+ */
+public final class SlotShrinker {
+    private static final int CHUNK = 500;
+    /** How long rows may keep arriving beyond the count before the shrink gives up saying why. */
+    private static final Duration PATIENCE = Duration.ofSeconds(30);
+
+    private final Database database;
+    private final Retrier retrier;
+    private final TypeRegistry registry;
+    private final StatsRecorder stats;
+    private final Ticker ticker;
+
+    /**
+     * Creates the shrinker.
+     *
+     * @param database the database
+     * @param retrier how failures are retried and reported
+     * @param registry where the slot count is recorded
+     * @param config the ticker
+     * @param stats where retries are counted
+     */
+    public SlotShrinker(Database database, Retrier retrier, TypeRegistry registry,
+            SlottedConfig config, StatsRecorder stats) {
+        this.database = database;
+        this.retrier = retrier;
+        this.registry = registry;
+        this.stats = stats;
+        this.ticker = config.ticker();
+    }
+
+    /**
+     * Moves a type onto {@code slots} slots.
+     *
+     * @param recordType the type
+     * @param slots the new slot count, already checked
+     * @return how many slot rows were moved
+     */
+    public long shrink(int recordType, int slots) {
+        record(recordType, slots);
+        long started = ticker.read();
+        long moved = 0;
+        while (true) {
+            long now = moveOnce(recordType, slots);
+            moved += now;
+            long waited = ticker.read() - started;
+            if (now == 0 && waited > TypeRegistry.GRACE.toNanos()) {
+                return moved;
+            }
+            if (waited > TypeRegistry.GRACE.plus(PATIENCE).toNanos()) {
+                throw new SlottedException("rows keep arriving in slots " + slots + " and above of"
+                        + " record_type " + recordType + " after " + moved + " were moved: a process"
+                        + " is writing the type without reading the type registry (an older Slotted,"
+                        + " or one writing only inside its callers' transactions); upgrade it and run"
+                        + " the shrink again, which is safe");
+            }
+            pause(now == 0 ? 100 : 0);
+        }
+    }
+
+    private void record(int recordType, int slots) {
+        retrier.write("record " + slots + " slots for record_type " + recordType,
+                (connection, dialect) -> Transactions.inTransaction(connection, () -> {
+                    Optional<Registration> existing = registry.lock(connection, recordType, false);
+                    Registration changed = existing
+                            .map(r -> new Registration(recordType, r.owner(), r.mode(), slots,
+                                    r.boundMs(), r.rolledUpMs()))
+                            .orElse(new Registration(recordType, null, null, slots, 0, 0));
+                    registry.write(connection, existing, changed);
+                    connection.commit();
+                    return null;
+                }));
+        registry.invalidate();
+    }
+
+    /** One pass over the rows beyond the count; returns how many were moved. */
+    private long moveOnce(int recordType, int slots) {
+        List<Long> ids = retrier.read("find slot rows of record_type " + recordType + " beyond slot "
+                + (slots - 1), (connection, dialect) -> idsBeyond(connection, recordType, slots));
+        long moved = 0;
+        for (int from = 0; from < ids.size(); from += CHUNK) {
+            List<Long> chunk = ids.subList(from, Math.min(ids.size(), from + CHUNK));
+            moved += retrier.write("move " + chunk.size() + " counters of record_type " + recordType
+                    + " onto " + slots + " slots", (connection, dialect) ->
+                    Transactions.inTransaction(connection, () -> {
+                        Map<Long, LockedSlots> locked =
+                                SlotRows.lock(connection, database.table(), recordType, chunk, slots);
+                        SlotRows.delete(connection, database.table(), recordType, locked.values());
+                        List<SlotRow> targets = new ArrayList<>();
+                        long rows = 0;
+                        for (LockedSlots counter : locked.values()) {
+                            rows += counter.slots().size();
+                            if (counter.total() != 0) {
+                                targets.add(new SlotRow(new CounterKey(recordType, counter.recordId()),
+                                        0, counter.total()));
+                            }
+                        }
+                        for (SlotRow target : targets) {
+                            SlotRows.upsertOne(connection, dialect, database.table(), target,
+                                    stats::retried);
+                        }
+                        connection.commit();
+                        return rows;
+                    }));
+        }
+        return moved;
+    }
+
+    private List<Long> idsBeyond(Connection connection, int recordType, int slots) throws SQLException {
+        List<Long> ids = new ArrayList<>();
+        try (PreparedStatement select = connection.prepareStatement("SELECT DISTINCT record_id FROM "
+                + database.table() + " WHERE record_type = ? AND slot >= ? ORDER BY record_id")) {
+            select.setInt(1, recordType);
+            select.setInt(2, slots);
+            try (ResultSet rows = select.executeQuery()) {
+                while (rows.next()) {
+                    ids.add(rows.getLong(1));
+                }
+            }
+        }
+        return ids;
+    }
+
+    private static void pause(long millis) {
+        if (millis == 0) {
+            return;
+        }
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new SlottedException("interrupted while shrinking; rows moved so far stay moved,"
+                    + " and the shrink may be run again", e);
+        }
+    }
+}

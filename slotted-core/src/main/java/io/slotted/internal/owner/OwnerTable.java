@@ -1,0 +1,125 @@
+package io.slotted.internal.owner;
+
+import io.slotted.OwnerColumn;
+import io.slotted.internal.sql.TableName;
+import java.util.Collections;
+
+/**
+ * The SQL that reads and writes a counter type's owner column beside its slot rows.
+ *
+ * <p>Every statement names the owner table and columns unquoted, as checked identifiers (see
+ * {@link OwnerColumn}), and binds every value. A fold-mode read adds the column to the slots in one
+ * statement, so it sees a roll-up either wholly or not at all: the roll-up moves a sum from the
+ * slots to the column in one transaction, and one statement reads one snapshot.
+ */
+public final class OwnerTable {
+    private final OwnerColumn owner;
+    private final TableName slots;
+
+    /**
+     * Creates the SQL for one owner column.
+     *
+     * @param owner the owner column
+     * @param slots the counter table
+     */
+    public OwnerTable(OwnerColumn owner, TableName slots) {
+        this.owner = owner;
+        this.slots = slots;
+    }
+
+    /**
+     * The owner column.
+     *
+     * @return the owner column
+     */
+    public OwnerColumn owner() {
+        return owner;
+    }
+
+    /**
+     * One counter's total, column plus slots. Binds the record id, the record type and the
+     * record id again.
+     *
+     * @return the SQL text; its one row holds the total, or null when there is nothing
+     */
+    public String totalSql() {
+        return "SELECT SUM(n) FROM (SELECT " + owner.countColumn() + " AS n FROM " + owner.table()
+                + " WHERE " + owner.keyColumn() + " = ? UNION ALL SELECT count AS n FROM " + slots
+                + " WHERE record_type = ? AND record_id = ?) t";
+    }
+
+    /**
+     * Many counters' totals. Binds the {@code ids} record ids, the record type, and the record ids
+     * again.
+     *
+     * @param ids how many ids
+     * @return the SQL text; rows of (record id, total)
+     */
+    public String totalsSql(int ids) {
+        String in = placeholders(ids);
+        return "SELECT id, SUM(n) FROM (SELECT " + owner.keyColumn() + " AS id, " + owner.countColumn()
+                + " AS n FROM " + owner.table() + " WHERE " + owner.keyColumn() + " IN (" + in + ")"
+                + " UNION ALL SELECT record_id AS id, count AS n FROM " + slots
+                + " WHERE record_type = ? AND record_id IN (" + in + ")) t GROUP BY id";
+    }
+
+    /**
+     * Reads and locks owner rows, in key order. Binds the {@code ids} keys.
+     *
+     * @param ids how many keys
+     * @return the SQL text; rows of (key, column value or null)
+     */
+    public String lockSql(int ids) {
+        return "SELECT " + owner.keyColumn() + ", " + owner.countColumn() + " FROM " + owner.table()
+                + " WHERE " + owner.keyColumn() + " IN (" + placeholders(ids) + ") ORDER BY "
+                + owner.keyColumn() + " FOR UPDATE";
+    }
+
+    /**
+     * Sets one owner row's column. Binds the value, then the key.
+     *
+     * @return the SQL text
+     */
+    public String setSql() {
+        return "UPDATE " + owner.table() + " SET " + owner.countColumn() + " = ? WHERE "
+                + owner.keyColumn() + " = ?";
+    }
+
+    /**
+     * The owner rows whose column differs from their counter's slot sum, and the slot sums with no
+     * owner row, for a copy-mode roll-up. Binds the record type.
+     *
+     * @return the SQL text; rows of (record id, slot sum, owner key or null)
+     */
+    public String copyDifferencesSql() {
+        return "SELECT s.record_id, s.total, o." + owner.keyColumn() + " FROM (SELECT record_id,"
+                + " SUM(count) AS total FROM " + slots + " WHERE record_type = ? GROUP BY record_id) s"
+                + " LEFT JOIN " + owner.table() + " o ON o." + owner.keyColumn() + " = s.record_id"
+                + " WHERE o." + owner.keyColumn() + " IS NULL OR o." + owner.countColumn() + " IS NULL"
+                + " OR o." + owner.countColumn() + " <> s.total";
+    }
+
+    /**
+     * The owner rows with a non-zero column. No parameters.
+     *
+     * @return the SQL text; rows of (key, column value)
+     */
+    public String nonZeroSql() {
+        return "SELECT " + owner.keyColumn() + ", " + owner.countColumn() + " FROM " + owner.table()
+                + " WHERE " + owner.countColumn() + " <> 0";
+    }
+
+    /**
+     * The column's smallest and largest values. No parameters.
+     *
+     * @return the SQL text; one row of (min, max), nulls for an empty table
+     */
+    public String rangeSql() {
+        return "SELECT MIN(" + owner.countColumn() + "), MAX(" + owner.countColumn() + ") FROM "
+                + owner.table();
+    }
+
+    private static String placeholders(int count) {
+        return String.join(", ", Collections.nCopies(count, "?"));
+    }
+}

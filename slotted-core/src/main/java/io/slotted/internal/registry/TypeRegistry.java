@@ -1,0 +1,318 @@
+package io.slotted.internal.registry;
+
+import io.slotted.OwnerColumn;
+import io.slotted.OwnerMode;
+import io.slotted.SlottedConfig;
+import io.slotted.Ticker;
+import io.slotted.internal.dialect.Failure;
+import io.slotted.internal.jdbc.Database;
+import io.slotted.internal.jdbc.Transactions;
+import io.slotted.internal.schema.SchemaMigrator;
+import io.slotted.internal.sql.TableName;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.locks.ReentrantLock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The type registry: a small table beside the counter table ({@code <table>_types}) that records,
+ * per counter type, its owner column binding and its slot count, and a cached view of it.
+ *
+ * <p>Why in the database: every process that touches a counter type must agree on its binding
+ * (a process that did not know a type folds into its owner column would read only the slots and
+ * miss what the roll-up moved) and, for a shrink to finish, on its slot count. Settings in each
+ * process's code disagree during a rolling deploy; one row in the database cannot.
+ *
+ * <p>Each process re-reads the table at most every {@link #REFRESH}, on a connection it already
+ * holds for other work, so no extra connection is ever borrowed on the write path (borrowing one
+ * while holding another could exhaust a small pool). A changed binding is therefore seen by every
+ * process within about a second; roll-ups of a newly folded type wait {@link #GRACE} before they
+ * begin. A database without the table (migrate() not yet run) reads as an empty registry.
+ */
+public final class TypeRegistry {
+    /** How stale a process's view of the registry may become. */
+    public static final Duration REFRESH = Duration.ofSeconds(1);
+    /** How long after a binding roll-ups wait, so that every process reads it first. */
+    public static final Duration GRACE = REFRESH.multipliedBy(3);
+
+    private static final Logger LOG = LoggerFactory.getLogger(TypeRegistry.class);
+    private static final String COLUMNS =
+            "record_type, owner_table, key_column, count_column, owner_mode, slots, bound_ms, rolled_up_ms";
+
+    private final Database database;
+    private final TableName table;
+    private final SlottedConfig config;
+    private final Ticker ticker;
+    private final ReentrantLock refreshing = new ReentrantLock();
+    private volatile Map<Integer, Registration> view;
+    private volatile long readAt;
+    private volatile boolean missingReported;
+
+    /**
+     * Creates the registry of a counter table; reads nothing yet.
+     *
+     * @param database the database and its counter table
+     * @param config the processes' own slot counts, the clock and the ticker
+     */
+    public TypeRegistry(Database database, SlottedConfig config) {
+        this.database = database;
+        this.table = database.table().withSuffix(SchemaMigrator.REGISTRY_SUFFIX);
+        this.config = config;
+        this.ticker = config.ticker();
+    }
+
+    /**
+     * The registry table's name.
+     *
+     * @return the checked name
+     */
+    public TableName table() {
+        return table;
+    }
+
+    /**
+     * The slot count writes use for a type: the registry's if it sets one, else this process's.
+     * Reads only the cached view: never touches the database.
+     *
+     * @param recordType the counter type
+     * @return the slot count
+     */
+    public int slots(int recordType) {
+        Map<Integer, Registration> known = view;
+        Registration registration = known == null ? null : known.get(recordType);
+        return registration != null && registration.slots() > 0
+                ? registration.slots() : config.slots(recordType);
+    }
+
+    /**
+     * A type's registration, re-reading the registry on {@code connection} first if the view is
+     * older than {@link #REFRESH} (or was never read).
+     *
+     * @param connection a connection the caller holds, in auto-commit or between transactions
+     * @param recordType the counter type
+     * @return the registration, or empty when the registry has no row for the type
+     * @throws SQLException if the registry cannot be read the first time
+     */
+    public Optional<Registration> registration(Connection connection, int recordType)
+            throws SQLException {
+        return Optional.ofNullable(current(connection).get(recordType));
+    }
+
+    /**
+     * The whole registry, re-read on {@code connection} if the view is stale.
+     *
+     * @param connection a connection the caller holds, in auto-commit or between transactions
+     * @return every type's registration
+     * @throws SQLException if the registry cannot be read the first time
+     */
+    public Map<Integer, Registration> current(Connection connection) throws SQLException {
+        Map<Integer, Registration> known = view;
+        if (known == null) {
+            refreshing.lock();
+            try {
+                if (view == null) {
+                    reload(connection);
+                }
+            } finally {
+                refreshing.unlock();
+            }
+        } else if (ticker.read() - readAt > REFRESH.toNanos() && refreshing.tryLock()) {
+            try {
+                reload(connection);
+            } catch (SQLException e) {
+                LOG.debug("could not re-read the type registry {}; keeping the last view", table, e);
+            } finally {
+                refreshing.unlock();
+            }
+        }
+        return view;
+    }
+
+    /**
+     * Re-reads the registry if the view is stale, for the write paths: a failure keeps the last
+     * view, since the caller's own work will meet and report whatever is wrong.
+     *
+     * @param connection a connection the caller holds, in auto-commit or between transactions
+     */
+    public void refreshIfStale(Connection connection) {
+        try {
+            current(connection);
+        } catch (SQLException e) {
+            LOG.debug("could not read the type registry {}", table, e);
+        }
+    }
+
+    /**
+     * Re-reads the registry now.
+     *
+     * @param connection a connection the caller holds, in auto-commit or between transactions
+     * @return every type's registration
+     * @throws SQLException if the registry cannot be read
+     */
+    public Map<Integer, Registration> reload(Connection connection) throws SQLException {
+        boolean autoCommit = connection.getAutoCommit();
+        Map<Integer, Registration> read = new HashMap<>();
+        try (PreparedStatement select = connection.prepareStatement(
+                "SELECT " + COLUMNS + " FROM " + table);
+                ResultSet rows = select.executeQuery()) {
+            while (rows.next()) {
+                Registration registration = fromRow(rows);
+                read.put(registration.recordType(), registration);
+            }
+        } catch (SQLException e) {
+            if (!autoCommit) {
+                Transactions.rollbackQuietly(connection, e);
+            }
+            if (!isMissingTable(connection, e)) {
+                throw e;
+            }
+            reportMissing();
+        }
+        if (!autoCommit) {
+            connection.commit();
+        }
+        view = Map.copyOf(read);
+        readAt = ticker.read();
+        return view;
+    }
+
+    /**
+     * Reads one type's row and locks it until the caller's transaction ends: the lock that elects
+     * one roller per type, and that makes binding changes wait for a running roll-up.
+     *
+     * @param connection a connection in a transaction
+     * @param recordType the counter type
+     * @param noWait true to fail at once (with a lock conflict) if another session holds the row
+     * @return the row, or empty if the type has none
+     * @throws SQLException if the row cannot be read or, with {@code noWait}, is locked
+     */
+    public Optional<Registration> lock(Connection connection, int recordType, boolean noWait)
+            throws SQLException {
+        try (PreparedStatement select = connection.prepareStatement("SELECT " + COLUMNS + " FROM "
+                + table + " WHERE record_type = ? FOR UPDATE" + (noWait ? " NOWAIT" : ""))) {
+            select.setInt(1, recordType);
+            try (ResultSet row = select.executeQuery()) {
+                return row.next() ? Optional.of(fromRow(row)) : Optional.empty();
+            }
+        }
+    }
+
+    /**
+     * Writes a type's row, inserting it if {@code existing} is empty. The caller holds the row's
+     * lock, or found no row and takes the duplicate-key failure of a concurrent insert as a
+     * conflict to retry.
+     *
+     * @param connection a connection in the caller's transaction
+     * @param existing the row as the caller locked it, or empty
+     * @param changed the row to write
+     * @throws SQLException if the write fails
+     */
+    public void write(Connection connection, Optional<Registration> existing, Registration changed)
+            throws SQLException {
+        String sql = existing.isPresent()
+                ? "UPDATE " + table + " SET owner_table = ?, key_column = ?, count_column = ?,"
+                        + " owner_mode = ?, slots = ?, bound_ms = ?, rolled_up_ms = ? WHERE record_type = ?"
+                : "INSERT INTO " + table + " (owner_table, key_column, count_column, owner_mode,"
+                        + " slots, bound_ms, rolled_up_ms, record_type) VALUES (?, ?, ?, ?, ?, ?, ?, ?)";
+        try (PreparedStatement statement = connection.prepareStatement(sql)) {
+            OwnerColumn owner = changed.owner();
+            statement.setString(1, owner == null ? null : owner.table());
+            statement.setString(2, owner == null ? null : owner.keyColumn());
+            statement.setString(3, owner == null ? null : owner.countColumn());
+            statement.setString(4, changed.mode() == null ? null
+                    : changed.mode().name().toLowerCase(Locale.ROOT));
+            statement.setInt(5, changed.slots());
+            statement.setLong(6, changed.boundMs());
+            statement.setLong(7, changed.rolledUpMs());
+            statement.setInt(8, changed.recordType());
+            statement.executeUpdate();
+        }
+    }
+
+    /**
+     * Records when a type's completed roll-up started, on the connection holding the row's lock.
+     *
+     * @param connection the connection holding the lock
+     * @param recordType the counter type
+     * @param startedMs when the roll-up started
+     * @throws SQLException if the write fails
+     */
+    public void rolledUp(Connection connection, int recordType, long startedMs) throws SQLException {
+        try (PreparedStatement update = connection.prepareStatement(
+                "UPDATE " + table + " SET rolled_up_ms = ? WHERE record_type = ?")) {
+            update.setLong(1, startedMs);
+            update.setInt(2, recordType);
+            update.executeUpdate();
+        }
+    }
+
+    /**
+     * Deletes a type's row, on the connection holding its lock.
+     *
+     * @param connection the connection holding the lock
+     * @param recordType the counter type
+     * @throws SQLException if the delete fails
+     */
+    public void delete(Connection connection, int recordType) throws SQLException {
+        try (PreparedStatement delete = connection.prepareStatement(
+                "DELETE FROM " + table + " WHERE record_type = ?")) {
+            delete.setInt(1, recordType);
+            delete.executeUpdate();
+        }
+    }
+
+    /** Makes the next read of the view go to the database. */
+    public void invalidate() {
+        readAt = ticker.read() - REFRESH.toNanos() - 1;
+    }
+
+    /**
+     * How far the owner columns may trail, from the cached view: the time since the oldest bound
+     * type's last completed roll-up started.
+     *
+     * @return milliseconds, or -1 if no type is bound or the registry was never read
+     */
+    public long lagMillis() {
+        Map<Integer, Registration> known = view;
+        if (known == null) {
+            return -1;
+        }
+        long now = config.clock().millis();
+        return known.values().stream().filter(Registration::bound)
+                .mapToLong(r -> Math.max(0, now - r.rolledUpMs())).max().orElse(-1);
+    }
+
+    private static Registration fromRow(ResultSet row) throws SQLException {
+        String ownerTable = row.getString(2);
+        OwnerColumn owner = ownerTable == null ? null
+                : new OwnerColumn(ownerTable, row.getString(3), row.getString(4));
+        String mode = row.getString(5);
+        return new Registration(row.getInt(1), owner,
+                mode == null ? null : OwnerMode.valueOf(mode.toUpperCase(Locale.ROOT)),
+                row.getInt(6), row.getLong(7), row.getLong(8));
+    }
+
+    private boolean isMissingTable(Connection connection, SQLException e) {
+        try {
+            return database.dialectOf(connection).classify(e) == Failure.MISSING_TABLE;
+        } catch (SQLException notKnown) {
+            return false;
+        }
+    }
+
+    private void reportMissing() {
+        if (!missingReported) {
+            missingReported = true;
+            LOG.info("no type registry table {}: call migrate() or run 'slotted migrate' to create"
+                    + " it; until then no counter type is bound to an owner column", table);
+        }
+    }
+}

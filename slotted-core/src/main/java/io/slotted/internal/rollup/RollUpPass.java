@@ -1,0 +1,257 @@
+package io.slotted.internal.rollup;
+
+import io.slotted.CounterOverflowException;
+import io.slotted.RollUpReport;
+import io.slotted.internal.jdbc.Database;
+import io.slotted.internal.jdbc.Retrier;
+import io.slotted.internal.jdbc.Transactions;
+import io.slotted.internal.owner.ColumnRange;
+import io.slotted.internal.owner.OwnerTable;
+import io.slotted.internal.registry.Registration;
+import io.slotted.internal.write.LockedSlots;
+import io.slotted.internal.write.SlotRows;
+import java.math.BigDecimal;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One roll-up of one counter type into its owner column.
+ *
+ * <p>Fold mode touches only counters that changed, and needs no record of which did: a folded
+ * counter's slot rows are deleted as its sum moves into the column, so the counters that have slot
+ * rows are exactly those changed since their last roll-up. The pass lists them, then takes them
+ * in chunks of {@value #CHUNK}, each one transaction: lock the chunk's slot rows
+ * ({@code SELECT … FOR UPDATE}, in key order like every writer), lock their owner rows, set each
+ * column to its value plus the sum of the rows read, and delete exactly the rows read. An increment
+ * that commits meanwhile either waited for those row locks and lands after the roll-up, in a row
+ * that is no longer deleted, or wrote a slot row the pass never read; it is never moved twice or
+ * lost. A pass cut off anywhere leaves every counter either wholly before or wholly after its
+ * chunk's transaction, and the next pass takes whatever is left, so roll-ups converge after a
+ * crash. Read committed isolation keeps InnoDB from locking the gaps between slot rows, so writers
+ * creating new slot rows do not wait for the pass.
+ *
+ * <p>A counter without an owner row keeps its slots, where reads still find it; a roll-up that
+ * would leave the column's range is refused for that counter alone, which also keeps its slots.
+ *
+ * <p>Copy mode keeps the whole count in the slots, so it compares: one query finds the owner rows
+ * whose column differs from their counter's slot sum, and the pass writes just those.
+ */
+final class RollUpPass {
+    /** Counters per transaction: a few thousand rows locked at a time, for well under a second. */
+    static final int CHUNK = 500;
+
+    private final Database database;
+    private final Retrier retrier;
+
+    RollUpPass(Database database, Retrier retrier) {
+        this.database = database;
+        this.retrier = retrier;
+    }
+
+    /**
+     * Moves every changed counter's slot sum into the owner column.
+     *
+     * @param registration the bound type
+     * @param range what the column can hold
+     * @param update how the column's new value is made
+     * @return what was rolled up
+     */
+    RollUpReport fold(Registration registration, ColumnRange range, ColumnUpdate update) {
+        int type = registration.recordType();
+        OwnerTable owner = new OwnerTable(registration.owner(), database.table());
+        List<Long> ids = retrier.read("list the counters of record_type " + type + " with slot rows",
+                (connection, dialect) -> idsWithSlotRows(connection, type));
+        RollUpReport total = new RollUpReport(1, 0, 0, List.of());
+        for (int from = 0; from < ids.size(); from += CHUNK) {
+            List<Long> chunk = ids.subList(from, Math.min(ids.size(), from + CHUNK));
+            total = total.plus(foldChunk(owner, type, chunk, range, update));
+        }
+        return total;
+    }
+
+    private RollUpReport foldChunk(OwnerTable owner, int type, List<Long> chunk, ColumnRange range,
+            ColumnUpdate update) {
+        String operation = "roll up " + chunk.size() + " counters of record_type " + type + " into "
+                + owner.owner();
+        try {
+            return retrier.write(operation, (connection, dialect) ->
+                    Transactions.inTransaction(connection, () -> foldLocked(connection, owner, type, chunk, range,
+                            update)));
+        } catch (CounterOverflowException e) {
+            if (chunk.size() == 1) {
+                return new RollUpReport(0, 0, 0, List.of("counter (record_type=" + type
+                        + ", record_id=" + chunk.get(0) + "): " + e.getMessage()));
+            }
+            // The database refused a value its metadata did not rule out: find the counter.
+            RollUpReport parts = new RollUpReport(0, 0, 0, List.of());
+            for (Long id : chunk) {
+                parts = parts.plus(foldChunk(owner, type, List.of(id), range, update));
+            }
+            return parts;
+        }
+    }
+
+    private RollUpReport foldLocked(Connection connection, OwnerTable owner, int type,
+            List<Long> chunk, ColumnRange range, ColumnUpdate update) throws SQLException {
+        Map<Long, LockedSlots> sums = SlotRows.lock(connection, database.table(), type, chunk, 0);
+        Map<Long, Long> columns = lockOwnerRows(connection, owner, List.copyOf(sums.keySet()));
+        long rolled = 0;
+        long withoutOwner = 0;
+        List<String> refused = new ArrayList<>();
+        List<LockedSlots> toDelete = new ArrayList<>();
+        Map<Long, Long> toSet = new LinkedHashMap<>();
+        for (Map.Entry<Long, LockedSlots> entry : sums.entrySet()) {
+            long id = entry.getKey();
+            LockedSlots sum = entry.getValue();
+            if (!columns.containsKey(id)) {
+                withoutOwner++;
+                continue;
+            }
+            String problem = newValue(columns.get(id), sum, range, update, toSet, id);
+            if (problem != null) {
+                refused.add("counter (record_type=" + type + ", record_id=" + id + "): " + problem);
+                continue;
+            }
+            toDelete.add(sum);
+            rolled += toSet.containsKey(id) ? 1 : 0;
+        }
+        setColumns(connection, owner, toSet);
+        SlotRows.delete(connection, database.table(), type, toDelete);
+        connection.commit();
+        return new RollUpReport(0, rolled, withoutOwner, refused);
+    }
+
+    /** Puts the column's new value into {@code toSet}; returns why not, or null. */
+    private static String newValue(long column, LockedSlots sum, ColumnRange range, ColumnUpdate update,
+            Map<Long, Long> toSet, long id) {
+        if (sum.overflowed()) {
+            return "its slots add up to more than 64 bits hold; left in the slots";
+        }
+        if (sum.total() == 0 && update == ColumnUpdate.ADD) {
+            return null;
+        }
+        try {
+            long value = update.apply(column, sum.total());
+            if (range.holds(value)) {
+                toSet.put(id, value);
+                return null;
+            }
+        } catch (ArithmeticException beyond64Bits) {
+            // Beyond every integer column's range too.
+        }
+        return "the column's " + column + " plus the slots' " + sum.total() + " would not fit the owner"
+                + " column's type " + range.describe() + "; left in the slots, where reads still"
+                + " count it; widen the column (BIGINT) to roll it up";
+    }
+
+    /**
+     * Writes the copy of every differing counter's slot sum into the owner column.
+     *
+     * @param registration the bound type
+     * @param range what the column can hold
+     * @return what was rolled up
+     */
+    RollUpReport copy(Registration registration, ColumnRange range) {
+        int type = registration.recordType();
+        OwnerTable owner = new OwnerTable(registration.owner(), database.table());
+        Map<Long, Long> toSet = new LinkedHashMap<>();
+        List<String> refused = new ArrayList<>();
+        long withoutOwner = retrier.read("compare record_type " + type + " with " + owner.owner(),
+                (connection, dialect) -> copyDifferences(connection, owner, type, range, toSet, refused));
+        List<Long> ids = new ArrayList<>(toSet.keySet());
+        Collections.sort(ids);
+        for (int from = 0; from < ids.size(); from += CHUNK) {
+            Map<Long, Long> chunk = new LinkedHashMap<>();
+            ids.subList(from, Math.min(ids.size(), from + CHUNK)).forEach(id -> chunk.put(id, toSet.get(id)));
+            retrier.write("copy " + chunk.size() + " counters of record_type " + type + " into "
+                    + owner.owner(), (connection, dialect) -> Transactions.inTransaction(connection, () -> {
+                        setColumns(connection, owner, chunk);
+                        connection.commit();
+                        return null;
+                    }));
+        }
+        return new RollUpReport(1, toSet.size(), withoutOwner, refused);
+    }
+
+    private static long copyDifferences(Connection connection, OwnerTable owner, int type,
+            ColumnRange range, Map<Long, Long> toSet, List<String> refused) throws SQLException {
+        long withoutOwner = 0;
+        try (PreparedStatement select = connection.prepareStatement(owner.copyDifferencesSql())) {
+            select.setInt(1, type);
+            try (ResultSet rows = select.executeQuery()) {
+                while (rows.next()) {
+                    long id = rows.getLong(1);
+                    BigDecimal total = rows.getBigDecimal(2);
+                    rows.getLong(3);
+                    if (rows.wasNull()) {
+                        withoutOwner++;
+                    } else if (total.compareTo(BigDecimal.valueOf(range.min())) < 0
+                            || total.compareTo(BigDecimal.valueOf(range.max())) > 0) {
+                        refused.add("counter (record_type=" + type + ", record_id=" + id + "): its"
+                                + " total " + total.toPlainString() + " does not fit the owner column's"
+                                + " type " + range.describe() + "; widen the column (BIGINT)");
+                    } else {
+                        toSet.put(id, total.longValueExact());
+                    }
+                }
+            }
+        }
+        return withoutOwner;
+    }
+
+    private List<Long> idsWithSlotRows(Connection connection, int type) throws SQLException {
+        List<Long> ids = new ArrayList<>();
+        try (PreparedStatement select = connection.prepareStatement("SELECT DISTINCT record_id FROM "
+                + database.table() + " WHERE record_type = ? ORDER BY record_id")) {
+            select.setInt(1, type);
+            try (ResultSet rows = select.executeQuery()) {
+                while (rows.next()) {
+                    ids.add(rows.getLong(1));
+                }
+            }
+        }
+        return ids;
+    }
+
+    private static Map<Long, Long> lockOwnerRows(Connection connection, OwnerTable owner, List<Long> ids)
+            throws SQLException {
+        Map<Long, Long> columns = new LinkedHashMap<>();
+        if (ids.isEmpty()) {
+            return columns;
+        }
+        try (PreparedStatement select = connection.prepareStatement(owner.lockSql(ids.size()))) {
+            for (int i = 0; i < ids.size(); i++) {
+                select.setLong(i + 1, ids.get(i));
+            }
+            try (ResultSet rows = select.executeQuery()) {
+                while (rows.next()) {
+                    columns.put(rows.getLong(1), rows.getLong(2));
+                }
+            }
+        }
+        return columns;
+    }
+
+    private static void setColumns(Connection connection, OwnerTable owner, Map<Long, Long> values)
+            throws SQLException {
+        if (values.isEmpty()) {
+            return;
+        }
+        try (PreparedStatement update = connection.prepareStatement(owner.setSql())) {
+            for (Map.Entry<Long, Long> value : values.entrySet()) {
+                update.setLong(1, value.getValue());
+                update.setLong(2, value.getKey());
+                update.addBatch();
+            }
+            update.executeBatch();
+        }
+    }
+
+}

@@ -1,0 +1,258 @@
+package io.slotted.internal.rollup;
+
+import io.slotted.OwnerColumn;
+import io.slotted.OwnerMode;
+import io.slotted.RollUpReport;
+import io.slotted.SlottedConfig;
+import io.slotted.SlottedException;
+import io.slotted.internal.dialect.Failure;
+import io.slotted.internal.jdbc.Database;
+import io.slotted.internal.jdbc.Retrier;
+import io.slotted.internal.jdbc.Transactions;
+import io.slotted.internal.owner.ColumnRange;
+import io.slotted.internal.owner.OwnerShape;
+import io.slotted.internal.registry.Registration;
+import io.slotted.internal.registry.TypeRegistry;
+import io.slotted.internal.write.StatsRecorder;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs roll-ups of the bound counter types: now, when asked, and in the background, when
+ * configured; and releases a type.
+ *
+ * <p>One roller at a time per type, across every process: a roll-up holds the lock on its type's
+ * row in the {@link TypeRegistry} for as long as it runs, on a connection of its own, and records
+ * there when it started. A background roller asks for the lock without waiting ({@code FOR UPDATE
+ * NOWAIT}) and passes if another process holds it; it also passes if any process rolled the type
+ * up less than an interval ago, so an owner row is written at most once per interval however many
+ * processes roll up. A roller that dies mid-pass loses its connection and with it the lock; the
+ * next one takes over. Holding a row lock rather than a session lock works alike on every
+ * database and needs no clock agreement between hosts.
+ *
+ * <p>A newly bound fold-mode type is not rolled up until {@link TypeRegistry#GRACE} has passed, so
+ * that no process still reads it without its owner column.
+ */
+public final class Roller implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(Roller.class);
+
+    private final Database database;
+    private final Retrier retrier;
+    private final TypeRegistry registry;
+    private final SlottedConfig config;
+    private final StatsRecorder stats;
+    private final RollUpPass pass;
+    private final Map<OwnerColumn, ColumnRange> ranges = new ConcurrentHashMap<>();
+    private ScheduledExecutorService background;
+    private volatile String lastFailure;
+
+    /**
+     * Creates the roller; starts nothing.
+     *
+     * @param database the database
+     * @param retrier how failures are retried and reported
+     * @param registry the type registry
+     * @param config the background interval and the clock
+     * @param stats where roll-ups are counted
+     */
+    public Roller(Database database, Retrier retrier, TypeRegistry registry, SlottedConfig config,
+            StatsRecorder stats) {
+        this.database = database;
+        this.retrier = retrier;
+        this.registry = registry;
+        this.config = config;
+        this.stats = stats;
+        this.pass = new RollUpPass(database, retrier);
+    }
+
+    /** Starts rolling up in the background if the configuration asks for it. */
+    public synchronized void start() {
+        Duration every = config.rollUpEvery();
+        if (every.isZero() || background != null) {
+            return;
+        }
+        background = Executors.newSingleThreadScheduledExecutor(task -> {
+            Thread thread = new Thread(task, "slotted-roller-" + database.table());
+            thread.setDaemon(true);
+            return thread;
+        });
+        // Checking four times an interval keeps the lag within about an interval and a quarter.
+        long tick = Math.max(5, every.toMillis() / 4);
+        background.scheduleWithFixedDelay(this::tick, tick, tick, TimeUnit.MILLISECONDS);
+    }
+
+    /**
+     * Rolls up every bound type now, waiting for other rollers and, for a type bound moments ago,
+     * for the grace period.
+     *
+     * @return what was done
+     */
+    public RollUpReport rollUpNow() {
+        RollUpReport total = new RollUpReport(0, 0, 0, List.of());
+        for (Registration seen : bindings().values()) {
+            if (seen.bound()) {
+                awaitGrace(seen);
+                total = total.plus(rollUp(seen.recordType(), false).orElse(RollUpReport.NONE));
+            }
+        }
+        return total;
+    }
+
+    /**
+     * Rolls everything of a type into its owner column and unbinds it.
+     *
+     * @param recordType the bound type
+     * @return what the final roll-up did
+     * @throws IllegalStateException if the type is not bound
+     */
+    public RollUpReport release(int recordType) {
+        RollUpReport report = retrier.write("release record_type " + recordType, (lock, dialect) ->
+                Transactions.inTransaction(lock, () -> {
+                    Registration bound = registry.lock(lock, recordType, false)
+                            .filter(Registration::bound)
+                            .orElseThrow(() -> new IllegalStateException("counter type " + recordType
+                                    + " is not bound to an owner column, so there is nothing to release;"
+                                    + " nothing was changed"));
+                    RollUpReport folded = foldAll(bound);
+                    if (bound.slots() > 0) {
+                        registry.write(lock, Optional.of(bound), new Registration(recordType, null,
+                                null, bound.slots(), 0, 0));
+                    } else {
+                        registry.delete(lock, recordType);
+                    }
+                    lock.commit();
+                    return folded;
+                }));
+        registry.invalidate();
+        return report;
+    }
+
+    /** Everything in the slots into the column, whatever the mode. */
+    private RollUpReport foldAll(Registration bound) {
+        ColumnRange range = range(bound.owner());
+        return pass.fold(bound, range,
+                bound.mode() == OwnerMode.FOLD ? ColumnUpdate.ADD : ColumnUpdate.REPLACE);
+    }
+
+    private void tick() {
+        try {
+            long now = config.clock().millis();
+            long interval = config.rollUpEvery().toMillis();
+            for (Registration seen : bindings().values()) {
+                if (seen.bound() && now - seen.rolledUpMs() >= interval && !inGrace(seen, now)) {
+                    rollUp(seen.recordType(), true);
+                }
+            }
+            lastFailure = null;
+        } catch (RuntimeException e) {
+            String message = String.valueOf(e.getMessage());
+            if (!message.equals(lastFailure)) {
+                LOG.warn("roll-up of {} failed; it is tried again every tick: {}", database.table(),
+                        message, e);
+            }
+            lastFailure = message;
+        }
+    }
+
+    /**
+     * Rolls up one type under its registry row's lock.
+     *
+     * @param scheduled true for the background roller: do not wait for the lock, and pass if the
+     *     type was rolled up less than an interval ago
+     * @return what was done, or empty if another roller has it or it is not due
+     */
+    private Optional<RollUpReport> rollUp(int recordType, boolean scheduled) {
+        return retrier.write("roll up record_type " + recordType, (lock, dialect) ->
+                Transactions.inTransaction(lock, () -> {
+                    Optional<Registration> locked;
+                    try {
+                        locked = registry.lock(lock, recordType, scheduled);
+                    } catch (SQLException e) {
+                        if (scheduled && dialect.classify(e) == Failure.CONTENTION) {
+                            lock.rollback();
+                            return Optional.empty();
+                        }
+                        throw e;
+                    }
+                    long started = config.clock().millis();
+                    if (locked.isEmpty() || !locked.get().bound() || (scheduled
+                            && started - locked.get().rolledUpMs() < config.rollUpEvery().toMillis())) {
+                        lock.rollback();
+                        return Optional.empty();
+                    }
+                    Registration bound = locked.get();
+                    ColumnRange range = range(bound.owner());
+                    RollUpReport report = bound.mode() == OwnerMode.FOLD
+                            ? pass.fold(bound, range, ColumnUpdate.ADD) : pass.copy(bound, range);
+                    registry.rolledUp(lock, recordType, started);
+                    lock.commit();
+                    stats.rolledUp(report.countersRolledUp());
+                    if (!report.refused().isEmpty()) {
+                        report.refused().forEach(why -> LOG.warn("roll-up refused {}", why));
+                        ranges.remove(bound.owner()); // a widened column is seen next time
+                    }
+                    return Optional.of(report);
+                }));
+    }
+
+    private Map<Integer, Registration> bindings() {
+        return retrier.read("read the type registry " + registry.table(),
+                (connection, dialect) -> registry.reload(connection));
+    }
+
+    private boolean inGrace(Registration seen, long now) {
+        return seen.folds() && now < seen.boundMs() + TypeRegistry.GRACE.toMillis();
+    }
+
+    private void awaitGrace(Registration seen) {
+        long wait = seen.boundMs() + TypeRegistry.GRACE.toMillis() - config.clock().millis();
+        if (!seen.folds() || wait <= 0) {
+            return;
+        }
+        try {
+            Thread.sleep(Math.min(wait, TypeRegistry.GRACE.toMillis()));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new SlottedException("interrupted while waiting for every process to see the"
+                    + " binding of record_type " + seen.recordType() + " before rolling it up", e);
+        }
+    }
+
+    private ColumnRange range(OwnerColumn owner) {
+        ColumnRange known = ranges.get(owner);
+        if (known != null) {
+            return known;
+        }
+        ColumnRange read = retrier.read("check owner column " + owner, (connection, dialect) ->
+                OwnerShape.check(connection, owner));
+        ranges.put(owner, read);
+        return read;
+    }
+
+    /** Stops the background roller, letting a roll-up under way finish. */
+    @Override
+    public synchronized void close() {
+        if (background == null) {
+            return;
+        }
+        background.shutdown();
+        try {
+            if (!background.awaitTermination(30, TimeUnit.SECONDS)) {
+                background.shutdownNow();
+            }
+        } catch (InterruptedException e) {
+            background.shutdownNow();
+            Thread.currentThread().interrupt();
+        }
+    }
+}
