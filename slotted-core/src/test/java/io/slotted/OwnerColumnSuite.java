@@ -1,0 +1,545 @@
+package io.slotted;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.slotted.db.TestDatabase;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.LongStream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * The owning row, on every database: roll-ups into an owner column in both modes under load,
+ * adopting a hot column that legacy writers are updating and releasing it back to them, two
+ * rollers at once, and set, recount and shrink while writers keep incrementing. Every total is
+ * checked exactly against what the test's threads were acknowledged.
+ */
+abstract class OwnerColumnSuite extends CounterTableTest {
+    private static final int TYPE = 3;
+    private static final int OWNERS = 1_000;
+
+    protected OwnerColumnSuite(TestDatabase db) {
+        super(db);
+    }
+
+    private String owner() {
+        return table + "_repos";
+    }
+
+    @AfterEach
+    void dropOwnerTables() {
+        db.dropTable(owner());
+        db.dropTable(table + "_events");
+    }
+
+    private SlottedCountersBuilder builder() {
+        return SlottedCounters.builder(db.dataSource()).table(table);
+    }
+
+    /** An owner table with ids 0 … OWNERS-1, each column starting at {@code initial(id)}. */
+    private void ownerTable(String countType, java.util.function.LongUnaryOperator initial) {
+        db.execute("CREATE TABLE " + owner() + " (id BIGINT PRIMARY KEY, name VARCHAR(20),"
+                + " downloads_count " + countType + " DEFAULT 0 NOT NULL)");
+        try (Connection connection = db.dataSource().getConnection();
+                PreparedStatement insert = connection.prepareStatement("INSERT INTO " + owner()
+                        + " (id, name, downloads_count) VALUES (?, ?, ?)")) {
+            for (long id = 0; id < OWNERS; id++) {
+                insert.setLong(1, id);
+                insert.setString(2, "repo " + id);
+                insert.setLong(3, initial.applyAsLong(id));
+                insert.addBatch();
+            }
+            insert.executeBatch();
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private OwnerColumn ownerColumn() {
+        return OwnerColumn.parse(owner() + ".id.downloads_count");
+    }
+
+    private Map<Long, Long> columns() {
+        return longPairs("SELECT id, downloads_count FROM " + owner());
+    }
+
+    private Map<Long, Long> slotSums() {
+        return longPairs("SELECT record_id, SUM(count) FROM " + table + " WHERE record_type = " + TYPE
+                + " GROUP BY record_id");
+    }
+
+    private long slotRows() {
+        return longPairs("SELECT 0, COUNT(*) FROM " + table + " WHERE record_type = " + TYPE).get(0L);
+    }
+
+    private Map<Long, Long> longPairs(String sql) {
+        Map<Long, Long> pairs = new HashMap<>();
+        try (Connection connection = db.dataSource().getConnection();
+                Statement statement = connection.createStatement();
+                ResultSet rows = statement.executeQuery(sql)) {
+            while (rows.next()) {
+                pairs.put(rows.getLong(1), rows.getLong(2));
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException(sql, e);
+        }
+        return pairs;
+    }
+
+    /** Ids drawn from a Zipf distribution (s = 1) over the owner rows: a few hot, many cold. */
+    private static final class Zipf {
+        private final double[] cumulative = new double[OWNERS];
+
+        Zipf() {
+            double sum = 0;
+            for (int k = 0; k < OWNERS; k++) {
+                sum += 1.0 / (k + 1);
+                cumulative[k] = sum;
+            }
+            for (int k = 0; k < OWNERS; k++) {
+                cumulative[k] /= sum;
+            }
+        }
+
+        long next(Random random) {
+            int at = Arrays.binarySearch(cumulative, random.nextDouble());
+            return Math.min(OWNERS - 1, at >= 0 ? at : -at - 1);
+        }
+    }
+
+    /**
+     * Runs {@code threads} writers until {@code duration} has passed, each adding Zipf-distributed
+     * deltas through {@code add}, and returns what was acknowledged per id.
+     */
+    private static Map<Long, Long> writeFor(int threads, Duration duration, long seed, Adder add)
+            throws Exception {
+        Map<Long, Long> acknowledged = new ConcurrentHashMap<>();
+        Zipf zipf = new Zipf();
+        long until = System.nanoTime() + duration.toNanos();
+        runConcurrently(threads, t -> {
+            Random random = new Random(seed + t);
+            Map<Long, Long> mine = new HashMap<>();
+            while (System.nanoTime() < until) {
+                long id = zipf.next(random);
+                long delta = 1 + random.nextInt(5);
+                add.add(id, delta);
+                mine.merge(id, delta, Long::sum);
+            }
+            mine.forEach((id, delta) -> acknowledged.merge(id, delta, Long::sum));
+        });
+        return acknowledged;
+    }
+
+    /** One write of a writer thread. */
+    @FunctionalInterface
+    private interface Adder {
+        void add(long id, long delta) throws Exception;
+    }
+
+    private static Map<Long, Long> plus(Map<Long, Long> a, Map<Long, Long> b) {
+        Map<Long, Long> sum = new HashMap<>(a);
+        b.forEach((id, n) -> sum.merge(id, n, Long::sum));
+        return sum;
+    }
+
+    private static Map<Long, Long> allIds(Map<Long, Long> sparse) {
+        Map<Long, Long> all = new HashMap<>();
+        for (long id = 0; id < OWNERS; id++) {
+            all.put(id, sparse.getOrDefault(id, 0L));
+        }
+        return all;
+    }
+
+    // ---------------------------------------------------------------- roll-up under load
+
+    @ParameterizedTest
+    @EnumSource(OwnerMode.class)
+    void rollUp_64ZipfWritersWhileRollingUpEvery100ms_everyCountAndColumnExact(OwnerMode mode)
+            throws Exception {
+        ownerTable("BIGINT", id -> 0);
+        SlottedCounters counters = migrated(builder().rollUpEvery(Duration.ofMillis(100)));
+        counters.adopt(TYPE, ownerColumn(), mode);
+        long seed = 20261123L;
+        System.out.println(db + " " + mode + ": Zipf seed " + seed);
+        AtomicBoolean writing = new AtomicBoolean(true);
+        ExecutorService reader = Executors.newSingleThreadExecutor();
+        Future<Long> reads = reader.submit(() -> readsNeverGoBack(counters, writing));
+
+        // Longer than the grace a new binding waits, so roll-ups run while the writers write.
+        Map<Long, Long> expected = writeFor(64, Duration.ofSeconds(5), seed,
+                (id, delta) -> counters.add(TYPE, id, delta));
+        writing.set(false);
+
+        assertThat(reads.get(1, TimeUnit.MINUTES)).as("reads of the hottest counter").isPositive();
+        reader.shutdown();
+        assertThat(counters.stats().rollUps()).as("roll-ups ran during the writes").isPositive();
+        List<Long> ids = LongStream.range(0, OWNERS).boxed().toList();
+        assertThat(counters.getAll(TYPE, ids)).isEqualTo(allIds(expected));
+        counters.rollUpNow();
+        assertThat(columns()).isEqualTo(allIds(expected));
+        if (mode == OwnerMode.FOLD) {
+            assertThat(slotRows()).as("fold leaves no slot rows behind").isZero();
+        } else {
+            assertThat(slotSums()).as("copy keeps the whole count in the slots").isEqualTo(expected);
+        }
+        assertThat(counters.stats().rollUpLagMillis()).isBetween(0L, 60_000L);
+    }
+
+    /** Reads the hottest counter until the writers stop; a roll-up seen half done would go back. */
+    private static long readsNeverGoBack(SlottedCounters counters, AtomicBoolean writing) {
+        long last = 0;
+        long reads = 0;
+        while (writing.get()) {
+            long now = counters.get(TYPE, 0L);
+            assertThat(now).as("only positive deltas are added").isGreaterThanOrEqualTo(last);
+            last = now;
+            reads++;
+        }
+        return reads;
+    }
+
+    @Test
+    void rollUp_twoRollersAtOnce_neitherRollsUpTwiceNorDeadlocks() throws Exception {
+        ownerTable("BIGINT", id -> 10);
+        long deadlocksBefore = db.deadlocksDetected().orElse(0);
+        SlottedCounters a = migrated(builder().rollUpEvery(Duration.ofMillis(10)));
+        SlottedCounters b = counters(SlottedCounters.builder(db.dataSource()).table(table)
+                .rollUpEvery(Duration.ofMillis(10)));
+        a.adopt(TYPE, ownerColumn(), OwnerMode.FOLD);
+
+        Map<Long, Long> expected = writeFor(32, Duration.ofSeconds(5), 7L,
+                (id, delta) -> (id % 2 == 0 ? a : b).add(TYPE, id, delta));
+
+        assertThat(a.stats().rollUps() + b.stats().rollUps()).isPositive();
+        a.rollUpNow();
+        b.rollUpNow();
+        Map<Long, Long> withBase = new HashMap<>();
+        allIds(expected).forEach((id, n) -> withBase.put(id, n + 10));
+        assertThat(columns()).isEqualTo(withBase);
+        assertThat(b.getAll(TYPE, LongStream.range(0, OWNERS).boxed().toList())).isEqualTo(withBase);
+        assertThat(db.deadlocksDetected().orElse(0)).as("deadlocks on the server")
+                .isEqualTo(deadlocksBefore);
+    }
+
+    // ---------------------------------------------------------------- adopt and release
+
+    @Test
+    void adopt_hotColumnUnderLegacyWriters_thenSlotted_thenReleased_columnHoldsEveryIncrement()
+            throws Exception {
+        ownerTable("BIGINT", id -> id);
+        SlottedCounters counters = migrated(builder().rollUpEvery(Duration.ofMillis(100)));
+        String legacy = "UPDATE " + owner() + " SET downloads_count = downloads_count + ? WHERE id = ?";
+        Adder legacyUpdate = (id, delta) -> {
+            try (Connection connection = db.dataSource().getConnection();
+                    PreparedStatement update = connection.prepareStatement(legacy)) {
+                update.setLong(1, delta);
+                update.setLong(2, id);
+                assertThat(update.executeUpdate()).isEqualTo(1);
+            }
+        };
+        ExecutorService adopter = Executors.newSingleThreadExecutor();
+        Future<AdoptionReport> adopted = adopter.submit(() -> {
+            Thread.sleep(500);
+            return counters.adopt(TYPE, ownerColumn(), OwnerMode.FOLD);
+        });
+
+        Map<Long, Long> before = writeFor(32, Duration.ofSeconds(2), 1L, legacyUpdate);
+        AdoptionReport report = adopted.get(1, TimeUnit.MINUTES);
+        adopter.shutdown();
+        Map<Long, Long> during = writeFor(32, Duration.ofSeconds(5), 2L,
+                (id, delta) -> counters.add(TYPE, id, delta));
+        assertThat(counters.stats().rollUps()).as("roll-ups ran while Slotted counted").isPositive();
+        RollUpReport released = counters.release(TYPE);
+        Map<Long, Long> after = writeFor(32, Duration.ofSeconds(1), 3L, legacyUpdate);
+
+        assertThat(report.mode()).isEqualTo(OwnerMode.FOLD);
+        assertThat(report.limit()).isEqualTo(Long.MAX_VALUE);
+        assertThat(released.countersWithoutOwnerRow()).isZero();
+        Map<Long, Long> expected = new HashMap<>();
+        allIds(plus(plus(before, during), after)).forEach((id, n) -> expected.put(id, n + id));
+        assertThat(columns()).isEqualTo(expected);
+        assertThat(slotRows()).as("release leaves nothing in the slots").isZero();
+        assertThatThrownBy(() -> counters.release(TYPE)).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("not bound");
+    }
+
+    @Test
+    void adopt_copyMode_rollUpWritesTheSlotSumAndReleaseMovesItToTheColumn() {
+        ownerTable("BIGINT", id -> 0);
+        SlottedCounters counters = migrated(builder());
+        counters.add(TYPE, 5L, 40);
+        AdoptionReport report = counters.adopt(TYPE, ownerColumn(), OwnerMode.COPY);
+        counters.add(TYPE, 5L, 2);
+        counters.add(TYPE, 6L, 1);
+
+        RollUpReport rolled = counters.rollUpNow();
+
+        assertThat(report.warnings()).isEmpty();
+        assertThat(rolled.countersRolledUp()).isEqualTo(2);
+        assertThat(columns()).containsEntry(5L, 42L).containsEntry(6L, 1L);
+        assertThat(counters.get(TYPE, 5L)).isEqualTo(42);
+        assertThat(counters.rollUpNow().countersRolledUp()).as("nothing changed since").isZero();
+        counters.release(TYPE);
+        assertThat(columns()).containsEntry(5L, 42L).containsEntry(6L, 1L);
+        assertThat(slotRows()).isZero();
+    }
+
+    @Test
+    void rollUp_counterWithoutOwnerRow_staysInTheSlotsAndReadsExact() {
+        ownerTable("BIGINT", id -> 0);
+        SlottedCounters counters = migrated(builder());
+        counters.adopt(TYPE, ownerColumn(), OwnerMode.FOLD);
+        counters.add(TYPE, 1L, 3);
+        counters.add(TYPE, 5_000L, 7);
+
+        RollUpReport report = counters.rollUpNow();
+
+        assertThat(report.countersRolledUp()).isEqualTo(1);
+        assertThat(report.countersWithoutOwnerRow()).isEqualTo(1);
+        assertThat(counters.get(TYPE, 5_000L)).isEqualTo(7);
+        assertThat(counters.get(TYPE, 1L)).isEqualTo(3);
+    }
+
+    @Test
+    void rollUp_seedTable_foldsIntoTheOwnerColumn() {
+        db.execute(db.seedTableDdl(table));
+        ownerTable("BIGINT", id -> 100);
+        SlottedCounters counters = migrated(builder());
+        counters.adopt(TYPE, ownerColumn(), OwnerMode.FOLD);
+        for (int i = 0; i < 10; i++) {
+            counters.increment(TYPE, 456L % OWNERS);
+        }
+        counters.rollUpNow();
+        assertThat(columns()).containsEntry(456L, 110L);
+        assertThat(counters.get(TYPE, 456L)).isEqualTo(110);
+        assertThat(slotRows()).isZero();
+    }
+
+    // ---------------------------------------------------------------- bad input
+
+    @Test
+    void adopt_badOwners_areRefusedWithTheReasonAndChangeNothing() {
+        ownerTable("BIGINT", id -> 0);
+        db.execute("CREATE TABLE " + table + "_events (id BIGINT, repo_id BIGINT, label VARCHAR(10))");
+        SlottedCounters counters = migrated(builder());
+
+        assertThatThrownBy(() -> counters.adopt(TYPE, OwnerColumn.parse(table + "_nope.id.n"), OwnerMode.FOLD))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("does not exist");
+        assertThatThrownBy(() -> counters.adopt(TYPE, OwnerColumn.parse(owner() + ".id.nope"), OwnerMode.FOLD))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("no count column 'nope'");
+        assertThatThrownBy(() -> counters.adopt(TYPE, OwnerColumn.parse(owner() + ".id.name"), OwnerMode.FOLD))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not an integer type");
+        assertThatThrownBy(() -> counters.adopt(TYPE, OwnerColumn.parse(table + "_events.repo_id.id"),
+                OwnerMode.FOLD)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not unique");
+        assertThatThrownBy(() -> OwnerColumn.parse("repositories.downloads_count"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("TABLE.KEY.COLUMN");
+        assertThatThrownBy(() -> counters.release(TYPE)).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("not bound");
+
+        counters.add(TYPE, 1L, 5);
+        assertThat(counters.rollUpNow()).isEqualTo(RollUpReport.NONE);
+        assertThat(columns()).containsEntry(1L, 0L);
+        assertThat(counters.get(TYPE, 1L)).isEqualTo(5);
+    }
+
+    @Test
+    void adopt_twice_isRefusedAndKeepsTheFirstBinding() {
+        ownerTable("BIGINT", id -> 0);
+        SlottedCounters counters = migrated(builder());
+        counters.adopt(TYPE, ownerColumn(), OwnerMode.FOLD);
+
+        assertThatThrownBy(() -> counters.adopt(TYPE, ownerColumn(), OwnerMode.COPY))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("already bound to " + ownerColumn() + " in fold mode");
+        counters.add(TYPE, 2L, 3);
+        counters.rollUpNow();
+        assertThat(columns()).containsEntry(2L, 3L);
+    }
+
+    @Test
+    void adopt_columnsTheModeWouldCountTwiceOrLose_areRefused() {
+        ownerTable("BIGINT", id -> id == 1 ? 5 : 0);
+        SlottedCounters counters = migrated(builder());
+        counters.add(TYPE, 1L, 5);
+
+        assertThatThrownBy(() -> counters.adopt(TYPE, ownerColumn(), OwnerMode.FOLD))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("count them twice");
+        counters.add(TYPE, 1L, 1);
+        assertThatThrownBy(() -> counters.adopt(TYPE, ownerColumn(), OwnerMode.COPY))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("lose it");
+        assertThat(counters.get(TYPE, 1L)).as("still unbound: slots only").isEqualTo(6);
+        assertThat(columns()).containsEntry(1L, 5L);
+    }
+
+    @Test
+    void rollUp_intColumnThatWouldOverflow_isRefusedForThatCounterAlone() {
+        ownerTable("INT", id -> id == 7 ? Integer.MAX_VALUE - 5 : 0);
+        SlottedCounters counters = migrated(builder());
+        AdoptionReport report = counters.adopt(TYPE, ownerColumn(), OwnerMode.FOLD);
+        counters.add(TYPE, 7L, 10);
+        counters.add(TYPE, 8L, 10);
+
+        RollUpReport rolled = counters.rollUpNow();
+
+        assertThat(report.limit()).isEqualTo(Integer.MAX_VALUE);
+        assertThat(report.headroom()).isEqualTo(5);
+        assertThat(report.warnings()).anySatisfy(w -> assertThat(w).contains("BIGINT"));
+        assertThat(rolled.countersRolledUp()).isEqualTo(1);
+        assertThat(rolled.refused()).singleElement().asString()
+                .contains("record_id=7").contains("would not fit");
+        assertThat(columns()).containsEntry(7L, (long) Integer.MAX_VALUE - 5).containsEntry(8L, 10L);
+        assertThat(counters.get(TYPE, 7L)).isEqualTo((long) Integer.MAX_VALUE + 5);
+    }
+
+    // ---------------------------------------------------------------- set, recount, shrink
+
+    @Test
+    void set_foldedType_while32WritersIncrementAndRollUpsRun_isLinearizable() throws Exception {
+        ownerTable("BIGINT", id -> 0);
+        SlottedCounters counters = migrated(builder().rollUpEvery(Duration.ofMillis(100)));
+        counters.adopt(TYPE, ownerColumn(), OwnerMode.FOLD);
+        checkSetIsLinearizable(counters, 1L);
+    }
+
+    @Test
+    void set_unboundType_while32WritersIncrement_isLinearizable() throws Exception {
+        SlottedCounters counters = migrated(builder());
+        checkSetIsLinearizable(counters, 1L);
+    }
+
+    /**
+     * Writers time every increment; the set is timed too. Increments that ended before the set
+     * began are replaced; those that began after it ended count on top; those overlapping it may
+     * go either way, and nothing else may happen.
+     */
+    private void checkSetIsLinearizable(SlottedCounters counters, long id) throws Exception {
+        long value = 1_000_000;
+        AtomicLong setStart = new AtomicLong(Long.MAX_VALUE);
+        AtomicLong setEnd = new AtomicLong(Long.MAX_VALUE);
+        List<long[]> timings = java.util.Collections.synchronizedList(new ArrayList<>());
+        ExecutorService setter = Executors.newSingleThreadExecutor();
+        Future<?> set = setter.submit(() -> {
+            Thread.sleep(800);
+            setStart.set(System.nanoTime());
+            counters.set(TYPE, id, value);
+            setEnd.set(System.nanoTime());
+            return null;
+        });
+        long until = System.nanoTime() + Duration.ofSeconds(2).toNanos();
+        runConcurrently(32, t -> {
+            while (System.nanoTime() < until) {
+                long start = System.nanoTime();
+                counters.add(TYPE, id, 1);
+                timings.add(new long[] {start, System.nanoTime()});
+            }
+        });
+        set.get(1, TimeUnit.MINUTES);
+        setter.shutdown();
+
+        long after = timings.stream().filter(t -> t[0] > setEnd.get()).count();
+        long overlapping = timings.stream().filter(t -> t[1] >= setStart.get() && t[0] <= setEnd.get())
+                .count();
+        assertThat(after).as("increments after the set").isPositive();
+        assertThat(counters.get(TYPE, id)).isBetween(value + after, value + after + overlapping);
+    }
+
+    @Test
+    void recount_fixWhile32WritersCountEventsInTheirTransactions_endsExact() throws Exception {
+        db.execute("CREATE TABLE " + table + "_events (repo_id BIGINT NOT NULL)");
+        SlottedCounters counters = migrated(builder());
+        String source = "SELECT repo_id, COUNT(*) FROM " + table + "_events GROUP BY repo_id";
+        counters.add(TYPE, 3L, 17);                       // counted without an event
+        counters.add(TYPE, OWNERS + 5L, 2);               // an id the source does not know
+        Adder event = (id, delta) -> {
+            try (Connection connection = db.dataSource().getConnection()) {
+                connection.setAutoCommit(false);
+                try (PreparedStatement insert = connection.prepareStatement(
+                        "INSERT INTO " + table + "_events (repo_id) VALUES (?)")) {
+                    insert.setLong(1, id);
+                    insert.executeUpdate();
+                }
+                counters.add(connection, TYPE, id, 1);
+                connection.commit();
+            }
+        };
+        writeFor(8, Duration.ofMillis(300), 5L, event);
+        db.execute("INSERT INTO " + table + "_events (repo_id) VALUES (9)"); // an event never counted
+
+        RecountReport found = counters.recount(TYPE, source, false);
+        ExecutorService fixer = Executors.newSingleThreadExecutor();
+        Future<RecountReport> fixed = fixer.submit(() -> counters.recount(TYPE, source, true));
+        writeFor(32, Duration.ofSeconds(3), 6L, event);
+        RecountReport repair = fixed.get(1, TimeUnit.MINUTES);
+        fixer.shutdown();
+
+        assertThat(found.differing()).isEqualTo(3);
+        assertThat(found.fixed()).isZero();
+        assertThat(found.largest()).first().satisfies(d -> {
+            assertThat(d.recordId()).isEqualTo(3L);
+            assertThat(d.difference()).isEqualTo(-17);
+        });
+        assertThat(repair.fixed()).isEqualTo(3);
+        assertThat(repair.unsettled()).isZero();
+        RecountReport after = counters.recount(TYPE, source, false);
+        assertThat(after.differing()).isZero();
+        assertThat(after.checked()).isGreaterThan(3);
+    }
+
+    @Test
+    void recount_badSourceQuery_saysWhatIsWrongAndChangesNothing() {
+        SlottedCounters counters = migrated(builder());
+        counters.add(TYPE, 1L, 4);
+
+        assertThatThrownBy(() -> counters.recount(TYPE, "SELECT 1", true))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("two columns");
+        assertThatThrownBy(() -> counters.recount(TYPE, "SELECT nope FROM nowhere_at_all", true))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("source query failed");
+        assertThatThrownBy(() -> counters.recount(TYPE, "SELECT 1, 2 UNION ALL SELECT 1, 3", true))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("more than once");
+        assertThat(counters.get(TYPE, 1L)).isEqualTo(4);
+    }
+
+    @Test
+    void shrink_while32WritersIncrement_movesEveryRowAndLosesNothing() throws Exception {
+        SlottedCounters counters = migrated(builder().slots(64));
+        Map<Long, Long> early = writeFor(32, Duration.ofMillis(500), 11L,
+                (id, delta) -> counters.add(TYPE, id, delta));
+        ExecutorService shrinker = Executors.newSingleThreadExecutor();
+        Future<Long> shrink = shrinker.submit(() -> counters.shrink(TYPE, 4));
+        Map<Long, Long> during = writeFor(32, Duration.ofSeconds(2), 12L,
+                (id, delta) -> counters.add(TYPE, id, delta));
+        long moved = shrink.get(2, TimeUnit.MINUTES);
+        shrinker.shutdown();
+        Map<Long, Long> late = writeFor(8, Duration.ofMillis(300), 13L,
+                (id, delta) -> counters.add(TYPE, id, delta));
+
+        assertThat(moved).isPositive();
+        assertThat(longPairs("SELECT 0, COUNT(*) FROM " + table + " WHERE slot >= 4").get(0L))
+                .as("rows beyond the new slot count").isZero();
+        Map<Long, Long> expected = plus(plus(early, during), late);
+        assertThat(counters.getAll(TYPE, new ArrayList<>(expected.keySet()))).isEqualTo(expected);
+        assertThatThrownBy(() -> counters.shrink(TYPE, 0)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("slots must be between 1 and 1024, but was 0");
+    }
+}
