@@ -6,6 +6,7 @@ import io.slotted.SlottedException;
 import io.slotted.internal.dialect.Failure;
 import io.slotted.internal.jdbc.Database;
 import io.slotted.internal.jdbc.Retrier;
+import io.slotted.internal.jdbc.Transactions;
 import io.slotted.internal.owner.OwnerTable;
 import io.slotted.internal.registry.Registration;
 import io.slotted.internal.registry.TypeRegistry;
@@ -119,10 +120,7 @@ public final class Recount {
         return retrier.read("recount record_type " + recordType, (connection, dialect) -> {
             Optional<Registration> folds = registry.registration(connection, recordType)
                     .filter(Registration::folds);
-            int isolation = connection.getTransactionIsolation();
-            connection.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
-            connection.setAutoCommit(false);
-            try {
+            return Transactions.inSnapshot(connection, dialect, () -> {
                 Map<Long, Long> expected;
                 try {
                     expected = source(connection, sourceQuery);
@@ -133,16 +131,8 @@ public final class Recount {
                     throw new IllegalArgumentException("the source query failed: " + e.getMessage()
                             + " [SQLState " + e.getSQLState() + "]; nothing was changed", e);
                 }
-                Map<Long, Long> actual = counters(connection, recordType, folds);
-                connection.rollback();
-                return compare(expected, actual);
-            } catch (SQLException | RuntimeException e) {
-                connection.rollback();
-                throw e;
-            } finally {
-                connection.setAutoCommit(true);
-                connection.setTransactionIsolation(isolation);
-            }
+                return compare(expected, counters(connection, recordType, folds));
+            });
         });
     }
 

@@ -130,6 +130,27 @@ public abstract class Dialect {
     public abstract String insertKeyIfAbsentSql(TableName keys);
 
     /**
+     * The isolation level whose transactions read one snapshot of the whole database, for reads
+     * that must see every table as of one moment (a recount's source and counters).
+     *
+     * @return a {@link Connection} isolation constant
+     */
+    public int snapshotIsolation() {
+        return Connection.TRANSACTION_REPEATABLE_READ;
+    }
+
+    /**
+     * Whether one statement reading two tables sees both as of one moment. True where each
+     * statement reads one snapshot (MariaDB and MySQL's InnoDB, PostgreSQL); where it is false, a
+     * fold-mode read runs in a {@link #snapshotIsolation()} transaction instead.
+     *
+     * @return true if a single statement is enough
+     */
+    public boolean statementReadsOneSnapshot() {
+        return true;
+    }
+
+    /**
      * Text appended to {@code CREATE TABLE}, such as a storage engine.
      *
      * @return the options, or an empty string

@@ -20,6 +20,18 @@ public final class H2Dialect extends Dialect {
         return "H2";
     }
 
+    /** H2's own level, 6: its repeatable read takes each table's snapshot when first read. */
+    @Override
+    public int snapshotIsolation() {
+        return 6;
+    }
+
+    /** H2 reads each table of a statement as of when it reaches it. */
+    @Override
+    public boolean statementReadsOneSnapshot() {
+        return false;
+    }
+
     @Override
     public String upsertSql(TableName table) {
         return merge(table, "(CAST(? AS INT), CAST(? AS BIGINT), CAST(? AS INT), CAST(? AS BIGINT))");

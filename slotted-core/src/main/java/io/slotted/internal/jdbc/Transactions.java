@@ -1,5 +1,6 @@
 package io.slotted.internal.jdbc;
 
+import io.slotted.internal.dialect.Dialect;
 import java.sql.Connection;
 import java.sql.SQLException;
 
@@ -20,6 +21,34 @@ public final class Transactions {
             connection.rollback();
         } catch (SQLException rollbackFailure) {
             failure.addSuppressed(rollbackFailure);
+        }
+    }
+
+    /**
+     * Runs reads in one transaction that sees one snapshot of the whole database, then gives the
+     * connection back as it was.
+     *
+     * @param connection a connection in auto-commit mode
+     * @param dialect the database's dialect, which names the isolation level
+     * @param work the reads
+     * @param <T> what they return
+     * @return what the reads returned
+     * @throws SQLException if the reads failed
+     */
+    public static <T> T inSnapshot(Connection connection, Dialect dialect, TransactionWork<T> work)
+            throws SQLException {
+        int isolation = connection.getTransactionIsolation();
+        connection.setTransactionIsolation(dialect.snapshotIsolation());
+        connection.setAutoCommit(false);
+        try {
+            return work.run();
+        } finally {
+            try {
+                connection.rollback();
+            } finally {
+                connection.setAutoCommit(true);
+                connection.setTransactionIsolation(isolation);
+            }
         }
     }
 

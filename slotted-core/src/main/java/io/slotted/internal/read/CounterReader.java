@@ -2,7 +2,9 @@ package io.slotted.internal.read;
 
 import io.slotted.CounterOverflowException;
 import io.slotted.internal.jdbc.Database;
+import io.slotted.internal.dialect.Dialect;
 import io.slotted.internal.jdbc.Retrier;
+import io.slotted.internal.jdbc.Transactions;
 import io.slotted.internal.owner.OwnerTable;
 import io.slotted.internal.registry.Registration;
 import io.slotted.internal.registry.TypeRegistry;
@@ -66,18 +68,20 @@ public final class CounterReader {
                 + " WHERE record_type = ? AND record_id = ?";
         return retrier.read("read counter " + key, (connection, dialect) -> {
             Optional<OwnerTable> owner = foldsInto(connection, key.recordType());
-            try (PreparedStatement statement = connection.prepareStatement(
-                    owner.map(OwnerTable::totalSql).orElse(slotsOnly))) {
-                int at = 1;
-                if (owner.isPresent()) {
-                    statement.setLong(at++, key.recordId());
+            return consistently(connection, dialect, owner.isPresent(), () -> {
+                try (PreparedStatement statement = connection.prepareStatement(
+                        owner.map(OwnerTable::totalSql).orElse(slotsOnly))) {
+                    int at = 1;
+                    if (owner.isPresent()) {
+                        statement.setLong(at++, key.recordId());
+                    }
+                    statement.setInt(at++, key.recordType());
+                    statement.setLong(at, key.recordId());
+                    try (ResultSet rows = statement.executeQuery()) {
+                        return rows.next() ? toLong(rows.getBigDecimal(1), key) : 0L;
+                    }
                 }
-                statement.setInt(at++, key.recordType());
-                statement.setLong(at, key.recordId());
-                try (ResultSet rows = statement.executeQuery()) {
-                    return rows.next() ? toLong(rows.getBigDecimal(1), key) : 0L;
-                }
-            }
+            });
         });
     }
 
@@ -106,17 +110,29 @@ public final class CounterReader {
         return retrier.read("read " + ids.size() + " counters of record_type " + recordType,
                 (connection, dialect) -> {
                     Optional<OwnerTable> owner = foldsInto(connection, recordType);
-                    try (PreparedStatement statement = connection.prepareStatement(owner
-                            .map(o -> o.totalsSql(ids.size())).orElse(slotsOnly))) {
-                        int at = 1;
-                        if (owner.isPresent()) {
-                            at = bindIds(statement, at, ids);
+                    return consistently(connection, dialect, owner.isPresent(), () -> {
+                        try (PreparedStatement statement = connection.prepareStatement(owner
+                                .map(o -> o.totalsSql(ids.size())).orElse(slotsOnly))) {
+                            int at = 1;
+                            if (owner.isPresent()) {
+                                at = bindIds(statement, at, ids);
+                            }
+                            statement.setInt(at++, recordType);
+                            bindIds(statement, at, ids);
+                            return collect(recordType, statement);
                         }
-                        statement.setInt(at++, recordType);
-                        bindIds(statement, at, ids);
-                        return collect(recordType, statement);
-                    }
+                    });
                 });
+    }
+
+    /**
+     * Runs a read of the column and the slots so that it sees both as of one moment: as it is
+     * where one statement does, else in a snapshot transaction.
+     */
+    private static <T> T consistently(Connection connection, Dialect dialect, boolean twoTables,
+            Transactions.TransactionWork<T> read) throws SQLException {
+        return twoTables && !dialect.statementReadsOneSnapshot()
+                ? Transactions.inSnapshot(connection, dialect, read) : read.run();
     }
 
     private static int bindIds(PreparedStatement statement, int from, List<Long> ids)
