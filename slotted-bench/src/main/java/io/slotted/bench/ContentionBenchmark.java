@@ -6,6 +6,7 @@ import io.slotted.bench.report.MarkdownReport;
 import io.slotted.bench.report.ResultTable;
 import io.slotted.bench.report.SvgChart;
 import io.slotted.bench.strategy.RedisIncr;
+import io.slotted.bench.strategy.RollUpStrategy;
 import io.slotted.bench.strategy.SingleRowUpdate;
 import io.slotted.bench.strategy.SlottedStrategy;
 import io.slotted.bench.strategy.Strategy;
@@ -63,7 +64,7 @@ import redis.clients.jedis.HostAndPort;
         description = "Measures counter throughput and latency under contention, and checks exactness.")
 public final class ContentionBenchmark implements Callable<Integer> {
     private static final List<String> STRATEGIES =
-            List.of("single-row", "direct", "grouped", "buffered", "redis");
+            List.of("single-row", "direct", "grouped", "buffered", "grouped-rollup", "redis");
     /** The environment variable the launcher sets to how it was invoked: {@code ./slotted bench}. */
     static final String INVOKED_AS = "SLOTTED_BENCH_INVOKED_AS";
     private static final String JAR_COMMAND = "java -jar slotted-bench/target/slotted-bench.jar";
@@ -103,7 +104,8 @@ public final class ContentionBenchmark implements Callable<Integer> {
             defaultValue = "single-row,direct,grouped,buffered,redis",
             paramLabel = "NAME",
             description = "Strategies to run, in this order (default: ${DEFAULT-VALUE};"
-                    + " redis only with --redis).")
+                    + " redis only with --redis; grouped-rollup: grouped with the type folded into an"
+                    + " owner table of every counter, rolled up every second).")
     private List<String> strategies;
 
     @Option(names = "--workload",
@@ -317,6 +319,7 @@ public final class ContentionBenchmark implements Callable<Integer> {
                 case "direct" -> chosen.add(new SlottedStrategy(db, WriteMode.DIRECT));
                 case "grouped" -> chosen.add(new SlottedStrategy(db, WriteMode.GROUPED));
                 case "buffered" -> chosen.add(new SlottedStrategy(db, WriteMode.BUFFERED));
+                case "grouped-rollup" -> chosen.add(new RollUpStrategy(db));
                 case "redis" -> {
                     if (redisServer != null) {
                         chosen.add(new RedisIncr(redisServer));

@@ -81,7 +81,7 @@ public final class SlottedStrategy implements Strategy {
     }
 
     /** The counter table and its companions, so that no cell leaves tables behind. */
-    private static void dropTables(HikariDataSource pool, String table) throws SQLException {
+    static void dropTables(HikariDataSource pool, String table) throws SQLException {
         List<String> drops = new ArrayList<>();
         drops.add("DROP TABLE IF EXISTS " + table);
         COMPANION_SUFFIXES.forEach(suffix -> drops.add("DROP TABLE IF EXISTS " + table + suffix));
@@ -97,46 +97,5 @@ public final class SlottedStrategy implements Strategy {
             builder.flushers(flushers);
         }
         return builder;
-    }
-
-    private record SlottedRun(HikariDataSource pool, String table, SlottedCounters counters,
-            int keySpace, boolean flushes) implements Run {
-
-        @Override
-        public Incrementer incrementer() {
-            return recordId -> counters.increment(RECORD_TYPE, recordId);
-        }
-
-        /** {@code close()} writes everything accepted: for BUFFERED, the increments still queued. */
-        @Override
-        public void drain() {
-            counters.close();
-        }
-
-        /** Reads after {@code close()}: reads need no writer, and the table is still there. */
-        @Override
-        public long[] totals() {
-            List<Long> ids = LongStream.rangeClosed(1, keySpace).boxed().toList();
-            Map<Long, Long> read = counters.getAll(RECORD_TYPE, ids);
-            long[] totals = new long[keySpace];
-            read.forEach((id, total) -> totals[(int) (id - 1)] = total);
-            return totals;
-        }
-
-        @Override
-        public EngineCounts engineCounts() {
-            SlottedStats stats = counters.stats();
-            return new EngineCounts(flushes ? stats.flushes() : -1, stats.retries());
-        }
-
-        @Override
-        public void close() throws SQLException {
-            try {
-                counters.close();
-                dropTables(pool, table);
-            } finally {
-                pool.close();
-            }
-        }
     }
 }

@@ -86,6 +86,26 @@ public final class OwnerTable {
     }
 
     /**
+     * Sets many owner rows' columns in one statement, the keys and values written into its text
+     * (numbers only): one statement per chunk rather than one per row, which a roll-up of
+     * thousands of counters a second feels. No parameters.
+     *
+     * @param values each key's new column value; not empty
+     * @return the SQL text
+     */
+    public String setManySql(java.util.Map<Long, Long> values) {
+        StringBuilder cases = new StringBuilder();
+        StringBuilder keys = new StringBuilder();
+        for (java.util.Map.Entry<Long, Long> value : values.entrySet()) {
+            cases.append(" WHEN ").append(value.getKey().longValue()).append(" THEN ")
+                    .append(value.getValue().longValue());
+            keys.append(keys.length() == 0 ? "" : ", ").append(value.getKey().longValue());
+        }
+        return "UPDATE " + owner.table() + " SET " + owner.countColumn() + " = CASE "
+                + owner.keyColumn() + cases + " END WHERE " + owner.keyColumn() + " IN (" + keys + ")";
+    }
+
+    /**
      * The owner rows whose column differs from their counter's slot sum, and the slot sums with no
      * owner row, for a copy-mode roll-up. Binds the record type.
      *

@@ -44,7 +44,11 @@ import java.util.Map;
  * whose column differs from their counter's slot sum, and the pass writes just those.
  */
 final class RollUpPass {
-    /** Counters per transaction: a few thousand rows locked at a time, for well under a second. */
+    /**
+     * Counters per transaction. Larger chunks save round trips but hold hot counters' slot rows
+     * longer, and the flushers wait on them: 2,000 halved the writers' throughput where 500 cost
+     * them about a fifth (Zipf, 64 writers, MariaDB; docs/benchmarks.md).
+     */
     static final int CHUNK = 500;
 
     private final Database database;
@@ -244,13 +248,8 @@ final class RollUpPass {
         if (values.isEmpty()) {
             return;
         }
-        try (PreparedStatement update = connection.prepareStatement(owner.setSql())) {
-            for (Map.Entry<Long, Long> value : values.entrySet()) {
-                update.setLong(1, value.getValue());
-                update.setLong(2, value.getKey());
-                update.addBatch();
-            }
-            update.executeBatch();
+        try (PreparedStatement update = connection.prepareStatement(owner.setManySql(values))) {
+            update.executeUpdate();
         }
     }
 
