@@ -127,8 +127,6 @@ public final class TypeRegistry {
         } else if (ticker.read() - readAt > REFRESH.toNanos() && refreshing.tryLock()) {
             try {
                 reload(connection);
-            } catch (SQLException e) {
-                LOG.debug("could not re-read the type registry {}; keeping the last view", table, e);
             } finally {
                 refreshing.unlock();
             }
@@ -137,17 +135,15 @@ public final class TypeRegistry {
     }
 
     /**
-     * Re-reads the registry if the view is stale, for the write paths: a failure keeps the last
-     * view, since the caller's own work will meet and report whatever is wrong.
+     * Re-reads the registry if the view is stale, for the write paths. A failure is the caller's:
+     * it comes from the connection the caller is about to write on, and is classified and
+     * retried like a failure of the write itself.
      *
      * @param connection a connection the caller holds, in auto-commit or between transactions
+     * @throws SQLException if the registry cannot be read
      */
-    public void refreshIfStale(Connection connection) {
-        try {
-            current(connection);
-        } catch (SQLException e) {
-            LOG.debug("could not read the type registry {}", table, e);
-        }
+    public void refreshIfStale(Connection connection) throws SQLException {
+        current(connection);
     }
 
     /**

@@ -154,22 +154,20 @@ public final class SlotRows {
         if (locked.isEmpty()) {
             return;
         }
-        // One statement, numbers only written into its text: a statement per row costs the
-        // server a parse and an execution each, which a roll-up of thousands of counters feels.
-        StringBuilder where = new StringBuilder();
-        for (LockedSlots rows : locked) {
-            where.append(where.length() == 0 ? "" : " OR ").append("(record_id = ")
-                    .append(rows.recordId()).append(" AND slot IN (");
-            List<Integer> slots = rows.slots();
-            for (int i = 0; i < slots.size(); i++) {
-                where.append(i == 0 ? "" : ", ").append(slots.get(i).intValue());
-            }
-            where.append("))");
-        }
+        // A batch of single-row deletes by the full key: each is a point lookup of a row this
+        // transaction holds. One statement naming every row instead let InnoDB scan the type's
+        // range and wait on rows the flushers had locked, which deadlocked with them.
         try (PreparedStatement delete = connection.prepareStatement("DELETE FROM " + table
-                + " WHERE record_type = ? AND (" + where + ")")) {
-            delete.setInt(1, recordType);
-            delete.executeUpdate();
+                + " WHERE record_type = ? AND record_id = ? AND slot = ?")) {
+            for (LockedSlots rows : locked) {
+                for (int slot : rows.slots()) {
+                    delete.setInt(1, recordType);
+                    delete.setLong(2, rows.recordId());
+                    delete.setInt(3, slot);
+                    delete.addBatch();
+                }
+            }
+            delete.executeBatch();
         }
     }
 }
