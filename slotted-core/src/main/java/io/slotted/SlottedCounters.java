@@ -202,7 +202,8 @@ public interface SlottedCounters extends AutoCloseable {
      * Sets a counter to an exact value. Increments acknowledged after this returns count on top
      * of it; increments acknowledged before it are replaced by it. On a type bound to an owner
      * column in {@link OwnerMode#FOLD} mode the column is set and the counter's slot rows removed;
-     * otherwise the slot rows are replaced by one holding {@code count}.
+     * otherwise the slot rows are replaced by one holding {@code count}. In {@code BUFFERED}
+     * mode, increments accepted before the set but not yet written land on top of it.
      *
      * @param recordType what is counted
      * @param recordId whose count it is

@@ -22,10 +22,12 @@ import org.slf4j.LoggerFactory;
  * The running service: one store ({@link PooledCounters}), and the front ends in front of it.
  *
  * <p>Starting reads the token file, opens the store, runs the schema migration (so a service that
- * answers has a usable table), and then starts the front ends. {@link #close()} is graceful: the
- * front ends stop accepting and let requests in flight finish (up to
- * {@value HttpFrontEnd#STOP_TIMEOUT_MILLIS} ms), the counters drain what they accepted, and only
- * then is the pool closed.
+ * answers has a usable table), and then starts the front ends. The store's counters roll up the
+ * counter types bound to owner columns in the background, at the settings' interval; every
+ * service on one database may do so, since the library lets one process at a time roll up each
+ * type. {@link #close()} is graceful: the front ends stop accepting and let requests in flight
+ * finish (up to {@value HttpFrontEnd#STOP_TIMEOUT_MILLIS} ms), the counters let a roll-up under way
+ * finish and drain what they accepted, and only then is the pool closed.
  *
  * <pre>{@code
  * try (SlottedServer server = SlottedServer.start(ServerSettings.defaults(db))) {
@@ -92,7 +94,8 @@ public final class SlottedServer implements AutoCloseable {
                     tokens == null ? AccessCheck.open() : tokens, metrics, httpSettings);
             SlottedServer server = new SlottedServer(metrics, store, http);
             listen(http, settings);
-            // The Redis-protocol front end and the roll-up will start here, on the same store.
+            // The Redis-protocol front end will start here, on the same store. The roll-up of
+            // bound types already runs in the store's counters, when the settings ask for it.
             logStart(settings, store, http.port(), tokens);
             return server;
         } catch (RuntimeException e) {
@@ -149,6 +152,13 @@ public final class SlottedServer implements AutoCloseable {
             AccessTokens tokens) {
         log.info("slotted listening on http://{}:{} with the database {} ({} mode)",
                 settings.bind(), port, store.describe(), settings.counters().mode());
+        if (settings.counters().rollsUp()) {
+            log.info("rolling up the counter types bound to owner columns every {} ms",
+                    settings.counters().rollUpEvery().toMillis());
+        } else {
+            log.info("no background roll-up: types bound to owner columns are rolled up by another"
+                    + " process, such as 'slotted rollup'");
+        }
         if (tokens == null) {
             log.info("no --tokens given: accepting requests without a token, which is allowed only"
                     + " because {} is a loopback address", settings.bind());

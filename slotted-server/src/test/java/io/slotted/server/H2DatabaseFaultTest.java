@@ -27,7 +27,8 @@ class H2DatabaseFaultTest extends DatabaseFaultSuite {
     @Override
     protected String createReadOnlyUser(String user, String table) {
         DB.execute("CREATE USER " + user + " PASSWORD 'read-only'");
-        DB.execute("GRANT SELECT ON " + table + ", " + table + "_ledger, " + table + "_keys TO " + user);
+        DB.execute("GRANT SELECT ON " + table + ", " + table + "_ledger, " + table + "_keys, " + table
+                + "_types TO " + user);
         // DB_CLOSE_DELAY is an admin's setting; the database is open already.
         return DB.jdbcUrl().replace(";DB_CLOSE_DELAY=-1", "") + ";USER=" + user + ";PASSWORD=read-only";
     }

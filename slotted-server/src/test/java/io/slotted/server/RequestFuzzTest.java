@@ -26,6 +26,7 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -66,7 +67,7 @@ class RequestFuzzTest {
         Files.writeString(tokens, WRITER + " admin\n");
         server = SlottedServer.start(new ServerSettings(0, "127.0.0.1",
                 new DatabaseSettings(H2TestDatabase.instance().jdbcUrl(), null, null), tokens,
-                TypeNames.parse("downloads=1,views=2"), new CounterSettings(table, WriteMode.GROUPED, null)));
+                TypeNames.parse("downloads=1,views=2"), new CounterSettings(table, WriteMode.GROUPED, null, Duration.ZERO)));
     }
 
     @AfterAll

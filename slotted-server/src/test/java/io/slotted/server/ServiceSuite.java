@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.slotted.OwnerColumn;
+import io.slotted.OwnerMode;
+import io.slotted.SlottedCounters;
 import io.slotted.WriteMode;
 import io.slotted.db.TestDatabase;
 import io.slotted.server.ServiceClient.Response;
@@ -18,6 +21,10 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -29,6 +36,8 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
@@ -49,6 +58,10 @@ abstract class ServiceSuite {
     static final String READER = "reader-token-1";
     static final String WRITER = "writer-token-2";
     static final String ADMIN = "admin-token-3";
+    /** A type that the roll-up test binds to an owner column, by number. */
+    private static final int ROLLED_UP_TYPE = 3;
+    /** A type that a test binds to an {@code INT} owner column, by number. */
+    private static final int SMALL_COLUMN_TYPE = 4;
     private static final AtomicInteger TABLES = new AtomicInteger();
 
     private final TestDatabase db;
@@ -87,7 +100,7 @@ abstract class ServiceSuite {
     private void start() {
         server = SlottedServer.start(new ServerSettings(0, "127.0.0.1", new DatabaseSettings(db.jdbcUrl(), null, null),
                 tokenFile, TypeNames.parse("downloads=1,views=2"),
-                new CounterSettings(table, WriteMode.GROUPED, null)));
+                new CounterSettings(table, WriteMode.GROUPED, null, CounterSettings.SERVICE_ROLL_UP)));
         client = new ServiceClient(server.port());
     }
 
@@ -272,6 +285,146 @@ abstract class ServiceSuite {
         assertThat(count("downloads", id)).isEqualTo(Long.MAX_VALUE);
     }
 
+    private Response set(String type, long id, String body, String token) {
+        return client.call("PUT", "/v1/counters/" + type + "/" + id).token(token).body(body).send();
+    }
+
+    @Test
+    void set_replacesTheCount_andIncrementsAfterItCountOnTop() {
+        long id = newId();
+        increment("downloads", id, "{\"delta\": 7}", null);
+
+        Response response = set("downloads", id, "{\"count\": 1000}", ADMIN);
+        increment("downloads", id, "{\"delta\": 5}", null);
+
+        assertThat(response.status()).as("%s", response).isEqualTo(200);
+        assertThat(response.text()).isEqualTo("{\"type\":\"downloads\",\"id\":" + id + ",\"count\":1000}");
+        assertThat(count("downloads", id)).isEqualTo(1005);
+        assertThat(set("1", id, "{\"count\": -3}", ADMIN).text())
+                .isEqualTo("{\"type\":1,\"id\":" + id + ",\"count\":-3}");
+        assertThat(count("downloads", id)).isEqualTo(-3);
+        assertThat(set("views", id, "{\"count\": 0}", ADMIN).status()).isEqualTo(200);
+        assertThat(count("views", id)).isZero();
+    }
+
+    @Test
+    void set_needsTheAdminScope_readAndWriteTokensAreForbidden() {
+        long id = newId();
+        increment("downloads", id, "{\"delta\": 2}", null);
+
+        Response reader = set("downloads", id, "{\"count\": 50}", READER);
+        Response writer = set("downloads", id, "{\"count\": 50}", WRITER);
+        Response nobody = set("downloads", id, "{\"count\": 50}", null);
+
+        assertThat(reader.status()).isEqualTo(403);
+        assertThat(reader.errorCode()).isEqualTo("forbidden");
+        assertThat(writer.status()).isEqualTo(403);
+        assertThat(writer.json().at("/error/message").asText()).contains("'admin' scope");
+        assertThat(nobody.status()).isEqualTo(401);
+        assertThat(count("downloads", id)).isEqualTo(2);
+    }
+
+    @Test
+    void set_nearTheEdge_theOverflowGuardChecksLaterIncrementsAgainstTheNewCount() {
+        long id = newId();
+        assertThat(increment("downloads", id, "{\"delta\": 1}", null).status()).isEqualTo(200);
+
+        Response nearTheEdge = set("downloads", id, "{\"count\": " + (Long.MAX_VALUE - 5) + "}", ADMIN);
+        Response over = increment("downloads", id, "{\"delta\": 10}", null);
+
+        assertThat(nearTheEdge.status()).isEqualTo(200);
+        assertThat(over.status()).as("%s", over).isEqualTo(422);
+        assertThat(over.errorCode()).isEqualTo("overflow");
+        assertThat(count("downloads", id)).isEqualTo(Long.MAX_VALUE - 5);
+        assertThat(increment("downloads", id, "{\"delta\": 5}", null).status()).isEqualTo(200);
+        assertThat(count("downloads", id)).isEqualTo(Long.MAX_VALUE);
+        assertThat(set("downloads", id, "{\"count\": 0}", ADMIN).status()).isEqualTo(200);
+        assertThat(increment("downloads", id, "{\"delta\": " + Long.MAX_VALUE + "}", null).status())
+                .as("all the room again").isEqualTo(200);
+        assertThat(count("downloads", id)).isEqualTo(Long.MAX_VALUE);
+    }
+
+    @Test
+    void set_ofACountTheOwnerColumnCannotHold_is422_andChangesNothing() {
+        String owner = table + "_small";
+        long id = newId();
+        db.execute("CREATE TABLE " + owner + " (id BIGINT PRIMARY KEY, n INT DEFAULT 0 NOT NULL)");
+        db.execute("INSERT INTO " + owner + " (id, n) VALUES (" + id + ", 7)");
+        try (SlottedCounters elsewhere = SlottedCounters.builder(db.dataSource()).table(table).build()) {
+            elsewhere.adopt(SMALL_COLUMN_TYPE, OwnerColumn.parse(owner + ".id.n"), OwnerMode.FOLD);
+            try {
+                String type = Integer.toString(SMALL_COLUMN_TYPE);
+                // Reads add the column once the service has seen the binding (within a second).
+                await().atMost(Duration.ofSeconds(30)).until(() -> count(type, id) == 7);
+
+                Response tooLarge = set(type, id, "{\"count\": 3000000000}", ADMIN);
+                Response fits = set(type, id, "{\"count\": 2000000000}", ADMIN);
+
+                assertThat(tooLarge.status()).as("%s", tooLarge).isEqualTo(422);
+                assertThat(tooLarge.errorCode()).isEqualTo("overflow");
+                assertThat(tooLarge.json().at("/error/message").asText()).contains("3000000000");
+                assertThat(fits.status()).as("%s", fits).isEqualTo(200);
+                assertThat(count(type, id)).isEqualTo(2_000_000_000L);
+            } finally {
+                elsewhere.release(SMALL_COLUMN_TYPE);
+            }
+        } finally {
+            db.dropTable(owner);
+        }
+    }
+
+    @Test
+    void serve_rollsABoundTypeUpByItself_andCountsItsRollUps() {
+        String owner = table + "_repos";
+        long id = newId();
+        db.execute("CREATE TABLE " + owner + " (id BIGINT PRIMARY KEY, downloads_count BIGINT DEFAULT 0 NOT NULL)");
+        db.execute("INSERT INTO " + owner + " (id, downloads_count) VALUES (" + id + ", 100)");
+        // Another process binds the type; the service follows the binding from the database.
+        try (SlottedCounters elsewhere = SlottedCounters.builder(db.dataSource()).table(table).build()) {
+            elsewhere.adopt(ROLLED_UP_TYPE, OwnerColumn.parse(owner + ".id.downloads_count"), OwnerMode.FOLD);
+            try {
+                String type = Integer.toString(ROLLED_UP_TYPE);
+                for (int i = 0; i < 3; i++) {
+                    assertThat(increment(type, id, "{\"delta\": 5}", null).status()).isEqualTo(200);
+                }
+
+                // A fold type bound moments ago is first rolled up after a grace of about 3 s.
+                await().atMost(Duration.ofSeconds(30)).until(() -> ownerCount(owner, id) == 115);
+
+                assertThat(count(type, id)).isEqualTo(115);
+                String metrics = client.get("/metrics").send().text();
+                assertThat(metric(metrics, "slotted_rollups_total")).isPositive();
+                assertThat(metric(metrics, "slotted_rollup_counters_total")).isGreaterThanOrEqualTo(1);
+                assertThat(metric(metrics, "slotted_rollup_lag_seconds")).isNotNaN().isNotNegative();
+            } finally {
+                elsewhere.release(ROLLED_UP_TYPE);
+            }
+        } finally {
+            db.dropTable(owner);
+        }
+    }
+
+    private long ownerCount(String owner, long id) {
+        try (Connection c = db.dataSource().getConnection();
+                PreparedStatement select = c.prepareStatement("SELECT downloads_count FROM " + owner
+                        + " WHERE id = ?")) {
+            select.setLong(1, id);
+            try (ResultSet row = select.executeQuery()) {
+                row.next();
+                return row.getLong(1);
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** The value of an untagged meter in a Prometheus scrape. */
+    private static double metric(String scrape, String name) {
+        Matcher line = Pattern.compile("(?m)^" + Pattern.quote(name) + " (\\S+)$").matcher(scrape);
+        assertThat(line.find()).as("%s in %s", name, scrape).isTrue();
+        return Double.parseDouble(line.group(1));
+    }
+
     /** Sends a request head as raw bytes, for what the JDK client will not send, and reads all. */
     private String raw(String head) throws IOException {
         try (Socket socket = new Socket("127.0.0.1", server.port())) {
@@ -348,6 +501,8 @@ abstract class ServiceSuite {
                         "slotted_flush_seconds_count", "slotted_flush_seconds_sum",
                         "slotted_retries_total", "slotted_commit_outcomes_unknown_total",
                         "slotted_commit_outcomes_resolved_total", "slotted_queue_depth",
+                        "slotted_rollups_total", "slotted_rollup_counters_total",
+                        "slotted_rollup_lag_seconds",
                         "hikaricp_connections_active", "jvm_memory_used_bytes")
                 .doesNotContain(Long.toString(id));
     }
@@ -471,6 +626,10 @@ abstract class ServiceSuite {
         return bad(name, "POST", PROBE_INCREMENT, body, 400, code);
     }
 
+    private static BadRequest badSet(String name, String body, String code) {
+        return new BadRequest(name, "PUT", PROBE_PATH, ADMIN, null, null, body, 400, code);
+    }
+
     private static String batchOf(int n) {
         return "{\"increments\": [" + Stream.generate(() -> "{\"type\":\"downloads\",\"id\":" + PROBE + ",\"delta\":1}")
                 .limit(n).collect(Collectors.joining(",")) + "]}";
@@ -528,6 +687,23 @@ abstract class ServiceSuite {
                 new BadRequest("unknown token", "POST", PROBE_INCREMENT, "not-a-token", null, null, null, 401, "unauthorized"),
                 new BadRequest("no token to read", "GET", PROBE_PATH, null, null, null, null, 401, "unauthorized"),
                 new BadRequest("read token writing", "POST", "/v1/increments", READER, null, null, batchOf(1), 403, "forbidden"),
+                badSet("set without a body", null, "bad_count"),
+                badSet("set without a count", "{}", "bad_count"),
+                badSet("count as a string", "{\"count\": \"5\"}", "bad_count"),
+                badSet("count with a fraction", "{\"count\": 1.5}", "bad_count"),
+                badSet("count null", "{\"count\": null}", "bad_count"),
+                badSet("count 2^63", "{\"count\": 9223372036854775808}", "bad_count"),
+                badSet("set with another field", "{\"count\": 1, \"delta\": 1}", "bad_body"),
+                badSet("set body not an object", "[1]", "bad_body"),
+                badSet("set of malformed JSON", "{\"count\": ", "malformed_json"),
+                new BadRequest("read token setting", "PUT", PROBE_PATH, READER, null, null,
+                        "{\"count\": 1}", 403, "forbidden"),
+                new BadRequest("write token setting", "PUT", PROBE_PATH, WRITER, null, null,
+                        "{\"count\": 1}", 403, "forbidden"),
+                new BadRequest("no token to set", "PUT", PROBE_PATH, null, null, null,
+                        "{\"count\": 1}", 401, "unauthorized"),
+                new BadRequest("set body not declared as JSON", "PUT", PROBE_PATH, ADMIN, "text/plain",
+                        null, "{\"count\": 1}", 415, "unsupported_media_type"),
                 new BadRequest("idempotency key too long", "POST", PROBE_INCREMENT, WRITER, null, "k".repeat(129),
                         null, 400, "bad_idempotency_key"),
                 new BadRequest("idempotency key empty", "POST", "/v1/increments", WRITER, null, "",

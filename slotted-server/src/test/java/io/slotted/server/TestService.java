@@ -12,6 +12,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -46,7 +47,7 @@ final class TestService implements AutoCloseable {
             HttpSettings settings) {
         SlottedServer server = SlottedServer.start(new ServerSettings(0, "127.0.0.1",
                 new DatabaseSettings(url, null, null), tokenFile(table),
-                TypeNames.parse("downloads=1,views=2"), new CounterSettings(table, mode, null)),
+                TypeNames.parse("downloads=1,views=2"), new CounterSettings(table, mode, null, Duration.ZERO)),
                 settings);
         return new TestService(db, table, server);
     }

@@ -56,14 +56,27 @@ final class DatabaseOptions {
      * @throws DatabaseFailure if the database fails
      */
     void withCounters(int poolSize, Consumer<SlottedCounters> work) {
-        try (PooledCounters store = PooledCounters.open(settings(), CounterSettings.DEFAULTS,
-                poolSize, null)) {
+        try (PooledCounters store = open(CounterSettings.DEFAULTS, poolSize)) {
             try {
                 work.accept(store.counters());
             } catch (SlottedException e) {
                 throw store.explain(e);
             }
         }
+    }
+
+    /**
+     * Opens the database for a command that runs until it is stopped and closes the store itself.
+     *
+     * @param counters the counter settings, such as a background roll-up
+     * @param poolSize connections the command needs
+     * @return the open store
+     * @throws IllegalArgumentException if the password file cannot be read or the library refuses
+     *     a counter setting
+     * @throws DatabaseFailure if the database cannot be reached
+     */
+    PooledCounters open(CounterSettings counters, int poolSize) {
+        return PooledCounters.open(settings(), counters, poolSize, null);
     }
 
     private String password() {

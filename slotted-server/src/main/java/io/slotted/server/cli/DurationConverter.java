@@ -6,13 +6,20 @@ import java.util.regex.Pattern;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.TypeConversionException;
 
-/** Reads a duration as people type one: {@code 500ms}, {@code 10s}, {@code 2m}. */
+/**
+ * Reads a duration as people type one: {@code 500ms}, {@code 10s}, {@code 2m}, and {@code 0}, which
+ * needs no unit (an option that takes 0 says what it means by it).
+ */
 final class DurationConverter implements ITypeConverter<Duration> {
     private static final Pattern DURATION = Pattern.compile("(\\d{1,9})(ms|s|m)");
 
     @Override
     public Duration convert(String value) {
-        Matcher matcher = DURATION.matcher(value.strip());
+        String text = value.strip();
+        if (text.equals("0")) {
+            return Duration.ZERO;
+        }
+        Matcher matcher = DURATION.matcher(text);
         if (!matcher.matches()) {
             throw new TypeConversionException("'" + value + "' is not a duration: use a whole"
                     + " number with ms, s or m, such as 10s");

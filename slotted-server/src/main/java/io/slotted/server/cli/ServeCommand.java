@@ -61,6 +61,14 @@ final class ServeCommand implements Callable<Integer> {
                     + " (direct). Env: SLOTTED_SLOTS.")
     Integer slots;
 
+    @Option(names = "--rollup-every", paramLabel = "TIME", converter = DurationConverter.class,
+            defaultValue = "${env:SLOTTED_ROLLUP_EVERY:-1s}",
+            description = "How often the counter types bound to owner columns (slotted adopt) are"
+                    + " rolled up, 10ms to 60m; 0 turns the background roll-up off. Every service"
+                    + " may roll up: one at a time rolls up each type. Default: 1s."
+                    + " Env: SLOTTED_ROLLUP_EVERY.")
+    Duration rollUpEvery;
+
     @Option(names = "--request-timeout", paramLabel = "TIME", converter = DurationConverter.class,
             defaultValue = "${env:SLOTTED_REQUEST_TIMEOUT:-10s}",
             description = "How long a counter request may take once its body has arrived before it"
@@ -100,7 +108,8 @@ final class ServeCommand implements Callable<Integer> {
             throw refusedWithoutTokens();
         }
         ServerSettings settings = new ServerSettings(port, bind, db.settings(), tokenFile,
-                types.names(), new CounterSettings(CounterSettings.DEFAULTS.table(), mode, slots));
+                types.names(), new CounterSettings(CounterSettings.DEFAULTS.table(), mode, slots,
+                        rollUpEvery));
         HttpSettings defaults = HttpSettings.defaults();
         HttpSettings http = defaults.withRequestDeadline(requestTimeout).withBodyDeadline(bodyTimeout)
                 .withWorkers(workers, defaults.workerQueue()).withConnections(maxConnections, idleTimeout);

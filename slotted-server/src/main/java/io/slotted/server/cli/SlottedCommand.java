@@ -15,32 +15,40 @@ import picocli.CommandLine.ParseResult;
 import picocli.CommandLine.Spec;
 
 /**
- * The {@code slotted} command line: {@code serve}, {@code incr}, {@code get}, {@code migrate} and
- * {@code bench} (which says where the contention benchmark's own jar is).
+ * The {@code slotted} command line: {@code serve}, {@code incr}, {@code get}, {@code set},
+ * {@code migrate}, the owner-column commands {@code adopt}, {@code release} and {@code rollup},
+ * {@code recount}, {@code shrink}, and {@code bench} (which says where the contention benchmark's
+ * own jar is).
  *
  * <p>Exit status: 0 on success; 2 on a usage error, with a one-line reason on standard error; 1 on a
- * runtime failure, with one line naming the cause, such as the database that could not be reached.
- * This class is the one place that decides which is which: a picocli {@link ParameterException}
+ * runtime failure, with one line naming the cause, such as the database that could not be reached;
+ * and {@value #FINDINGS} from a command that ran but found something left to fix ({@code recount}:
+ * differences that remain).
+ * This class is the one place that decides between 1 and 2: a picocli {@link ParameterException}
  * (a bad option) and an {@link IllegalArgumentException} (a setting the command or the library
  * refused) are usage errors; anything else is a runtime failure. Stack traces go to the debug log
  * only: a person at a terminal needs the reason, not the trace.
  */
 @Command(name = "slotted", mixinStandardHelpOptions = true, versionProvider = SlottedCommand.Version.class,
         description = "Hot counters kept exact and durable in your SQL database.",
-        subcommands = {ServeCommand.class, IncrCommand.class, GetCommand.class,
-            MigrateCommand.class, BenchCommand.class})
+        subcommands = {ServeCommand.class, IncrCommand.class, GetCommand.class, SetCommand.class,
+            MigrateCommand.class, AdoptCommand.class, ReleaseCommand.class, RollupCommand.class,
+            RecountCommand.class, ShrinkCommand.class, BenchCommand.class})
 public final class SlottedCommand implements Callable<Integer> {
     /** Exit status of a usage error. */
     public static final int USAGE = 2;
     /** Exit status of a runtime failure. */
     public static final int FAILURE = 1;
+    /** Exit status of a command that ran and found something left to fix. */
+    public static final int FINDINGS = 3;
 
     @Spec
     CommandSpec spec;
 
     @Override
     public Integer call() {
-        throw new ParameterException(spec.commandLine(), "missing command: use serve, incr, get, migrate or bench");
+        throw new ParameterException(spec.commandLine(), "missing command: use serve, incr, get,"
+                + " set, migrate, adopt, release, rollup, recount, shrink or bench");
     }
 
     /**

@@ -1,19 +1,66 @@
 package io.slotted.server.config;
 
 import io.slotted.WriteMode;
+import java.time.Duration;
+import java.util.Objects;
 
 /**
- * How the counters are configured beyond the database: the table, the write mode, the slots.
+ * How the counters are configured beyond the database: the table, the write mode, the slots, and
+ * how often the counter types bound to owner columns are rolled up in the background.
  *
- * <p>The values are not checked here: the library's builder checks each one as it is applied and
- * names the rule, so that a rule such as the slot range is written once.
+ * <p>The table, mode and slots are not checked here: the library's builder checks each one as it
+ * is applied and names the rule, so that a rule such as the slot range is written once. The same
+ * goes for the range of the roll-up interval; what is the server's own is checked here: 0 means no
+ * background roll-up, and a negative interval means nothing.
  *
  * @param table the counter table
  * @param mode how increments are written
  * @param slots slots per counter, or null for the write mode's default
+ * @param rollUpEvery how often bound types are rolled up in the background; {@link Duration#ZERO}
+ *     for never
  */
-public record CounterSettings(String table, WriteMode mode, Integer slots) {
-    /** The defaults: table {@code slotted_counters}, {@code GROUPED}, the mode's slots. */
+public record CounterSettings(String table, WriteMode mode, Integer slots, Duration rollUpEvery) {
+    /** How often the service rolls up bound types unless told otherwise. */
+    public static final Duration SERVICE_ROLL_UP = Duration.ofSeconds(1);
+
+    /**
+     * The defaults of a command: table {@code slotted_counters}, {@code GROUPED}, the mode's slots,
+     * no background roll-up.
+     */
     public static final CounterSettings DEFAULTS =
-            new CounterSettings("slotted_counters", WriteMode.GROUPED, null);
+            new CounterSettings("slotted_counters", WriteMode.GROUPED, null, Duration.ZERO);
+
+    /**
+     * Checks the roll-up interval.
+     *
+     * @throws IllegalArgumentException if {@code rollUpEvery} is negative
+     * @throws NullPointerException if {@code rollUpEvery} is null
+     */
+    public CounterSettings {
+        Objects.requireNonNull(rollUpEvery, "rollUpEvery");
+        if (rollUpEvery.isNegative()) {
+            throw new IllegalArgumentException("rollUpEvery must be 0 (no background roll-up) or"
+                    + " positive, but was " + rollUpEvery.toMillis() + "ms");
+        }
+    }
+
+    /**
+     * These settings with another roll-up interval.
+     *
+     * @param interval how often bound types are rolled up; {@link Duration#ZERO} for never
+     * @return the changed settings
+     * @throws IllegalArgumentException if {@code interval} is negative
+     */
+    public CounterSettings withRollUpEvery(Duration interval) {
+        return new CounterSettings(table, mode, slots, interval);
+    }
+
+    /**
+     * Whether bound types are rolled up in the background.
+     *
+     * @return true unless the interval is 0
+     */
+    public boolean rollsUp() {
+        return !rollUpEvery.isZero();
+    }
 }

@@ -20,7 +20,7 @@ import java.util.Objects;
  * @param database where the counters live
  * @param tokenFile the file of accepted tokens, or null for no authentication
  * @param types the configured type names
- * @param counters the counter table, write mode and slots
+ * @param counters the counter table, write mode, slots and roll-up interval
  */
 public record ServerSettings(int port, String bind, DatabaseSettings database, Path tokenFile,
         TypeNames types, CounterSettings counters) {
@@ -55,14 +55,15 @@ public record ServerSettings(int port, String bind, DatabaseSettings database, P
 
     /**
      * The defaults, on the given database: port 8080 on 127.0.0.1, no tokens, no type names, the
-     * default counter settings.
+     * default counter settings with bound types rolled up every second
+     * ({@link CounterSettings#SERVICE_ROLL_UP}).
      *
      * @param database where the counters live
      * @return the settings
      */
     public static ServerSettings defaults(DatabaseSettings database) {
         return new ServerSettings(DEFAULT_PORT, DEFAULT_BIND, database, null, TypeNames.none(),
-                CounterSettings.DEFAULTS);
+                CounterSettings.DEFAULTS.withRollUpEvery(CounterSettings.SERVICE_ROLL_UP));
     }
 
     /**

@@ -2,6 +2,7 @@ package io.slotted.server.http;
 
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
+import io.slotted.CounterOverflowException;
 import io.slotted.Increment;
 import io.slotted.SlottedCounters;
 import io.slotted.WriteMode;
@@ -13,6 +14,7 @@ import io.slotted.server.http.body.BatchRequest;
 import io.slotted.server.http.body.JsonBody;
 import io.slotted.server.http.body.MessageFraming;
 import io.slotted.server.http.body.RequestBodies;
+import io.slotted.server.http.body.SetRequest;
 import io.slotted.server.http.response.BatchResponse;
 import io.slotted.server.http.response.CountResponse;
 import io.slotted.server.http.response.CountsResponse;
@@ -26,8 +28,8 @@ import java.util.function.Supplier;
 import java.util.regex.Pattern;
 
 /**
- * The counter endpoints of the HTTP contract: increment one counter, read one or many, and apply a
- * batch all or nothing.
+ * The counter endpoints of the HTTP contract: increment one counter, read one or many, apply a
+ * batch all or nothing, and set one counter exactly (for an admin).
  *
  * <p>Every handler checks in the same order: the token, then the path (type and id), then the
  * {@code Idempotency-Key}, then the body, then whether the counts could overflow; only a request
@@ -42,6 +44,11 @@ import java.util.regex.Pattern;
  * crash: it answers {@code 202 Accepted} with {@code "durable": false} instead. An increment with
  * an {@code Idempotency-Key} waits for its flush in every mode, and a batch is one transaction of
  * its own: both answer 200, durable.
+ *
+ * <p>A set answers once it is committed. It is idempotent by nature, so it takes no
+ * {@code Idempotency-Key}. It runs on the same workers within the same deadline as the other
+ * writes, and through the overflow guard, which never refuses a set but checks later increments
+ * against the new total.
  */
 final class CounterRoutes {
     /** The most ids one read may ask for. */
@@ -73,6 +80,7 @@ final class CounterRoutes {
     void register(RoutesConfig routes) {
         routes.post("/v1/counters/{type}/{id}/increment", this::increment);
         HttpFrontEnd.getAndHead(routes, "/v1/counters/{type}/{id}", this::read);
+        routes.put("/v1/counters/{type}/{id}", this::set);
         HttpFrontEnd.getAndHead(routes, "/v1/counters/{type}", this::readMany);
         routes.post("/v1/increments", this::applyBatch);
     }
@@ -129,6 +137,30 @@ final class CounterRoutes {
         List<Long> ids = recordIds(ctx.queryParams("ids"));
         ctx.future(() -> work.read(() -> counters.getAll(type.recordType(), ids))
                 .thenAccept(counts -> JsonResponse.ok(ctx, new CountsResponse(type.echo(), counts))));
+    }
+
+    private void set(Context ctx) {
+        auth.require(ctx, Scope.ADMIN);
+        CounterType type = type(ctx);
+        long id = recordId(ctx.pathParam("id"));
+        requireJsonBody(ctx);
+        ctx.future(() -> bodies.read(ctx, body -> set(type, id, SetRequest.read(body).count()))
+                .thenAccept(answer -> JsonResponse.ok(ctx, answer)));
+    }
+
+    private CompletableFuture<CountResponse> set(CounterType type, long id, long count) {
+        return work.write(gate -> {
+            try {
+                overflow.set(type.recordType(), id, count, () -> {
+                    gate.enter();
+                    counters.set(type.recordType(), id, count);
+                });
+            } catch (CounterOverflowException e) {
+                // The count itself fits 64 bits: only the owner column of a bound type can refuse it.
+                throw new HttpError(ErrorCode.OVERFLOW, e.getMessage(), e);
+            }
+            return CompletableFuture.completedFuture(new CountResponse(type.echo(), id, count));
+        });
     }
 
     private void applyBatch(Context ctx) {

@@ -18,6 +18,8 @@ public enum ErrorCode {
     BAD_BODY(HttpStatus.BAD_REQUEST),
     /** A delta that is not a non-zero JSON integer in the signed 64-bit range. */
     BAD_DELTA(HttpStatus.BAD_REQUEST),
+    /** A count to set that is missing or not a JSON integer in the signed 64-bit range. */
+    BAD_COUNT(HttpStatus.BAD_REQUEST),
     /** A record id that is not a signed 64-bit integer. */
     BAD_ID(HttpStatus.BAD_REQUEST),
     /** A read of several counters without ids. */
@@ -62,7 +64,10 @@ public enum ErrorCode {
     URI_TOO_LONG(HttpStatus.URI_TOO_LONG),
     /** A body not declared as {@code application/json}, or declared in a charset other than UTF-8. */
     UNSUPPORTED_MEDIA_TYPE(HttpStatus.UNSUPPORTED_MEDIA_TYPE),
-    /** An increment that would take a counter out of the signed 64-bit range. */
+    /**
+     * An increment that would take a counter out of the signed 64-bit range, or a count to set that
+     * the owner column of its type cannot hold.
+     */
     OVERFLOW(HttpStatus.UNPROCESSABLE_CONTENT),
     /** Headers too large for Jetty to take. */
     HEADERS_TOO_LARGE(HttpStatus.REQUEST_HEADER_FIELDS_TOO_LARGE),

@@ -13,7 +13,8 @@ import java.util.function.ToDoubleFunction;
 /**
  * Publishes what the counters engine reports in {@link SlottedCounters#stats()}: increments
  * applied and dropped, retries, flushes and their durations, commits with an unknown outcome and
- * how many of those were resolved, and the queue's depth. Each meter reads a fresh snapshot when scraped, so nothing is
+ * how many of those were resolved, the queue's depth, and the roll-ups into owner columns with
+ * how far those columns trail. Each meter reads a fresh snapshot when scraped, so nothing is
  * counted twice and no background thread is needed.
  */
 final class CounterStatsMetrics implements MeterBinder {
@@ -45,6 +46,22 @@ final class CounterStatsMetrics implements MeterBinder {
         Gauge.builder("slotted.queue.depth", counters, c -> c.stats().queued())
                 .description("increments waiting for a flush")
                 .register(registry);
+        counter(registry, "slotted.rollups", "roll-ups of a counter type bound to an owner column"
+                + " that this process completed", SlottedStats::rollUps);
+        counter(registry, "slotted.rollup.counters", "counters whose owner column this process's"
+                + " roll-ups wrote", SlottedStats::countersRolledUp);
+        Gauge.builder("slotted.rollup.lag", counters, c -> lagSeconds(c.stats()))
+                .description("how far the owner columns may trail their counters, over every bound"
+                        + " type: the time since the start of the last completed roll-up by any"
+                        + " process; NaN while no type is bound")
+                .baseUnit("seconds")
+                .register(registry);
+    }
+
+    /** The roll-up lag in seconds, or NaN when there is none to report. */
+    private static double lagSeconds(SlottedStats stats) {
+        long millis = stats.rollUpLagMillis();
+        return millis < 0 ? Double.NaN : millis / 1000.0;
     }
 
     private void counter(MeterRegistry registry, String name, String description,

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -38,6 +39,18 @@ import java.util.function.Supplier;
  * as applied although its flush is still to come, so no fresh read is trusted over what is known.
  * The {@value #REMEMBERED} most recently used counters are remembered; one with writes in flight is
  * never forgotten.
+ *
+ * <p>A set ({@link #set}) replaces the total: increments committed before it are gone, those
+ * committed after it count on top. While it is in flight the total is either the old one or the
+ * new count, so the interval covers both and nothing is reread (a read could see either). A write
+ * whose flight overlapped a set may have committed on either side of it, so it settles as maybe
+ * applied, and the guard sums what such writes may have added. When a set lands with no other set
+ * of the counter beside it, the interval becomes the new count plus those sums: later increments
+ * are checked against the new total. A set that failed, or ran beside another, leaves the
+ * interval covering every possible total, and a refusal rereads it as usual. In {@code BUFFERED}
+ * mode an increment accepted before a set but flushed after it also lands on top of it, which the
+ * guard cannot see: there the total check after a set is exact only once earlier increments have
+ * been flushed.
  */
 public final class OverflowGuard {
     static final int REMEMBERED = 100_000;
@@ -79,16 +92,50 @@ public final class OverflowGuard {
      */
     public CompletableFuture<Boolean> write(List<Increment> increments,
             Supplier<CompletableFuture<Boolean>> write) {
-        Map<Counter, BigInteger> sums = sums(increments);
-        reserve(sums);
+        List<Reservation> reserved = reserve(sums(increments));
         CompletableFuture<Boolean> started;
         try {
             started = write.get();
         } catch (RuntimeException e) {
-            settle(sums, Outcome.of(null, e));
+            settle(reserved, Outcome.of(null, e));
             throw e;
         }
-        return started.whenComplete((applied, failure) -> settle(sums, Outcome.of(applied, failure)));
+        return started.whenComplete((applied, failure) -> settle(reserved, Outcome.of(applied, failure)));
+    }
+
+    /**
+     * Runs {@code write}, which sets a counter to {@code count}, and then checks later increments of
+     * the counter against the new total. Never refused: a set is how a counter out of range is
+     * brought back. The set is settled as applied when {@code write} returns, as maybe applied if it
+     * throws {@link OutcomeUnknownException} (or an {@link Error}), and as not applied if it throws
+     * anything else. Blocking: it reads the counter's total first when the guard does not know it.
+     *
+     * @param recordType what is counted
+     * @param recordId whose count it is
+     * @param count the new total
+     * @param write sets the counter, blocking until the set is durable
+     * @throws RuntimeException what {@code write} threw, once the set is settled; or what reading
+     *     the total threw, before anything was written
+     */
+    public void set(int recordType, long recordId, long count, Runnable write) {
+        Counter counter = new Counter(recordType, recordId);
+        BigInteger value = BigInteger.valueOf(count);
+        long begun = claim(counter, state -> state.beginSet(value), state -> new IllegalStateException(
+                "a set is never refused, but " + counter + " " + state.describe()));
+        Outcome outcome = Outcome.MAYBE_APPLIED;
+        try {
+            write.run();
+            outcome = Outcome.APPLIED;
+        } catch (RuntimeException e) {
+            outcome = Outcome.of(null, e);
+            throw e;
+        } finally {
+            endSet(counter, value, begun, outcome);
+        }
+    }
+
+    private synchronized void endSet(Counter counter, BigInteger count, long begun, Outcome outcome) {
+        known.get(counter).endSet(count, begun, outcome);
     }
 
     /** The batch's sum per counter, in the order first seen; exact, so a sum never wraps. */
@@ -102,51 +149,65 @@ public final class OverflowGuard {
     }
 
     /** Reserves every counter's sum, or none: a refusal releases what was already reserved. */
-    private void reserve(Map<Counter, BigInteger> sums) {
-        List<Counter> reserved = new ArrayList<>();
+    private List<Reservation> reserve(Map<Counter, BigInteger> sums) {
+        List<Reservation> reserved = new ArrayList<>();
         try {
-            for (Map.Entry<Counter, BigInteger> sum : sums.entrySet()) {
-                reserve(sum.getKey(), sum.getValue());
-                reserved.add(sum.getKey());
-            }
+            sums.forEach((counter, delta) -> reserved.add(reserve(counter, delta)));
         } catch (RuntimeException e) {
-            reserved.forEach(counter -> release(counter, sums.get(counter), Outcome.NOT_APPLIED));
+            settle(reserved, Outcome.NOT_APPLIED);
             throw e;
         }
+        return reserved;
+    }
+
+    private Reservation reserve(Counter counter, BigInteger delta) {
+        return claim(counter, state -> state.tryReserve(delta)
+                        ? new Reservation(counter, delta, state.setEvents()) : null,
+                state -> refusal(counter, delta, state));
     }
 
     /**
-     * Reserves one counter's delta, reading its total when nothing is known of it or when what
-     * is known would refuse it. A sum read while another write settled, or while counters were
-     * forgotten, may miss that write, so it is thrown away and read again, a few times at most.
+     * Runs {@code attempt} on what is known of a counter, under the guard's lock, reading the
+     * counter's total first when nothing is known of it, or when the attempt fails on what is
+     * known. A sum read while another write settled, a set began or ended, or counters were
+     * forgotten, may miss that change, so it is thrown away and read again, a few times at most.
+     * Nothing is reread while a set of the counter is in flight: the read could see the total
+     * before the set or after it.
+     *
+     * @param attempt what to do; null when what is known refuses it
+     * @param refusal what to throw when the attempt fails on a total that is as fresh as it gets
+     * @return what the attempt returned
      */
-    private void reserve(Counter counter, BigInteger delta) {
+    private <T> T claim(Counter counter, Function<Known, T> attempt,
+            Function<Known, RuntimeException> refusal) {
         for (int pass = 1; ; pass++) {
             Known before;
-            long settledBefore;
+            long changesBefore;
             long forgottenBefore;
             synchronized (this) {
                 before = known.get(counter);
-                if (before != null && before.tryReserve(delta)) {
-                    return;
+                T done = before == null ? null : attempt.apply(before);
+                if (done != null) {
+                    return done;
                 }
-                if (before != null && (!rereadAllowed || pass > MAX_READS)) {
-                    throw refusal(counter, delta, before);
+                if (before != null && (!rereadAllowed || before.setting() || pass > MAX_READS)) {
+                    throw refusal.apply(before);
                 }
-                settledBefore = before == null ? 0 : before.settled;
+                changesBefore = before == null ? 0 : before.changes();
                 forgottenBefore = forgotten;
             }
             BigInteger total = readTotal(counter);
             synchronized (this) {
                 Known now = known.get(counter);
                 boolean unchanged = now == before && forgotten == forgottenBefore
-                        && (now == null || now.settled == settledBefore);
+                        && (now == null || now.changes() == changesBefore);
                 if (unchanged) {
                     Known state = now == null ? remember(counter, total) : now.reread(total);
-                    if (state.tryReserve(delta)) {
-                        return;
+                    T done = attempt.apply(state);
+                    if (done != null) {
+                        return done;
                     }
-                    throw refusal(counter, delta, state);
+                    throw refusal.apply(state);
                 }
             }
         }
@@ -170,12 +231,8 @@ public final class OverflowGuard {
         }
     }
 
-    private void settle(Map<Counter, BigInteger> sums, Outcome outcome) {
-        sums.forEach((counter, delta) -> release(counter, delta, outcome));
-    }
-
-    private synchronized void release(Counter counter, BigInteger delta, Outcome outcome) {
-        known.get(counter).settle(delta, outcome);
+    private synchronized void settle(List<Reservation> reserved, Outcome outcome) {
+        reserved.forEach(reservation -> known.get(reservation.counter()).settle(reservation, outcome));
     }
 
     /** Forgets the least recently used counters past the limit, skipping any with writes in flight. */
@@ -208,6 +265,15 @@ public final class OverflowGuard {
         }
     }
 
+    /**
+     * One counter's part of a write, as reserved.
+     *
+     * @param setEvents how many sets of the counter had begun or ended when it was reserved: if
+     *     that changed by the time it settles, its flight overlapped a set
+     */
+    private record Reservation(Counter counter, BigInteger delta, long setEvents) {
+    }
+
     /** A counter, as the guard keys it. */
     private record Counter(int recordType, long recordId) {
         @Override
@@ -219,15 +285,21 @@ public final class OverflowGuard {
     /**
      * What is known of one counter's total: it lies in {@code [low, high]} once every write in
      * flight has settled as not applied; {@code up} and {@code down} are the sums of the writes in
-     * flight upwards and downwards. Guarded by the enclosing guard's lock.
+     * flight upwards and downwards. While sets are in flight, {@code overlapUp} and
+     * {@code overlapDown} sum what writes overlapping them may have added since the first began.
+     * Guarded by the enclosing guard's lock.
      */
     private static final class Known {
         private BigInteger low;
         private BigInteger high;
         private BigInteger up = BigInteger.ZERO;
         private BigInteger down = BigInteger.ZERO;
+        private BigInteger overlapUp = BigInteger.ZERO;
+        private BigInteger overlapDown = BigInteger.ZERO;
         private int inFlight;
+        private int setsInFlight;
         private long settled;
+        private long setEvents;
 
         Known(BigInteger total) {
             this.low = total;
@@ -250,7 +322,12 @@ public final class OverflowGuard {
             return fits;
         }
 
-        void settle(BigInteger delta, Outcome outcome) {
+        /**
+         * Settles a write. One that overlapped a set may have committed before it, and been
+         * replaced, or after it: applied or not, it settles as maybe applied.
+         */
+        void settle(Reservation reservation, Outcome outcome) {
+            BigInteger delta = reservation.delta();
             if (delta.signum() >= 0) {
                 up = up.subtract(delta);
             } else {
@@ -258,11 +335,58 @@ public final class OverflowGuard {
             }
             inFlight--;
             settled++;
+            boolean overlapped = setsInFlight > 0 || setEvents != reservation.setEvents();
+            Outcome landed = overlapped && outcome == Outcome.APPLIED ? Outcome.MAYBE_APPLIED : outcome;
+            if (overlapped && landed == Outcome.MAYBE_APPLIED) {
+                if (delta.signum() >= 0) {
+                    overlapUp = overlapUp.add(delta);
+                } else {
+                    overlapDown = overlapDown.add(delta);
+                }
+            }
+            move(delta, landed);
+        }
+
+        private void move(BigInteger delta, Outcome outcome) {
             if (outcome == Outcome.APPLIED || (outcome == Outcome.MAYBE_APPLIED && delta.signum() < 0)) {
                 low = low.add(delta);
             }
             if (outcome == Outcome.APPLIED || (outcome == Outcome.MAYBE_APPLIED && delta.signum() > 0)) {
                 high = high.add(delta);
+            }
+        }
+
+        /**
+         * A set begins: until it settles, the total is the old one or the new count.
+         *
+         * @return the set events so far, this one included, for {@link #endSet}
+         */
+        Long beginSet(BigInteger count) {
+            if (setsInFlight == 0) {
+                overlapUp = BigInteger.ZERO;
+                overlapDown = BigInteger.ZERO;
+            }
+            setsInFlight++;
+            inFlight++;
+            low = low.min(count);
+            high = high.max(count);
+            return ++setEvents;
+        }
+
+        /**
+         * A set settles. Applied with no other set beside it (none began or ended meanwhile, none
+         * is still in flight), the total is the count plus what overlapping writes may have added;
+         * otherwise the interval already covers every possible total.
+         */
+        void endSet(BigInteger count, long begun, Outcome outcome) {
+            setsInFlight--;
+            inFlight--;
+            settled++;
+            boolean alone = setEvents == begun && setsInFlight == 0;
+            setEvents++;
+            if (outcome == Outcome.APPLIED && alone) {
+                low = count.add(overlapDown);
+                high = count.add(overlapUp);
             }
         }
 
@@ -280,9 +404,26 @@ public final class OverflowGuard {
             return inFlight == 0;
         }
 
+        boolean setting() {
+            return setsInFlight > 0;
+        }
+
+        long setEvents() {
+            return setEvents;
+        }
+
+        /** Changes a read must not span: writes settled, sets begun or ended. */
+        long changes() {
+            return settled + setEvents;
+        }
+
         String describe() {
             String at = low.equals(high) ? "is at " + low : "is between " + low + " and " + high;
-            return inFlight == 0 ? at : at + " with " + inFlight + " writes in flight";
+            int writes = inFlight - setsInFlight;
+            String flying = (writes == 0 ? "" : " with " + writes + " writes in flight")
+                    + (setsInFlight == 0 ? "" : (writes == 0 ? " with " : " and ") + setsInFlight
+                            + " sets in flight");
+            return at + flying;
         }
     }
 }

@@ -40,7 +40,7 @@ public final class PooledCounters implements AutoCloseable {
      * Makes the pool, builds the counters, and checks that the database answers.
      *
      * @param settings where the database is
-     * @param counters the counter table and write settings
+     * @param counters the counter table, write settings and roll-up interval
      * @param poolSize the most connections to hold
      * @param registry where the pool reports its metrics, or null for none
      * @return the open counters
@@ -93,6 +93,9 @@ public final class PooledCounters implements AutoCloseable {
         builder.table(settings.table()).writeMode(settings.mode());
         if (settings.slots() != null) {
             builder.slots(settings.slots());
+        }
+        if (settings.rollsUp()) {
+            builder.rollUpEvery(settings.rollUpEvery());
         }
         return builder.build();
     }

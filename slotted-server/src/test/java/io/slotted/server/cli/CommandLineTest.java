@@ -1,9 +1,13 @@
 package io.slotted.server.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.slotted.db.MariaDbTestDatabase;
 import io.slotted.db.PostgresTestDatabase;
+import io.slotted.db.TestDatabase;
+import io.slotted.server.config.DatabaseSettings;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.InetAddress;
@@ -11,6 +15,16 @@ import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -20,8 +34,10 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The {@code slotted} command line run in-process: exit statuses, one-line reasons, the happy paths
- * of {@code migrate}, {@code incr} and {@code get} on an H2 file database, and {@code bench}, which
- * only says where the benchmark's own jar is.
+ * of {@code migrate}, {@code incr}, {@code get}, {@code set}, {@code adopt}, {@code rollup},
+ * {@code release}, {@code recount} and {@code shrink} on an H2 file database, the owner-column
+ * commands on MariaDB with {@code rollup} running as a process of its own until SIGTERM, and
+ * {@code bench}, which only says where the benchmark's own jar is.
  */
 class CommandLineTest {
     private String h2Url;
@@ -67,14 +83,259 @@ class CommandLineTest {
     }
 
     @Test
+    void adopt_thenIncr_rollupOnce_set_andRelease_onH2() {
+        h2("CREATE TABLE repos (id BIGINT PRIMARY KEY, downloads_count BIGINT DEFAULT 0 NOT NULL)",
+                "INSERT INTO repos (id, downloads_count) VALUES (5, 0), (6, 100)");
+        run("incr", "downloads", "5", "--by", "3", "--types", "downloads=1", "--db", h2Url);
+
+        Run adopt = run("adopt", "downloads", "--owner", "repos.id.downloads_count", "--types",
+                "downloads=1", "--db", h2Url);
+        Run incr = run("incr", "1", "6", "--by", "2", "--db", h2Url);
+        Run rollup = run("rollup", "--once", "--db", h2Url);
+        long[] rolledUp = {h2Long("SELECT downloads_count FROM repos WHERE id = 5"),
+            h2Long("SELECT downloads_count FROM repos WHERE id = 6")};
+        Run set = run("set", "1", "6", "1000", "--db", h2Url);
+        Run incrAfterSet = run("incr", "1", "6", "--by", "-1", "--db", h2Url);
+        Run release = run("release", "1", "--db", h2Url);
+
+        assertThat(adopt.status()).as(adopt.err()).isZero();
+        assertThat(adopt.out().lines()).startsWith(
+                "bound downloads to repos.id.downloads_count in fold mode", "column type: BIGINT",
+                "largest value: 100", "limit: " + Long.MAX_VALUE,
+                "headroom: " + (Long.MAX_VALUE - 100));
+        assertThat(incr.out()).as("reads add the column to the slots").isEqualTo("1 6: 102 (+2)"
+                + System.lineSeparator());
+        assertThat(rollup.status()).as(rollup.err()).isZero();
+        assertThat(rollup.out().lines()).containsExactly("rolled up 1 bound counter type",
+                "counters written into owner columns: 2");
+        assertThat(rolledUp).containsExactly(3, 102);
+        assertThat(set.status()).as(set.err()).isZero();
+        assertThat(set.out()).isEqualTo("1 6: 1000 (set)" + System.lineSeparator());
+        assertThat(incrAfterSet.out()).isEqualTo("1 6: 999 (-1)" + System.lineSeparator());
+        assertThat(release.status()).as(release.err()).isZero();
+        assertThat(release.out()).startsWith("released 1: ")
+                .contains("counters written into owner columns: 1");
+        assertThat(h2Long("SELECT downloads_count FROM repos WHERE id = 6")).isEqualTo(999);
+    }
+
+    @Test
+    void rollupOnce_withNothingBound_saysSo() {
+        run("migrate", "--db", h2Url);
+
+        Run rollup = run("rollup", "--once", "--db", h2Url);
+
+        assertThat(rollup.status()).as(rollup.err()).isZero();
+        assertThat(rollup.out()).startsWith("no counter type is bound to an owner column");
+    }
+
+    @Test
+    void set_negativeCounts_andTypesByName() {
+        Run set = run("set", "views", "-4", "-17", "--types", "downloads=1,views=2", "--db", h2Url);
+        Run get = run("get", "2", "-4", "--db", h2Url);
+
+        assertThat(set.status()).as(set.err()).isZero();
+        assertThat(set.out()).isEqualTo("views -4: -17 (set)" + System.lineSeparator());
+        assertThat(get.out()).isEqualTo("2 -4: -17" + System.lineSeparator());
+    }
+
+    @Test
+    void recount_printsTheDifferences_exits3_thenFixesThem_andExits0() {
+        run("incr", "1", "5", "--by", "3", "--db", h2Url);
+        run("incr", "1", "6", "--by", "10", "--db", h2Url);
+        h2("CREATE TABLE events (repo_id BIGINT NOT NULL)",
+                "INSERT INTO events (repo_id) VALUES (5), (5), (5), (5), (6), (7)");
+        String source = "SELECT repo_id, COUNT(*) FROM events GROUP BY repo_id";
+
+        Run found = run("recount", "1", "--source", source, "--db", h2Url);
+        Run fixed = run("recount", "1", "--source", source, "--fix", "--db", h2Url);
+        Run after = run("recount", "1", "--source", source, "--db", h2Url);
+
+        assertThat(found.status()).as(found.err()).isEqualTo(SlottedCommand.FINDINGS);
+        assertThat(found.out().lines()).containsExactly(
+                "checked 3 counters of 1: 3 differ, 0 fixed, 0 unsettled",
+                "largest differences:",
+                "  ID  SOURCE  COUNTER  DIFFERENCE",
+                "   6       1       10          -9",
+                "   5       4        3          +1",
+                "   7       1        0          +1",
+                "run with --fix to repair them");
+        assertThat(fixed.status()).as(fixed.out() + fixed.err()).isZero();
+        assertThat(fixed.out()).startsWith("checked 3 counters of 1: 3 differ, 3 fixed, 0 unsettled");
+        assertThat(after.status()).isZero();
+        assertThat(after.out().lines()).containsExactly("checked 3 counters of 1: 0 differ, 0 fixed,"
+                + " 0 unsettled");
+        assertThat(run("get", "1", "5", "6", "7", "--db", h2Url).out().lines())
+                .containsExactly("1 5: 4", "1 6: 1", "1 7: 1");
+    }
+
+    @Test
+    void shrink_movesATypeOntoFewerSlots_andKeepsItsCounts() {
+        run("migrate", "--db", h2Url);
+        h2("INSERT INTO slotted_counters (record_type, record_id, slot, count)"
+                + " VALUES (2, 9, 0, 5), (2, 9, 3, 6), (2, 9, 7, 7), (2, 9, 12, 8)");
+
+        Run shrink = run("shrink", "2", "--slots", "2", "--db", h2Url);
+        Run incr = run("incr", "2", "9", "--db", h2Url);
+
+        assertThat(shrink.status()).as(shrink.err()).isZero();
+        assertThat(shrink.out()).isEqualTo("2 now has 2 slots per counter: moved 3 slot rows"
+                + System.lineSeparator());
+        assertThat(incr.out()).isEqualTo("2 9: 27 (+1)" + System.lineSeparator());
+        assertThat(h2Long("SELECT MAX(slot) FROM slotted_counters WHERE record_type = 2")).isLessThan(2);
+    }
+
+    @Test
+    void ownerCommands_badInput_exitsAsDocumented_withOneLineSayingWhy() {
+        h2("CREATE TABLE repos (id BIGINT PRIMARY KEY, downloads_count BIGINT DEFAULT 0 NOT NULL)",
+                "CREATE TABLE small (id BIGINT PRIMARY KEY, n INT DEFAULT 0 NOT NULL)",
+                "INSERT INTO small (id, n) VALUES (1, 0)");
+        run("adopt", "2", "--owner", "small.id.n", "--db", h2Url);
+        Run tooLarge = run("set", "2", "1", "3000000000", "--db", h2Url);
+        Run unknownOwner = run("adopt", "1", "--owner", "no_such_repos.id.downloads_count", "--db", h2Url);
+        Run badColumn = run("adopt", "1", "--owner", "repos.id.no_such_column", "--db", h2Url);
+        Run unbound = run("release", "1", "--db", h2Url);
+        Run adopt = run("adopt", "1", "--owner", "repos.id.downloads_count", "--mode", "copy", "--db", h2Url);
+        Run twice = run("adopt", "1", "--owner", "repos.id.downloads_count", "--db", h2Url);
+        Run noSlots = run("shrink", "1", "--slots", "0", "--db", h2Url);
+        Run badQuery = run("recount", "1", "--source", "SELECT nope FROM nowhere_at_all", "--db", h2Url);
+        Run oneColumn = run("recount", "1", "--source", "SELECT 1", "--db", h2Url);
+
+        assertThat(tooLarge.status()).as("%s", tooLarge).isEqualTo(SlottedCommand.USAGE);
+        assertThat(tooLarge.err()).contains("3000000000");
+        assertThat(h2Long("SELECT n FROM small WHERE id = 1")).isZero();
+        assertThat(unknownOwner.status()).as("%s", unknownOwner).isEqualTo(SlottedCommand.USAGE);
+        assertThat(unknownOwner.err()).contains("does not exist");
+        assertThat(badColumn.status()).as("%s", badColumn).isEqualTo(SlottedCommand.USAGE);
+        assertThat(badColumn.err()).contains("no_such_column");
+        assertThat(unbound.status()).as("%s", unbound).isEqualTo(SlottedCommand.FAILURE);
+        assertThat(unbound.err()).contains("is not bound");
+        assertThat(adopt.status()).as("%s", adopt).isZero();
+        assertThat(adopt.out()).startsWith("bound 1 to repos.id.downloads_count in copy mode");
+        assertThat(twice.status()).as("%s", twice).isEqualTo(SlottedCommand.FAILURE);
+        assertThat(twice.err()).contains("already bound to repos.id.downloads_count in copy mode");
+        assertThat(noSlots.status()).as("%s", noSlots).isEqualTo(SlottedCommand.USAGE);
+        assertThat(noSlots.err()).contains("slots must be between 1 and 1024, but was 0");
+        assertThat(badQuery.status()).as("%s", badQuery).isEqualTo(SlottedCommand.USAGE);
+        assertThat(badQuery.err()).contains("source query failed");
+        assertThat(oneColumn.status()).as("%s", oneColumn).isEqualTo(SlottedCommand.USAGE);
+        for (Run refused : List.of(tooLarge, unknownOwner, badColumn, unbound, twice, noSlots, badQuery,
+                oneColumn)) {
+            assertThat(refused.err().lines()).as(refused.err()).hasSize(1);
+            assertThat(refused.err()).startsWith("slotted ");
+            assertThat(refused.out()).isEmpty();
+        }
+    }
+
+    @Test
+    void adopt_rollup_andRelease_throughTheCommandLine_onMariaDb() throws Exception {
+        TestDatabase mariaDb = MariaDbTestDatabase.instance();
+        String schema = "slotted_cli_" + ProcessHandle.current().pid();
+        String url = mariaDb.jdbcUrl().replaceFirst("(//[^/]+/)[^?;]*", "$1" + schema);
+        String owner = schema + ".repos";
+        mariaDb.execute("DROP DATABASE IF EXISTS " + schema);
+        mariaDb.execute("CREATE DATABASE " + schema);
+        try {
+            mariaDb.execute("CREATE TABLE " + owner + " (id BIGINT PRIMARY KEY,"
+                    + " downloads_count BIGINT DEFAULT 0 NOT NULL)");
+            mariaDb.execute("INSERT INTO " + owner + " (id, downloads_count) VALUES (5, 0), (6, 100)");
+            run("incr", "downloads", "5", "--by", "3", "--types", "downloads=1", "--db", url);
+
+            Run adopt = run("adopt", "downloads", "--owner", "repos.id.downloads_count", "--types",
+                    "downloads=1", "--db", url);
+            run("incr", "1", "6", "--by", "2", "--db", url);
+            Path log = Path.of("target", "cli-rollup-" + schema + ".log");
+            Process rollup = slotted(log, "rollup", "--every", "100ms", "--db", url);
+            try {
+                await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(
+                        columns(mariaDb, owner)).containsEntry(5L, 3L).containsEntry(6L, 102L));
+            } finally {
+                rollup.destroy();
+            }
+            assertThat(rollup.waitFor(60, TimeUnit.SECONDS)).isTrue();
+            String rollupLog = Files.readString(log, StandardCharsets.UTF_8);
+            run("incr", "1", "6", "--by", "5", "--db", url);
+            Run release = run("release", "1", "--db", url);
+            Run again = run("release", "1", "--db", url);
+
+            assertThat(adopt.status()).as(adopt.err()).isZero();
+            assertThat(adopt.out()).contains("bound downloads to repos.id.downloads_count in fold mode");
+            assertThat(rollup.exitValue()).as(rollupLog).isZero();
+            assertThat(rollupLog).contains("rolling up the counter types bound to owner columns",
+                    "stopped");
+            assertThat(release.status()).as(release.err()).isZero();
+            assertThat(release.out()).contains("counters written into owner columns: 1");
+            assertThat(columns(mariaDb, owner)).containsEntry(5L, 3L).containsEntry(6L, 107L);
+            assertThat(again.status()).isEqualTo(SlottedCommand.FAILURE);
+            assertThat(again.err()).contains("is not bound");
+        } finally {
+            mariaDb.execute("DROP DATABASE IF EXISTS " + schema);
+        }
+    }
+
+    /**
+     * Runs a command in a process of its own, as {@code java -jar slotted.jar} would, its standard
+     * error (the log) going to a file: {@link Process#destroy()} closes the pipes.
+     */
+    private static Process slotted(Path log, String... args) throws IOException {
+        List<String> command = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp", System.getProperty("java.class.path"), Main.class.getName()));
+        command.addAll(List.of(args));
+        return new ProcessBuilder(command).redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .redirectError(log.toFile()).start();
+    }
+
+    private static Map<Long, Long> columns(TestDatabase db, String owner) throws SQLException {
+        Map<Long, Long> columns = new HashMap<>();
+        try (Connection c = db.dataSource().getConnection();
+                Statement select = c.createStatement();
+                ResultSet rows = select.executeQuery("SELECT id, downloads_count FROM " + owner)) {
+            while (rows.next()) {
+                columns.put(rows.getLong(1), rows.getLong(2));
+            }
+        }
+        return columns;
+    }
+
+    /** Runs statements on the test's H2 database, as the commands open it. */
+    private void h2(String... statements) {
+        try (Connection c = DriverManager.getConnection(new DatabaseSettings(h2Url, null, null).jdbcUrl());
+                Statement statement = c.createStatement()) {
+            for (String sql : statements) {
+                statement.execute(sql);
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private long h2Long(String query) {
+        try (Connection c = DriverManager.getConnection(new DatabaseSettings(h2Url, null, null).jdbcUrl());
+                Statement statement = c.createStatement();
+                ResultSet row = statement.executeQuery(query)) {
+            row.next();
+            return row.getLong(1);
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @Test
     void help_isShownForEveryCommand() {
-        for (String command : new String[] {"serve", "incr", "get", "migrate"}) {
+        for (String command : new String[] {"serve", "incr", "get", "set", "migrate", "adopt",
+            "release", "rollup", "recount", "shrink"}) {
             Run help = run(command, "--help");
             assertThat(help.status()).isZero();
             assertThat(help.out()).contains("Usage: slotted " + command).contains("--db");
         }
         assertThat(run("serve", "--help").out()).contains("--port", "--bind", "--db-user",
-                "--db-password-file", "--tokens", "--types", "--mode", "--slots", "SLOTTED_PORT");
+                "--db-password-file", "--tokens", "--types", "--mode", "--slots", "SLOTTED_PORT",
+                "--rollup-every", "SLOTTED_ROLLUP_EVERY");
+        assertThat(run("adopt", "--help").out()).contains("--owner", "SLOTTED_OWNER", "--mode",
+                "SLOTTED_OWNER_MODE", "--types");
+        assertThat(run("rollup", "--help").out()).contains("--once", "--every", "SLOTTED_ROLLUP_EVERY");
+        assertThat(run("recount", "--help").out()).contains("--source", "--fix", "SLOTTED_RECOUNT_SOURCE");
+        assertThat(run("shrink", "--help").out()).contains("--slots", "SLOTTED_SHRINK_SLOTS");
     }
 
     @Test
@@ -100,7 +361,12 @@ class CommandLineTest {
         "", "bogus", "incr downloads", "incr 1 notanumber", "incr 1 1 --by 0", "incr 1 1 --bogus",
         "incr downloads 1", "get Bad-Type 1", "serve --port notaport", "serve --port 70000",
         "serve --mode fastest", "serve --slots 0", "serve --types downloads", "serve --bind 0.0.0.0",
-        "serve --tokens target/no-such-token-file"})
+        "serve --tokens target/no-such-token-file", "serve --rollup-every 5ms",
+        "serve --rollup-every soon", "adopt 1", "adopt 1 --owner repos.downloads_count",
+        "adopt 1 --owner repos.id.downloads_count --mode sideways", "adopt downloads --owner a.b.c",
+        "release", "rollup --every 0", "rollup --every -1s", "set 1 1", "set 1 1 many",
+        "set 1 1 9223372036854775808", "recount 1", "recount 1 --source", "shrink 1",
+        "shrink 1 --slots many"})
     void usageError_exits2_withOneLine(String args) {
         Run run = run(args.isEmpty() ? new String[0] : args.split(" "));
 

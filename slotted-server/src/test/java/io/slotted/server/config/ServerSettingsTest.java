@@ -6,9 +6,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.slotted.db.H2TestDatabase;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
-/** The service's settings: the port's range, and the rule that only loopback may go without tokens. */
+/**
+ * The service's settings: the port's range, the rule that only loopback may go without tokens, and
+ * the roll-up interval.
+ */
 class ServerSettingsTest {
     private static Path file(String name, String text) throws Exception {
         return Files.writeString(Files.createDirectories(Path.of("target", "tokens")).resolve(name), text);
@@ -37,6 +41,19 @@ class ServerSettingsTest {
                 .hasMessage("port must be between 0 and 65535, but was 70000");
         assertThatThrownBy(() -> defaults.withPort(-1)).isInstanceOf(IllegalArgumentException.class);
         assertThat(defaults.withPort(0).port()).isZero();
+    }
+
+    @Test
+    void rollUpEvery_isOneSecondForTheService_zeroTurnsItOff_andANegativeOneIsRefused() {
+        CounterSettings service = ServerSettings.defaults(DatabaseSettings.embeddedDefault()).counters();
+
+        assertThat(service.rollUpEvery()).isEqualTo(Duration.ofSeconds(1));
+        assertThat(service.rollsUp()).isTrue();
+        assertThat(CounterSettings.DEFAULTS.rollsUp()).as("the commands' counters").isFalse();
+        assertThat(service.withRollUpEvery(Duration.ZERO).rollsUp()).isFalse();
+        assertThatThrownBy(() -> service.withRollUpEvery(Duration.ofMillis(-1)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("rollUpEvery must be 0 (no background roll-up) or positive, but was -1ms");
     }
 
     @Test

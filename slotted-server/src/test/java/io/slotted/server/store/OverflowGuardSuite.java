@@ -2,6 +2,7 @@ package io.slotted.server.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import io.slotted.CounterOverflowException;
 import io.slotted.Increment;
@@ -14,6 +15,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -22,6 +24,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -29,8 +32,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The overflow guard on a real database: concurrent increments at the edge of the 64-bit range
- * never carry a total past it, a counter already past it can be brought back by a subtraction, and
- * a write that failed gives its room back.
+ * never carry a total past it, a counter already past it can be brought back by a subtraction, a
+ * write that failed gives its room back, and after a set later increments are checked against the
+ * new total, also when they race it.
  */
 abstract class OverflowGuardSuite {
     private static final AtomicInteger TABLES = new AtomicInteger();
@@ -126,6 +130,139 @@ abstract class OverflowGuardSuite {
         assertThat(counters.getAll(TYPE, List.of(4L, 5L))).containsEntry(4L, Long.MAX_VALUE - 5)
                 .containsEntry(5L, 0L);
         assertThat(add(5L, Long.MAX_VALUE)).as("the refused batch held no room").isTrue();
+    }
+
+    @Test
+    void afterASet_laterIncrementsAreCheckedAgainstTheNewTotal() {
+        assertThat(add(7L, 5)).as("the guard now knows the total, 5").isTrue();
+
+        set(7L, Long.MAX_VALUE - 5);
+
+        assertThat(add(7L, 10)).as("past the range from the new total").isFalse();
+        assertThat(add(7L, 5)).isTrue();
+        assertThat(counters.get(TYPE, 7L)).isEqualTo(Long.MAX_VALUE);
+        set(7L, 0);
+        assertThat(add(7L, Long.MAX_VALUE)).as("all the room again from the new total").isTrue();
+        assertThat(counters.get(TYPE, 7L)).isEqualTo(Long.MAX_VALUE);
+    }
+
+    @Test
+    void afterASet_inBufferedMode_whereNoTotalIsReadAgain_theGuardStartsFromTheNewTotal() {
+        try (SlottedCounters buffered = SlottedCounters.builder(db.dataSource()).table(table)
+                .writeMode(WriteMode.BUFFERED).build()) {
+            OverflowGuard bufferedGuard = new OverflowGuard(buffered);
+            bufferedGuard.write(List.of(new Increment(TYPE, 8L, Long.MAX_VALUE - 1)),
+                    () -> buffered.addAsync(TYPE, 8L, Long.MAX_VALUE - 1).thenApply(done -> true)).join();
+            // Flushed before the set, so that the set replaces it (see OverflowGuard on BUFFERED).
+            await().atMost(Duration.ofSeconds(30)).until(() -> buffered.get(TYPE, 8L) == Long.MAX_VALUE - 1);
+
+            bufferedGuard.set(TYPE, 8L, 0, () -> buffered.set(TYPE, 8L, 0));
+
+            bufferedGuard.write(List.of(new Increment(TYPE, 8L, 100)),
+                    () -> buffered.addAsync(TYPE, 8L, 100).thenApply(done -> true)).join();
+            await().atMost(Duration.ofSeconds(30)).until(() -> buffered.get(TYPE, 8L) == 100);
+        }
+    }
+
+    @Test
+    void anIncrementDuringASet_isCheckedAgainstTheOldTotalAndTheNewCountAlike() {
+        assertThat(add(9L, 1)).isTrue();
+        AtomicBoolean duringTheSet = new AtomicBoolean(true);
+
+        guard.set(TYPE, 9L, Long.MAX_VALUE - 5, () -> {
+            counters.set(TYPE, 9L, Long.MAX_VALUE - 5);
+            duringTheSet.set(add(9L, 10));
+        });
+
+        assertThat(duringTheSet).as("refused: it could land after the set").isFalse();
+        assertThat(counters.get(TYPE, 9L)).isEqualTo(Long.MAX_VALUE - 5);
+        assertThat(add(9L, 5)).isTrue();
+        assertThat(counters.get(TYPE, 9L)).isEqualTo(Long.MAX_VALUE);
+    }
+
+    @Test
+    void anIncrementInFlightAcrossASet_mayHaveLandedAfterIt() {
+        assertThat(add(10L, 1)).isTrue();
+        CompletableFuture<Boolean> landing = new CompletableFuture<>();
+        CompletableFuture<Boolean> inFlight = guard.write(List.of(new Increment(TYPE, 10L, 100)),
+                () -> landing);
+
+        set(10L, Long.MAX_VALUE - 150);
+        counters.add(TYPE, 10L, 100);
+        landing.complete(true);
+        inFlight.join();
+
+        assertThat(add(10L, 60)).as("the increment landed on top of the set").isFalse();
+        assertThat(add(10L, 50)).isTrue();
+        assertThat(counters.get(TYPE, 10L)).isEqualTo(Long.MAX_VALUE);
+    }
+
+    @Test
+    void aSubtractionInFlightAcrossASet_mayHaveBeenReplacedByIt() {
+        assertThat(add(13L, 1_000)).isTrue();
+        CompletableFuture<Boolean> landing = new CompletableFuture<>();
+        CompletableFuture<Boolean> inFlight = guard.write(List.of(new Increment(TYPE, 13L, -100)),
+                () -> landing);
+        counters.add(TYPE, 13L, -100);
+
+        set(13L, Long.MAX_VALUE - 50);
+        landing.complete(true);
+        inFlight.join();
+
+        assertThat(add(13L, 100)).as("the subtraction landed before the set, which replaced it")
+                .isFalse();
+        assertThat(add(13L, 50)).isTrue();
+        assertThat(counters.get(TYPE, 13L)).isEqualTo(Long.MAX_VALUE);
+    }
+
+    @Test
+    void aSetThatFailed_changedNothing_soTheOldTotalStillCounts() {
+        assertThat(add(11L, Long.MAX_VALUE - 5)).isTrue();
+
+        assertThatThrownBy(() -> guard.set(TYPE, 11L, 0, () -> {
+            throw new QueueFullException("full");
+        })).isInstanceOf(QueueFullException.class);
+
+        assertThat(add(11L, 10)).as("the set did not happen").isFalse();
+        assertThat(add(11L, 5)).isTrue();
+        assertThat(counters.get(TYPE, 11L)).isEqualTo(Long.MAX_VALUE);
+    }
+
+    @Test
+    void incrementsRacingSets_neverCarryTheTotalPastTheRange() throws Exception {
+        long step = 1L << 58;
+        long[] targets = {Long.MAX_VALUE - 4 * step, 0, Long.MAX_VALUE - step, 3 * step,
+            Long.MAX_VALUE - 2 * step};
+        ExecutorService setter = Executors.newSingleThreadExecutor();
+        try {
+            Future<?> sets = setter.submit(() -> {
+                for (long target : targets) {
+                    set(12L, target);
+                }
+            });
+            List<Boolean> applied = concurrently(16, () -> {
+                boolean any = false;
+                for (int i = 0; i < 8; i++) {
+                    any |= add(12L, step);
+                }
+                return any;
+            });
+            sets.get(2, TimeUnit.MINUTES);
+            assertThat(applied).hasSize(16);
+        } finally {
+            setter.shutdownNow();
+        }
+
+        BigDecimal total = sqlTotal(12L);
+        assertThat(total).as("the SQL total never passes the range")
+                .isLessThanOrEqualTo(BigDecimal.valueOf(Long.MAX_VALUE));
+        assertThat(BigDecimal.valueOf(counters.get(TYPE, 12L))).as("and the counter stays readable")
+                .isEqualByComparingTo(total);
+    }
+
+    /** Sets through the guard. */
+    private void set(long id, long count) {
+        guard.set(TYPE, id, count, () -> counters.set(TYPE, id, count));
     }
 
     /** Adds through the guard; false when the guard refused it. */

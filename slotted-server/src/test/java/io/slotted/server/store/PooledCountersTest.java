@@ -10,6 +10,7 @@ import io.slotted.server.config.DatabaseSettings;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Comparator;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -39,7 +40,7 @@ class PooledCountersTest {
         DatabaseSettings h2 = freshH2("never-connected");
 
         assertThatThrownBy(() -> PooledCounters.open(h2,
-                new CounterSettings("slotted_counters", WriteMode.GROUPED, 0), 2, null))
+                new CounterSettings("slotted_counters", WriteMode.GROUPED, 0, Duration.ZERO), 2, null))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("slots must be between 1 and 1024, but was 0");
         assertThat(Path.of("target", "store-h2", "never-connected"))
@@ -68,7 +69,7 @@ class PooledCountersTest {
     void close_drainsTheCountersBeforeClosingThePool() throws IOException {
         DatabaseSettings h2 = freshH2("drained");
         try (PooledCounters store = PooledCounters.open(h2,
-                new CounterSettings("slotted_counters", WriteMode.BUFFERED, 4), 2, null)) {
+                new CounterSettings("slotted_counters", WriteMode.BUFFERED, 4, Duration.ZERO), 2, null)) {
             store.counters().migrate();
             for (int i = 0; i < 100; i++) {
                 store.counters().addAsync(1, 7, 5);

@@ -4,7 +4,7 @@
  * thread, within a deadline and a memory budget
  * ({@link io.slotted.server.http.body.RequestBodies}), and parsing it strictly as a stream of JSON
  * tokens ({@link io.slotted.server.http.body.JsonBody},
- * {@link io.slotted.server.http.body.BatchRequest}). Every refusal is an
- * {@link io.slotted.server.http.HttpError} naming what to fix.
+ * {@link io.slotted.server.http.body.BatchRequest}, {@link io.slotted.server.http.body.SetRequest}).
+ * Every refusal is an {@link io.slotted.server.http.HttpError} naming what to fix.
  */
 package io.slotted.server.http.body;
