@@ -46,8 +46,8 @@ import java.util.Map;
 final class RollUpPass {
     /**
      * Counters per transaction. Larger chunks save round trips but hold hot counters' slot rows
-     * longer, and the flushers wait on them: 2,000 halved the writers' throughput where 500 cost
-     * them about a fifth (Zipf, 64 writers, MariaDB; docs/benchmarks.md).
+     * longer, and the flushers wait on them: in a smoke run 2,000 gave the writers about half the
+     * throughput 500 did (Zipf, 64 writers, MariaDB; docs/benchmarks.md).
      */
     static final int CHUNK = 500;
 
