@@ -240,6 +240,9 @@ public final class ContentionBenchmark implements Callable<Integer> {
             line += String.format(Locale.ROOT, ", %.1f increments/flush, drain %d ms",
                     (double) r.acknowledged() / r.engine().flushes(), r.drainMillis());
         }
+        if (!r.engine().note().isEmpty()) {
+            line += ", " + r.engine().note();
+        }
         return r.firstError() == null ? line : line + "; first error: " + r.firstError();
     }
 

@@ -57,6 +57,19 @@ class ContentionBenchmarkTest {
     }
 
     @Test
+    void bench_groupedRollUp_isExactAndReportsTheRollUpLagAndRate() throws Exception {
+        Path out = Path.of("target", "cli-bench-rollup");
+        Run bench = run("--db", MariaDbTestDatabase.instance().jdbcUrl(), "--writers", "4",
+                "--duration", "2s", "--warmup", "200ms", "--workload", "zipf",
+                "--strategies", "grouped-rollup", "--out", out.toString());
+
+        assertThat(bench.status()).as("exit status; the cell ran and was exact: %s", bench).isZero();
+        assertThat(bench.out()).contains("every cell exact")
+                .containsPattern("roll-up lag p50 \\d+ ms, p99 \\d+ ms, max \\d+ ms")
+                .containsPattern("\\d+ counters rolled up per second");
+    }
+
+    @Test
     void bench_withABadOption_isAUsageError() {
         Run bench = run("--writers", "two");
 

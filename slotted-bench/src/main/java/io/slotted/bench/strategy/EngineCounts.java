@@ -7,10 +7,21 @@ package io.slotted.bench.strategy;
  *
  * @param flushes transactions committed by flushers; -1 when the strategy has none
  * @param retries attempts repeated after a conflict; -1 when the strategy does not report them
+ * @param note what else the strategy measured in the cell, such as its roll-up lag; empty if nothing
  */
-public record EngineCounts(long flushes, long retries) {
+public record EngineCounts(long flushes, long retries, String note) {
     /** For strategies that report nothing. */
     public static final EngineCounts NONE = new EngineCounts(-1, -1);
+
+    /**
+     * Counts without a note.
+     *
+     * @param flushes transactions committed by flushers; -1 when the strategy has none
+     * @param retries attempts repeated after a conflict; -1 when none are reported
+     */
+    public EngineCounts(long flushes, long retries) {
+        this(flushes, retries, "");
+    }
 
     /**
      * Sums two cells' counts, for rounds of one cell.
@@ -19,7 +30,8 @@ public record EngineCounts(long flushes, long retries) {
      * @return the sum; {@link #NONE} stays none
      */
     public EngineCounts plus(EngineCounts other) {
-        return new EngineCounts(add(flushes, other.flushes), add(retries, other.retries));
+        return new EngineCounts(add(flushes, other.flushes), add(retries, other.retries),
+                note.isEmpty() ? other.note : note);
     }
 
     private static long add(long a, long b) {

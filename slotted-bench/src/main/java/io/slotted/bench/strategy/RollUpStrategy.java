@@ -24,8 +24,8 @@ import java.util.concurrent.TimeUnit;
  * it shows what the roll-up costs the writers.
  *
  * <p>While the cell runs, the roll-up lag ({@code stats().rollUpLagMillis()}) is sampled every
- * 100 ms; when the cell closes, one line gives the lag's median, 99th percentile and maximum, and
- * the counters rolled up per second.
+ * 100 ms; the cell's line then gives the lag's median, 99th percentile and maximum, and the
+ * counters rolled up per second.
  */
 public final class RollUpStrategy implements Strategy {
     private static final Duration EVERY = Duration.ofSeconds(1);
@@ -66,7 +66,7 @@ public final class RollUpStrategy implements Strategy {
             counters.adopt(SlottedStrategy.RECORD_TYPE,
                     OwnerColumn.parse(table + "_owner.id.downloads_count"), OwnerMode.FOLD);
             counters.rollUpNow(); // returns once every process may roll the new binding up
-            return new RollUpRun(new SlottedRun(pool, table, counters, keySpace, true), cell);
+            return new RollUpRun(new SlottedRun(pool, table, counters, keySpace, true));
         } catch (Exception e) {
             pool.close();
             throw e;
@@ -92,7 +92,6 @@ public final class RollUpStrategy implements Strategy {
     /** A {@link SlottedRun} whose roll-up lag is sampled while it runs. */
     private static final class RollUpRun implements Run {
         private final SlottedRun run;
-        private final String cell;
         private final List<Long> lagSamples = new ArrayList<>();
         private final ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor();
         private final long started = System.nanoTime();
@@ -100,9 +99,8 @@ public final class RollUpStrategy implements Strategy {
         private long rolledAtDrain = -1;
         private long nanosAtDrain;
 
-        RollUpRun(SlottedRun run, String cell) {
+        RollUpRun(SlottedRun run) {
             this.run = run;
-            this.cell = cell;
             this.rolledBefore = run.counters().stats().countersRolledUp();
             sampler.scheduleAtFixedRate(this::sample, 100, 100, TimeUnit.MILLISECONDS);
         }
@@ -133,15 +131,16 @@ public final class RollUpStrategy implements Strategy {
             return run.totals();
         }
 
+        /** Read after {@link #drain()}, so the note covers the whole cell. */
         @Override
         public EngineCounts engineCounts() {
-            return run.engineCounts();
+            EngineCounts counts = run.engineCounts();
+            return new EngineCounts(counts.flushes(), counts.retries(), summary());
         }
 
         @Override
         public void close() throws SQLException {
             sampler.shutdownNow();
-            System.out.println(summary());
             try {
                 BenchPool.execute(run.pool(), "DROP TABLE IF EXISTS " + run.table() + "_owner");
             } finally {
@@ -155,12 +154,12 @@ public final class RollUpStrategy implements Strategy {
                 sorted = lagSamples.stream().filter(l -> l >= 0).sorted().toList();
             }
             if (sorted.isEmpty() || rolledAtDrain < 0) {
-                return "grouped-rollup " + cell + ": no roll-up lag sampled";
+                return "no roll-up lag sampled";
             }
             double seconds = nanosAtDrain / 1e9;
-            return String.format(Locale.ROOT, "grouped-rollup %s: roll-up lag p50 %d ms, p99 %d ms,"
-                    + " max %d ms (%d samples); %.0f counters rolled up per second (%d in %.1f s)",
-                    cell, percentile(sorted, 0.50), percentile(sorted, 0.99),
+            return String.format(Locale.ROOT, "roll-up lag p50 %d ms, p99 %d ms, max %d ms"
+                    + " (%d samples), %.0f counters rolled up per second (%d in %.1f s)",
+                    percentile(sorted, 0.50), percentile(sorted, 0.99),
                     sorted.get(sorted.size() - 1), sorted.size(),
                     (rolledAtDrain - rolledBefore) / seconds, rolledAtDrain - rolledBefore, seconds);
         }
