@@ -57,7 +57,9 @@ abstract class GroupCommitSuite extends CounterTableTest {
             assertThat(refused).isNotEmpty();
             assertThat(refused.get(0)).hasMessageContaining("write queue full")
                     .hasMessageContaining("of 50 places").hasMessageContaining("Nothing was applied");
-            assertThat(accepted.size()).as("the queue plus the one stalled flush").isBetween(50, 100);
+            // The stalled flush holds the increment it waited for plus up to a queue's worth more
+            // (drained after a caller refilled the place the first one left).
+            assertThat(accepted.size()).as("the queue plus the one stalled flush").isBetween(50, 101);
             assertThat(accepted).noneMatch(CompletableFuture::isDone);
             holder.rollback();
         }

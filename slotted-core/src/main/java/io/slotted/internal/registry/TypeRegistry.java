@@ -135,15 +135,24 @@ public final class TypeRegistry {
     }
 
     /**
-     * Re-reads the registry if the view is stale, for the write paths. A failure is the caller's:
-     * it comes from the connection the caller is about to write on, and is classified and
-     * retried like a failure of the write itself.
+     * Re-reads the registry if the view is stale, for the write paths, which need from it only the
+     * slot counts. A lost connection is the caller's failure: it comes from the connection the
+     * caller is about to write on, and is retried like a failure of the write itself. Any other
+     * failure (a role without SELECT on the registry, say) keeps the last view rather than failing
+     * every write; the connection stays usable, since a failed read is rolled back.
      *
      * @param connection a connection the caller holds, in auto-commit or between transactions
-     * @throws SQLException if the registry cannot be read
+     * @throws SQLException if the connection failed
      */
     public void refreshIfStale(Connection connection) throws SQLException {
-        current(connection);
+        try {
+            current(connection);
+        } catch (SQLException e) {
+            if (database.dialectOf(connection).classify(e) == Failure.CONNECTION) {
+                throw e;
+            }
+            LOG.debug("could not read the type registry {}; keeping the last view", table, e);
+        }
     }
 
     /**
