@@ -13,10 +13,6 @@ import io.slotted.internal.sql.CounterKey;
 import io.slotted.internal.write.LockedSlots;
 import io.slotted.internal.write.SlotRows;
 import io.slotted.internal.write.StatsRecorder;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -109,7 +105,7 @@ public final class SlotShrinker {
     /** One pass over the rows beyond the count; returns how many were moved. */
     private long moveOnce(int recordType, int slots) {
         List<Long> ids = retrier.read("find slot rows of record_type " + recordType + " beyond slot "
-                + (slots - 1), (connection, dialect) -> idsBeyond(connection, recordType, slots));
+                + (slots - 1), (connection, dialect) -> SlotRows.ids(connection, database.table(), recordType, slots));
         long moved = 0;
         for (int from = 0; from < ids.size(); from += CHUNK) {
             List<Long> chunk = ids.subList(from, Math.min(ids.size(), from + CHUNK));
@@ -137,21 +133,6 @@ public final class SlotShrinker {
                     }));
         }
         return moved;
-    }
-
-    private List<Long> idsBeyond(Connection connection, int recordType, int slots) throws SQLException {
-        List<Long> ids = new ArrayList<>();
-        try (PreparedStatement select = connection.prepareStatement("SELECT DISTINCT record_id FROM "
-                + database.table() + " WHERE record_type = ? AND slot >= ? ORDER BY record_id")) {
-            select.setInt(1, recordType);
-            select.setInt(2, slots);
-            try (ResultSet rows = select.executeQuery()) {
-                while (rows.next()) {
-                    ids.add(rows.getLong(1));
-                }
-            }
-        }
-        return ids;
     }
 
     private static void pause(long millis) {

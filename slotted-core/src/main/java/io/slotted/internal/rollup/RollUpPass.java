@@ -71,7 +71,7 @@ final class RollUpPass {
         int type = registration.recordType();
         OwnerTable owner = new OwnerTable(registration.owner(), database.table());
         List<Long> ids = retrier.read("list the counters of record_type " + type + " with slot rows",
-                (connection, dialect) -> idsWithSlotRows(connection, type));
+                (connection, dialect) -> SlotRows.ids(connection, database.table(), type, 0));
         RollUpReport total = new RollUpReport(1, 0, 0, List.of());
         for (int from = 0; from < ids.size(); from += CHUNK) {
             List<Long> chunk = ids.subList(from, Math.min(ids.size(), from + CHUNK));
@@ -208,20 +208,6 @@ final class RollUpPass {
             }
         }
         return withoutOwner;
-    }
-
-    private List<Long> idsWithSlotRows(Connection connection, int type) throws SQLException {
-        List<Long> ids = new ArrayList<>();
-        try (PreparedStatement select = connection.prepareStatement("SELECT DISTINCT record_id FROM "
-                + database.table() + " WHERE record_type = ? ORDER BY record_id")) {
-            select.setInt(1, type);
-            try (ResultSet rows = select.executeQuery()) {
-                while (rows.next()) {
-                    ids.add(rows.getLong(1));
-                }
-            }
-        }
-        return ids;
     }
 
     private static Map<Long, Long> lockOwnerRows(Connection connection, OwnerTable owner, List<Long> ids)

@@ -105,6 +105,32 @@ public final class SlotRows {
     }
 
     /**
+     * The ids of a type's counters that have slot rows in a slot or above, without locking them.
+     *
+     * @param connection an open connection
+     * @param table the counter table
+     * @param recordType the type
+     * @param fromSlot only rows in this slot or above count
+     * @return the ids, ascending
+     * @throws SQLException if the read fails
+     */
+    public static List<Long> ids(Connection connection, TableName table, int recordType, int fromSlot)
+            throws SQLException {
+        List<Long> ids = new ArrayList<>();
+        try (PreparedStatement select = connection.prepareStatement("SELECT DISTINCT record_id FROM "
+                + table + " WHERE record_type = ? AND slot >= ? ORDER BY record_id")) {
+            select.setInt(1, recordType);
+            select.setInt(2, fromSlot);
+            try (ResultSet rows = select.executeQuery()) {
+                while (rows.next()) {
+                    ids.add(rows.getLong(1));
+                }
+            }
+        }
+        return ids;
+    }
+
+    /**
      * Reads and locks slot rows of some counters of one type until the caller's transaction ends,
      * in key order, like every writer takes them.
      *

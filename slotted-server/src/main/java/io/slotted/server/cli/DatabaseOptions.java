@@ -20,7 +20,7 @@ import picocli.CommandLine.Option;
  * <p>The password comes from a file, never from the command line, where every user of the machine
  * could read it in the process list.
  */
-final class DatabaseOptions {
+public final class DatabaseOptions {
     @Option(names = "--db", paramLabel = "JDBC_URL", defaultValue = "${env:SLOTTED_DB_URL}",
             description = {"JDBC URL of MariaDB/MySQL (jdbc:mariadb://host:3306/db), PostgreSQL"
                     + " (jdbc:postgresql://host:5432/db) or H2 (jdbc:h2:file:path).",
@@ -55,7 +55,7 @@ final class DatabaseOptions {
      * @param work what the command does
      * @throws DatabaseFailure if the database fails
      */
-    void withCounters(int poolSize, Consumer<SlottedCounters> work) {
+    public void withCounters(int poolSize, Consumer<SlottedCounters> work) {
         try (PooledCounters store = open(CounterSettings.DEFAULTS, poolSize)) {
             try {
                 work.accept(store.counters());
@@ -75,7 +75,7 @@ final class DatabaseOptions {
      *     a counter setting
      * @throws DatabaseFailure if the database cannot be reached
      */
-    PooledCounters open(CounterSettings counters, int poolSize) {
+    public PooledCounters open(CounterSettings counters, int poolSize) {
         return PooledCounters.open(settings(), counters, poolSize, null);
     }
 

@@ -10,7 +10,7 @@ import picocli.CommandLine.TypeConversionException;
  * Reads a duration as people type one: {@code 500ms}, {@code 10s}, {@code 2m}, and {@code 0}, which
  * needs no unit (an option that takes 0 says what it means by it).
  */
-final class DurationConverter implements ITypeConverter<Duration> {
+public final class DurationConverter implements ITypeConverter<Duration> {
     private static final Pattern DURATION = Pattern.compile("(\\d{1,9})(ms|s|m)");
 
     @Override

@@ -1,18 +1,23 @@
 package io.slotted.server.cli;
 
 import io.slotted.server.ServiceFailure;
+import io.slotted.server.cli.owner.AdoptCommand;
+import io.slotted.server.cli.owner.RecountCommand;
+import io.slotted.server.cli.owner.ReleaseCommand;
+import io.slotted.server.cli.owner.RollupCommand;
+import io.slotted.server.cli.owner.ShrinkCommand;
 import io.slotted.server.store.DatabaseFailure;
 import io.slotted.server.store.FailureMessage;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 import org.slf4j.LoggerFactory;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.IVersionProvider;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.ParseResult;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 /**
  * The {@code slotted} command line: {@code serve}, {@code incr}, {@code get}, {@code set},

@@ -5,7 +5,7 @@ import io.slotted.server.config.TypeNames;
 import picocli.CommandLine.Option;
 
 /** The {@code --types} option of the commands that name counter types. */
-final class TypeNamesOption {
+public final class TypeNamesOption {
     @Option(names = "--types", paramLabel = "NAME=N,…", defaultValue = "${env:SLOTTED_TYPES}",
             description = "Names for record_type numbers, such as downloads=1,views=2; a type is"
                     + " then given by name or by number. Env: SLOTTED_TYPES.")
@@ -28,7 +28,7 @@ final class TypeNamesOption {
      * @return the type
      * @throws IllegalArgumentException if it is neither, or a name that is not configured
      */
-    CounterType resolve(String text) {
+    public CounterType resolve(String text) {
         return names().resolve(text);
     }
 }

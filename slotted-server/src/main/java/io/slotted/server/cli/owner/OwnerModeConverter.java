@@ -1,4 +1,4 @@
-package io.slotted.server.cli;
+package io.slotted.server.cli.owner;
 
 import io.slotted.OwnerMode;
 import java.util.Locale;

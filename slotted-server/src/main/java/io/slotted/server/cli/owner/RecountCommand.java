@@ -1,7 +1,10 @@
-package io.slotted.server.cli;
+package io.slotted.server.cli.owner;
 
-import io.slotted.RecountReport;
 import io.slotted.RecountReport.Difference;
+import io.slotted.RecountReport;
+import io.slotted.server.cli.DatabaseOptions;
+import io.slotted.server.cli.SlottedCommand;
+import io.slotted.server.cli.TypeNamesOption;
 import io.slotted.server.config.CounterType;
 import java.io.PrintWriter;
 import java.util.ArrayList;
@@ -31,7 +34,7 @@ import picocli.CommandLine.Spec;
 @Command(name = "recount", mixinStandardHelpOptions = true,
         description = "Compares every counter of a type with a source-of-truth query; --fix repairs"
                 + " the differences. Exit status 0 when none remain, 3 when some do.")
-final class RecountCommand implements Callable<Integer> {
+public final class RecountCommand implements Callable<Integer> {
     private static final String[] HEADINGS = {"ID", "SOURCE", "COUNTER", "DIFFERENCE"};
 
     @Parameters(index = "0", paramLabel = "TYPE", description = "A type name from --types, or a record_type number.")

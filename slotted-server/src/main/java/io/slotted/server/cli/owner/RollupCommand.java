@@ -1,7 +1,9 @@
-package io.slotted.server.cli;
+package io.slotted.server.cli.owner;
 
 import io.slotted.RollUpReport;
 import io.slotted.SlottedStats;
+import io.slotted.server.cli.DatabaseOptions;
+import io.slotted.server.cli.DurationConverter;
 import io.slotted.server.config.CounterSettings;
 import io.slotted.server.store.FailureMessage;
 import io.slotted.server.store.PooledCounters;
@@ -32,7 +34,7 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "rollup", mixinStandardHelpOptions = true,
         description = "Rolls up every counter type bound to an owner column, once or until stopped.")
-final class RollupCommand implements Callable<Integer> {
+public final class RollupCommand implements Callable<Integer> {
     /** How often, at most, progress is logged while running. */
     private static final Duration REPORT_EVERY = Duration.ofSeconds(10);
     /** Connections: the roller's lock and its work, and a reader of the type registry. */

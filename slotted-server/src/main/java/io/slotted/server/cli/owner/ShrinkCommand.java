@@ -1,5 +1,7 @@
-package io.slotted.server.cli;
+package io.slotted.server.cli.owner;
 
+import io.slotted.server.cli.DatabaseOptions;
+import io.slotted.server.cli.TypeNamesOption;
 import io.slotted.server.config.CounterType;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -17,7 +19,7 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "shrink", mixinStandardHelpOptions = true,
         description = "Moves a counter type onto fewer slots while increments continue.")
-final class ShrinkCommand implements Callable<Integer> {
+public final class ShrinkCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "TYPE", description = "A type name from --types, or a record_type number.")
     String type;
 

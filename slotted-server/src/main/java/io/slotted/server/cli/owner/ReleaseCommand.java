@@ -1,6 +1,8 @@
-package io.slotted.server.cli;
+package io.slotted.server.cli.owner;
 
 import io.slotted.RollUpReport;
+import io.slotted.server.cli.DatabaseOptions;
+import io.slotted.server.cli.TypeNamesOption;
 import io.slotted.server.config.CounterType;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
@@ -17,7 +19,7 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "release", mixinStandardHelpOptions = true,
         description = "Rolls a bound counter type into its owner column, then unbinds it.")
-final class ReleaseCommand implements Callable<Integer> {
+public final class ReleaseCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "TYPE", description = "A type name from --types, or a record_type number.")
     String type;
 

@@ -1,8 +1,10 @@
-package io.slotted.server.cli;
+package io.slotted.server.cli.owner;
 
 import io.slotted.AdoptionReport;
 import io.slotted.OwnerColumn;
 import io.slotted.OwnerMode;
+import io.slotted.server.cli.DatabaseOptions;
+import io.slotted.server.cli.TypeNamesOption;
 import io.slotted.server.config.CounterType;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
@@ -29,7 +31,7 @@ import picocli.CommandLine.Spec;
 @Command(name = "adopt", mixinStandardHelpOptions = true,
         description = "Binds a counter type to an owner column, such as"
                 + " repositories.id.downloads_count, for every process using the database.")
-final class AdoptCommand implements Callable<Integer> {
+public final class AdoptCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "TYPE", description = "A type name from --types, or a record_type number.")
     String type;
 
