@@ -22,6 +22,7 @@ public final class SlottedConfig {
     private final Duration outcomeResolutionTimeout;
     private final Duration idempotencyRetention;
     private final Duration rollUpEvery;
+    private final boolean readsIncludeUnwritten;
     private final Clock clock;
     private final Ticker ticker;
 
@@ -39,6 +40,7 @@ public final class SlottedConfig {
         this.outcomeResolutionTimeout = builder.outcomeResolutionTimeout;
         this.idempotencyRetention = builder.idempotencyRetention;
         this.rollUpEvery = builder.rollUpEvery;
+        this.readsIncludeUnwritten = builder.readsIncludeUnwritten;
         this.clock = builder.clock;
         this.ticker = builder.ticker;
     }
@@ -50,6 +52,15 @@ public final class SlottedConfig {
      */
     public Duration idempotencyRetention() {
         return idempotencyRetention;
+    }
+
+    /**
+     * Whether reads add this process's accepted but unwritten {@code BUFFERED} increments.
+     *
+     * @return true if they do
+     */
+    public boolean readsIncludeUnwritten() {
+        return readsIncludeUnwritten;
     }
 
     /**
@@ -183,6 +194,7 @@ public final class SlottedConfig {
                 + ", flushInterval=" + flushInterval
                 + ", outcomeResolutionTimeout=" + outcomeResolutionTimeout
                 + ", idempotencyRetention=" + idempotencyRetention
-                + ", rollUpEvery=" + rollUpEvery + "]";
+                + ", rollUpEvery=" + rollUpEvery
+                + ", readsIncludeUnwritten=" + readsIncludeUnwritten + "]";
     }
 }

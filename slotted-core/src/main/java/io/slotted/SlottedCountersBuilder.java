@@ -41,6 +41,7 @@ public final class SlottedCountersBuilder {
     Duration outcomeResolutionTimeout = Duration.ofSeconds(30);
     Duration idempotencyRetention = Duration.ofHours(24);
     Duration rollUpEvery = Duration.ZERO;
+    boolean readsIncludeUnwritten;
     Clock clock = Clock.systemUTC();
     Ticker ticker = Ticker.systemTicker();
 
@@ -243,6 +244,23 @@ public final class SlottedCountersBuilder {
     }
 
     /**
+     * In {@code BUFFERED} mode, whether {@code get} and {@code getAll} add this process's
+     * increments that were accepted but not yet written to what the database holds, so that an
+     * application reads its own increments at once (GitLab's {@code returns_current}). Each
+     * increment is counted exactly once in such a read, whether its flush commits before, during
+     * or after it. Other processes' unwritten increments are not seen. Default false: reads show
+     * what is in the database, as every other process sees it.
+     *
+     * @param include true to include unwritten increments in reads
+     * @return this builder
+     */
+    public SlottedCountersBuilder readsIncludeUnwritten(boolean include) {
+        once("readsIncludeUnwritten");
+        this.readsIncludeUnwritten = include;
+        return this;
+    }
+
+    /**
      * The wall clock used for idempotency key retention and ledger housekeeping. Default the
      * system clock in UTC; tests pass one they can move.
      *
@@ -276,6 +294,10 @@ public final class SlottedCountersBuilder {
      * @return counters ready to use
      */
     public SlottedCounters build() {
+        if (readsIncludeUnwritten && writeMode != WriteMode.BUFFERED) {
+            throw new IllegalStateException("readsIncludeUnwritten applies to BUFFERED mode only:"
+                    + " in " + writeMode + " mode an increment is written before add returns");
+        }
         int slots = defaultSlots != null ? defaultSlots : writeMode.defaultSlots();
         SlottedConfig config = new SlottedConfig(this, slots);
         return new DefaultSlottedCounters(dataSource, config);

@@ -106,6 +106,33 @@ abstract class ConnectionFaultSuite {
         }
     }
 
+    /**
+     * A lone increment costs one round trip: the ledger claim, the upsert and COMMIT travel
+     * together (the cut-COMMIT tests around this one cut exactly that trip).
+     */
+    @Test
+    void loneIncrement_isOneRoundTripToTheServer() throws Exception {
+        // A proxy of its own and no pool, so that nothing but the flusher's work is counted.
+        try (CommitCuttingProxy counting = new CommitCuttingProxy(db.host(), db.port());
+                SlottedCounters counters = grouped(
+                        new DriverManagerDataSource(db.jdbcUrlVia("127.0.0.1", counting.port())))) {
+            counters.add(1, 1L, 1); // registers the flusher and reads the type registry
+            int before = counting.clientWrites();
+
+            for (int i = 0; i < 20; i++) {
+                counters.add(1, 1L, 1);
+            }
+
+            assertThat(counting.clientWrites() - before)
+                    .as("round trips for 20 lone increments, at most two more for a registry re-read")
+                    .isBetween(20, 22);
+        }
+        try (SlottedCounters direct = SlottedCounters.builder(db.dataSource()).table(table)
+                .writeMode(WriteMode.DIRECT).build()) {
+            assertThat(direct.get(1, 1L)).isEqualTo(21);
+        }
+    }
+
     @Test
     void commitLostAndDatabaseOutOfReachPastTheResolutionTime_failsTheCallerWithOutcomeUnknown()
             throws Exception {

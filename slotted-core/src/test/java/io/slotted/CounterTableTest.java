@@ -73,7 +73,15 @@ abstract class CounterTableTest {
 
     /** Runs {@code task} on {@code threads} threads started together; rethrows the first failure. */
     protected static void runConcurrently(int threads, ThreadTask task) throws Exception {
-        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        runConcurrently(Executors.newFixedThreadPool(threads), threads, task);
+    }
+
+    /** As {@link #runConcurrently(int, ThreadTask)}, with one virtual thread per task. */
+    protected static void runOnVirtualThreads(int threads, ThreadTask task) throws Exception {
+        runConcurrently(VirtualThreads.perTask(), threads, task);
+    }
+
+    private static void runConcurrently(ExecutorService pool, int threads, ThreadTask task) throws Exception {
         try {
             CountDownLatch start = new CountDownLatch(1);
             List<Future<?>> done = new ArrayList<>();

@@ -12,6 +12,7 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
@@ -204,6 +205,88 @@ abstract class GroupCommitSuite extends CounterTableTest {
 
         await().atMost(Duration.ofSeconds(30)).until(() -> counters.get(1, 1L) == 6);
         assertThat(counters.stats().incrementsDropped()).isZero();
+    }
+
+    /**
+     * Another process prunes a flusher's ledger row after a day without flushes; the flusher's
+     * next flush finds no row to claim, writes nothing in that trip, and claims a new row first.
+     */
+    @Test
+    void grouped_flushWhoseLedgerRowWasPruned_claimsANewRowAndIsAppliedOnce() throws Exception {
+        SlottedCounters counters = migrated(on(db.dataSource(), WriteMode.GROUPED).flushers(1));
+        counters.add(1, 1L, 5);
+        assertThat(ledgerRows()).hasSize(1);
+        db.execute("DELETE FROM " + table + "_ledger");
+
+        counters.add(1, 1L, 7);
+
+        assertThat(counters.get(1, 1L)).isEqualTo(12);
+        assertThat(ledgerRows()).as("the flusher's row, made again").hasSize(1);
+        counters.add(1, 1L, 1);
+        assertThat(counters.get(1, 1L)).isEqualTo(13);
+    }
+
+    // ---------------------------------------------------------------- BUFFERED reads of unwritten increments
+
+    @Test
+    void buffered_readsIncludeUnwritten_showsThisProcesssIncrementsBeforeTheyAreWritten() {
+        SlottedCounters counters = migrated(on(db.dataSource(), WriteMode.BUFFERED)
+                .flushInterval(Duration.ofHours(1)).readsIncludeUnwritten(true));
+        SlottedCounters elsewhere = counters(on(db.dataSource(), WriteMode.DIRECT));
+        counters.add(1, 1L, 3);
+        counters.add(1, 1L, 4);
+        counters.add(1, 2L, -2);
+
+        assertThat(counters.get(1, 1L)).isEqualTo(7);
+        assertThat(counters.getAll(1, List.of(1L, 2L, 3L))).containsExactly(
+                Map.entry(1L, 7L), Map.entry(2L, -2L), Map.entry(3L, 0L));
+        assertThat(elsewhere.get(1, 1L)).as("nothing is written yet").isZero();
+
+        counters.close();
+
+        assertThat(elsewhere.getAll(1, List.of(1L, 2L))).containsExactly(Map.entry(1L, 7L), Map.entry(2L, -2L));
+    }
+
+    /**
+     * Reads taken while flushes commit all the time: each read counts every increment exactly
+     * once, so it is never less than what was acknowledged before it began (nothing missed) nor
+     * more than what was attempted by its end (nothing counted in both the database and memory).
+     */
+    @Test
+    void buffered_readsIncludeUnwritten_whileFlushesCommit_countEachIncrementOnce() throws Exception {
+        SlottedCounters counters = migrated(on(db.dataSource(), WriteMode.BUFFERED)
+                .flushInterval(Duration.ofMillis(2)).readsIncludeUnwritten(true));
+        AtomicLong attempted = new AtomicLong();
+        AtomicLong acknowledged = new AtomicLong();
+        AtomicLong reads = new AtomicLong();
+        AtomicLong writersLeft = new AtomicLong(8);
+        runConcurrently(9, t -> {
+            if (t == 8) {
+                while (writersLeft.get() > 0) {
+                    long before = acknowledged.get();
+                    long read = counters.get(4, 4L);
+                    long after = attempted.get();
+                    assertThat(read).as("read %d between %d acknowledged and %d attempted", read, before, after)
+                            .isBetween(before, after);
+                    reads.incrementAndGet();
+                }
+                return;
+            }
+            for (int i = 1; i <= 400; i++) {
+                attempted.addAndGet(i % 5 + 1);
+                counters.add(4, 4L, i % 5 + 1);
+                acknowledged.addAndGet(i % 5 + 1);
+            }
+            writersLeft.decrementAndGet();
+        });
+        System.out.println(db + " BUFFERED: " + reads.get() + " reads checked while flushing");
+
+        assertThat(reads.get()).isPositive();
+        assertThat(counters.get(4, 4L)).isEqualTo(attempted.get());
+        counters.close();
+        try (SlottedCounters direct = on(db.dataSource(), WriteMode.DIRECT).build()) {
+            assertThat(direct.get(4, 4L)).isEqualTo(8 * 400 * 3);
+        }
     }
 
     private List<String> ledgerRows() throws SQLException {

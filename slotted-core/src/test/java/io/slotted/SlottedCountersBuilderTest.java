@@ -51,6 +51,17 @@ class SlottedCountersBuilderTest {
         assertThat(config.flushInterval()).isEqualTo(Duration.ofMillis(200));
         assertThat(config.outcomeResolutionTimeout()).isEqualTo(Duration.ofSeconds(30));
         assertThat(config.idempotencyRetention()).isEqualTo(Duration.ofHours(24));
+        assertThat(config.readsIncludeUnwritten()).isFalse();
+    }
+
+    @Test
+    void readsIncludeUnwritten_outsideBufferedMode_isRefusedSayingWhy() {
+        assertThatThrownBy(() -> SlottedCounters.builder(nowhere).readsIncludeUnwritten(true).build())
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessage("readsIncludeUnwritten applies to BUFFERED mode only: in GROUPED mode an"
+                        + " increment is written before add returns");
+        assertThat(configOf(SlottedCounters.builder(nowhere).writeMode(WriteMode.BUFFERED)
+                .readsIncludeUnwritten(true)).readsIncludeUnwritten()).isTrue();
     }
 
     @Test

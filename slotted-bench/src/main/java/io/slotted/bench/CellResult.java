@@ -8,6 +8,7 @@ import io.slotted.bench.strategy.EngineCounts;
  * @param workload which counters were incremented
  * @param strategy the strategy's name
  * @param writers how many writer threads
+ * @param threads what the writers ran on
  * @param round from 1
  * @param measuredOps increments acknowledged inside the measured window (after warm-up)
  * @param measuredSeconds the measured window's length
@@ -20,7 +21,7 @@ import io.slotted.bench.strategy.EngineCounts;
  * @param drainMillis how long making everything durable took after the writers stopped
  * @param engine the engine's own counts, or {@link EngineCounts#NONE}
  */
-public record CellResult(Workload workload, String strategy, int writers, int round,
+public record CellResult(Workload workload, String strategy, int writers, ThreadKind threads, int round,
         long measuredOps, double measuredSeconds, LatencyRecorder latency, long errors,
         String firstError, long acknowledged, long stored, int wrongCounters, long drainMillis,
         EngineCounts engine) {

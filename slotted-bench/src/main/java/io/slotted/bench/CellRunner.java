@@ -6,12 +6,14 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 
 /**
- * Runs one cell: a fresh store, N writer threads hammering it for the warm-up plus the measured
- * window, then a check that the store holds exactly what the writers were told it holds.
+ * Runs one cell: a fresh store, N writer threads (platform or virtual) hammering it for the
+ * warm-up plus the measured window, then a check that the store holds exactly what the writers
+ * were told it holds.
  *
  * <p>Every writer opens its incrementer (its connection) before a common start signal, so setup is
  * never timed, and the clock starts for all writers at once. Increments acknowledged during warm-up
@@ -27,6 +29,8 @@ final class CellRunner {
     private final Duration warmup;
     private final Duration duration;
     private final long seed;
+    private final ThreadKind threads;
+    private final ThreadFactory threadFactory;
     private int cells;
 
     /**
@@ -35,11 +39,15 @@ final class CellRunner {
      * @param warmup untimed time before each measured window
      * @param duration each measured window
      * @param seed the seed of the Zipf workload
+     * @param threads what the writers run on
+     * @throws UnsupportedOperationException if this JVM cannot make such threads
      */
-    CellRunner(Duration warmup, Duration duration, long seed) {
+    CellRunner(Duration warmup, Duration duration, long seed, ThreadKind threads) {
         this.warmup = warmup;
         this.duration = duration;
         this.seed = seed;
+        this.threads = threads;
+        this.threadFactory = threads.factory();
     }
 
     /**
@@ -71,7 +79,7 @@ final class CellRunner {
             long drainMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - drainStart);
             long[] stored = run.totals();
             EngineCounts engine = run.engineCounts();
-            return new CellResult(workload, strategy.name(), writers, round, measured,
+            return new CellResult(workload, strategy.name(), writers, threads, round, measured,
                     duration.toNanos() / 1e9, latency, errors + (drainError == null ? 0 : 1),
                     firstError != null ? firstError : drainError, sum(acknowledged), sum(stored),
                     countDifferent(acknowledged, stored), drainMillis, engine);
@@ -87,8 +95,8 @@ final class CellRunner {
             WriterLoop loop = new WriterLoop(run, workload.recordIds(seed, i), workload.keySpace(),
                     ready, go);
             loops.add(loop);
-            loop.thread = new Thread(loop, "bench-writer-" + i);
-            loop.thread.setDaemon(true);
+            loop.thread = threadFactory.newThread(loop);
+            loop.thread.setName("bench-writer-" + i);
             loop.thread.start();
         }
         ready.await();

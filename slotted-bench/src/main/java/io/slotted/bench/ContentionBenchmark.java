@@ -1,10 +1,12 @@
 package io.slotted.bench;
 
 import io.slotted.WriteMode;
+import io.slotted.bench.report.CellComparison;
 import io.slotted.bench.report.CsvWriter;
 import io.slotted.bench.report.MarkdownReport;
 import io.slotted.bench.report.ResultTable;
 import io.slotted.bench.report.SvgChart;
+import io.slotted.bench.strategy.HandOffCeiling;
 import io.slotted.bench.strategy.RedisIncr;
 import io.slotted.bench.strategy.RollUpStrategy;
 import io.slotted.bench.strategy.SingleRowUpdate;
@@ -55,6 +57,14 @@ import redis.clients.jedis.HostAndPort;
  * terminal and, in {@code --out}, to {@code results.csv} (every round), {@code results.md} (tables
  * with the command and machine facts, for {@code docs/benchmarks.md}) and {@code chart.svg}.
  *
+ * <p>After the tables comes one line per cell of the grid (workload, writer count and round) giving
+ * every strategy's throughput as a multiple of the yardsticks that ran in the same cell:
+ * {@code redis}, {@code direct} and {@code ceiling}, the hand-off with no database. Writers run on
+ * platform threads, or on virtual threads with {@code --threads virtual} when the jar is started
+ * by Java 21 or later; the thread kind is recorded with the results. SQL writers that need a
+ * connection per increment get one each up to {@code --max-connections}, and share that many
+ * beyond it, so that a thousand writers do not ask a database for a thousand connections.
+ *
  * <p>Exits 0 when every cell ran and was exact, 1 otherwise, and 2 on a usage error, with one line
  * on standard error. The report records the command exactly as it was given: the launcher's
  * {@code ./slotted bench} (from {@value #INVOKED_AS}) or the jar's {@code java -jar}, then the
@@ -64,7 +74,7 @@ import redis.clients.jedis.HostAndPort;
         description = "Measures counter throughput and latency under contention, and checks exactness.")
 public final class ContentionBenchmark implements Callable<Integer> {
     private static final List<String> STRATEGIES =
-            List.of("single-row", "direct", "grouped", "buffered", "grouped-rollup", "redis");
+            List.of("single-row", "direct", "grouped", "buffered", "grouped-rollup", "redis", "ceiling");
     /** The environment variable the launcher sets to how it was invoked: {@code ./slotted bench}. */
     static final String INVOKED_AS = "SLOTTED_BENCH_INVOKED_AS";
     private static final String JAR_COMMAND = "java -jar slotted-bench/target/slotted-bench.jar";
@@ -105,7 +115,8 @@ public final class ContentionBenchmark implements Callable<Integer> {
             paramLabel = "NAME",
             description = "Strategies to run, in this order (default: ${DEFAULT-VALUE};"
                     + " redis only with --redis; grouped-rollup: grouped with the type folded into an"
-                    + " owner table of every counter, rolled up every second).")
+                    + " owner table of every counter, rolled up every second; ceiling: group"
+                    + " commit's hand-off with no database, the most a synchronous write path could do).")
     private List<String> strategies;
 
     @Option(names = "--workload",
@@ -117,6 +128,25 @@ public final class ContentionBenchmark implements Callable<Integer> {
             paramLabel = "HOST:PORT",
             description = "Redis server for the redis strategy; without it, redis is skipped.")
     private String redis;
+
+    @Option(names = "--redis-connections",
+            paramLabel = "N",
+            description = "Redis connections all writers share, taking one for each INCR;"
+                    + " 0 for one connection per writer (default: ${DEFAULT-VALUE}).")
+    private int redisConnections = 0;
+
+    @Option(names = "--threads",
+            paramLabel = "platform|virtual",
+            description = "What writers run on; virtual needs the jar to run on Java 21 or later"
+                    + " (default: platform).")
+    private ThreadKind threads = ThreadKind.PLATFORM;
+
+    @Option(names = "--max-connections",
+            paramLabel = "N",
+            description = "Most database connections for single-row and direct writers, one each;"
+                    + " more writers share them. grouped and buffered writers need none"
+                    + " (default: ${DEFAULT-VALUE}).")
+    private int maxConnections = SlottedStrategy.DEFAULT_MAX_CONNECTIONS;
 
     @Option(names = "--out",
             paramLabel = "DIR",
@@ -159,6 +189,7 @@ public final class ContentionBenchmark implements Callable<Integer> {
     public static CommandLine commandLine(String invokedAs, PrintWriter out, PrintWriter err) {
         CommandLine commandLine = new CommandLine(new ContentionBenchmark());
         commandLine.setCommandName(invokedAs);
+        commandLine.setCaseInsensitiveEnumValuesAllowed(true);
         commandLine.setOut(out);
         commandLine.setErr(err);
         commandLine.setParameterExceptionHandler((e, args) -> {
@@ -173,10 +204,11 @@ public final class ContentionBenchmark implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        checkThreads();
         List<Workload> workloads = workloads();
         HostAndPort redisServer = redis == null ? null : HostAndPort.from(redis);
-        List<Strategy> chosen = strategies(redisServer);
         checkCounts();
+        List<Strategy> chosen = strategies(redisServer);
         MachineFacts machine = MachineFacts.collect(db, redisServer);
         printPlan(machine, workloads, chosen);
 
@@ -189,6 +221,7 @@ public final class ContentionBenchmark implements Callable<Integer> {
         if (!ratios.isEmpty()) {
             terminal.println(ratios.text());
         }
+        printYardsticks(results);
         writeFiles(machine, results, summaries);
         boolean allExact = results.size() == cells(workloads, chosen)
                 && results.stream().allMatch(CellResult::exact);
@@ -202,7 +235,7 @@ public final class ContentionBenchmark implements Callable<Integer> {
      * A cell that fails to set up is reported and skipped; the run goes on.
      */
     private List<CellResult> runGrid(List<Workload> workloads, List<Strategy> chosen) {
-        CellRunner runner = new CellRunner(warmup, duration, seed);
+        CellRunner runner = new CellRunner(warmup, duration, seed, threads);
         List<CellResult> results = new ArrayList<>();
         int total = cells(workloads, chosen);
         int done = 0;
@@ -246,9 +279,20 @@ public final class ContentionBenchmark implements Callable<Integer> {
         return r.firstError() == null ? line : line + "; first error: " + r.firstError();
     }
 
+    /** One line per cell of the grid, each strategy against the yardsticks that ran beside it. */
+    private void printYardsticks(List<CellResult> results) {
+        if (CellComparison.anyYardstick(results)) {
+            PrintWriter terminal = terminal();
+            terminal.println("throughput as a multiple of redis, direct and ceiling in the same cell:");
+            CellComparison.of(results).forEach(cell -> terminal.println(cell.line()));
+            terminal.println();
+        }
+    }
+
     private void printPlan(MachineFacts machine, List<Workload> workloads, List<Strategy> chosen) {
         PrintWriter terminal = terminal();
         machine.facts().forEach((k, v) -> terminal.println(k + ": " + v));
+        runFacts().forEach((k, v) -> terminal.println(k + ": " + v));
         machine.warnings().forEach(w -> terminal.println("WARNING: " + w));
         int cells = cells(workloads, chosen);
         Duration least = warmup.plus(duration).multipliedBy(cells);
@@ -266,21 +310,37 @@ public final class ContentionBenchmark implements Callable<Integer> {
         Files.createDirectories(out);
         String database = machine.facts().getOrDefault("database", "database");
         String caption = database + ", " + machine.facts().getOrDefault("durability", "")
-                + ", " + machine.facts().get("cores (nproc)") + " cores";
+                + ", " + machine.facts().get("cores (nproc)") + " cores, " + threads.label()
+                + " threads";
         CsvWriter.write(out.resolve("results.csv"), results);
         SvgChart.write(out.resolve("chart.svg"), summaries, caption);
-        MarkdownReport.write(out.resolve("results.md"), "Contention benchmark: " + database,
-                commandLine(), reportFacts(machine), machine.warnings(), summaries);
+        MarkdownReport.write(out.resolve("results.md"), "Contention benchmark: " + database + ", "
+                + threads.label() + " threads", commandLine(), reportFacts(machine),
+                machine.warnings(), summaries, results);
         terminal().println("wrote " + out.resolve("results.csv") + ", " + out.resolve("results.md")
                 + " and " + out.resolve("chart.svg"));
     }
 
     private Map<String, String> reportFacts(MachineFacts machine) {
         Map<String, String> facts = new LinkedHashMap<>(machine.facts());
+        facts.putAll(runFacts());
         facts.put("date", Instant.now().truncatedTo(ChronoUnit.SECONDS).toString());
         facts.put("per cell", duration.toMillis() / 1000.0 + " s measured after "
                 + warmup.toMillis() / 1000.0 + " s warm-up, " + rounds + " round(s)");
         facts.put("zipf seed", String.valueOf(seed));
+        return facts;
+    }
+
+    /** What this run's options make of the writers: their threads and their connections. */
+    private Map<String, String> runFacts() {
+        Map<String, String> facts = new LinkedHashMap<>();
+        facts.put("writer threads", threads.label());
+        facts.put("connections", "single-row and direct: one per writer up to " + maxConnections
+                + (writers.stream().anyMatch(n -> n > maxConnections)
+                        ? ", shared by the writers beyond that (--max-connections)" : "")
+                + "; grouped and buffered: the flushers' only"
+                + (redis == null ? "" : redisConnections == 0 ? "; redis: one per writer"
+                        : "; redis: " + redisConnections + " shared by all writers"));
         return facts;
     }
 
@@ -318,14 +378,15 @@ public final class ContentionBenchmark implements Callable<Integer> {
         List<Strategy> chosen = new ArrayList<>();
         for (String name : strategies) {
             switch (name) {
-                case "single-row" -> chosen.add(new SingleRowUpdate(db));
-                case "direct" -> chosen.add(new SlottedStrategy(db, WriteMode.DIRECT));
-                case "grouped" -> chosen.add(new SlottedStrategy(db, WriteMode.GROUPED));
-                case "buffered" -> chosen.add(new SlottedStrategy(db, WriteMode.BUFFERED));
+                case "single-row" -> chosen.add(new SingleRowUpdate(db, maxConnections));
+                case "direct" -> chosen.add(slotted(WriteMode.DIRECT, 0));
+                case "grouped" -> chosen.add(slotted(WriteMode.GROUPED, 0));
+                case "buffered" -> chosen.add(slotted(WriteMode.BUFFERED, 0));
                 case "grouped-rollup" -> chosen.add(new RollUpStrategy(db));
+                case "ceiling" -> chosen.add(new HandOffCeiling());
                 case "redis" -> {
                     if (redisServer != null) {
-                        chosen.add(new RedisIncr(redisServer));
+                        chosen.add(new RedisIncr(redisServer, redisConnections));
                     } else {
                         terminal().println("redis skipped: no --redis HOST:PORT given");
                     }
@@ -343,7 +404,21 @@ public final class ContentionBenchmark implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "--strategies must be among "
                     + STRATEGIES + " or grouped-N (N flushers), but included '" + name + "'");
         }
-        return new SlottedStrategy(db, WriteMode.GROUPED, Integer.parseInt(flushers.group(1)));
+        return slotted(WriteMode.GROUPED, Integer.parseInt(flushers.group(1)));
+    }
+
+    private Strategy slotted(WriteMode mode, int flushers) {
+        return new SlottedStrategy(db, mode, flushers, maxConnections);
+    }
+
+    /** Virtual threads are looked up at run time: a JVM without them is a usage error, at once. */
+    private void checkThreads() {
+        if (!threads.available()) {
+            throw new ParameterException(spec.commandLine(), "--threads " + threads.label()
+                    + " needs Java " + VirtualThreads.FIRST_RELEASE + " or later; this is Java "
+                    + Runtime.version() + " (" + System.getProperty("java.home") + "): start the jar"
+                    + " with a newer java");
+        }
     }
 
     private void checkCounts() {
@@ -356,6 +431,14 @@ public final class ContentionBenchmark implements Callable<Integer> {
         if (rounds < 1) {
             throw new ParameterException(spec.commandLine(),
                     "--rounds must be at least 1, but was " + rounds);
+        }
+        if (maxConnections < 1) {
+            throw new ParameterException(spec.commandLine(),
+                    "--max-connections must be at least 1, but was " + maxConnections);
+        }
+        if (redisConnections < 0) {
+            throw new ParameterException(spec.commandLine(), "--redis-connections must be 0 (one"
+                    + " per writer) or more, but was " + redisConnections);
         }
     }
 }

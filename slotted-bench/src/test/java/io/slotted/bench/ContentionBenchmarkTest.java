@@ -7,7 +7,11 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledForJreRange;
+import org.junit.jupiter.api.condition.JRE;
 
 /**
  * The contention benchmark run in-process for a moment on a real MariaDB, as {@code ./slotted bench}
@@ -76,5 +80,86 @@ class ContentionBenchmarkTest {
         assertThat(bench.status()).isEqualTo(2);
         assertThat(bench.err().lines()).hasSize(1);
         assertThat(bench.err()).startsWith(LAUNCHER + ": ");
+    }
+
+    @Test
+    void bench_withTheYardsticks_printsOneRatioLinePerCellAndSummarisesThemInTheReport()
+            throws Exception {
+        Path out = Path.of("target", "cli-bench-yardsticks");
+        Run bench = run("--db", MariaDbTestDatabase.instance().jdbcUrl(), "--writers", "2",
+                "--duration", "300ms", "--warmup", "100ms", "--rounds", "2",
+                "--strategies", "ceiling,redis,grouped,direct", "--redis", TestRedis.address().toString(),
+                "--redis-connections", "1", "--out", out.toString());
+
+        assertThat(bench.status()).as("exit status; every cell ran and was exact: %s", bench).isZero();
+        List<String> lines = bench.out().lines().filter(line -> line.startsWith("hot 2w r")).toList();
+        assertThat(lines).as("one line per cell: workload, writers, round").hasSize(2);
+        assertThat(lines.get(0)).startsWith("hot 2w r1: ceiling ")
+                .containsPattern("\\| grouped [0-9.]+k?/s = [0-9.]+× redis, [0-9.]+× direct,"
+                        + " [0-9.]+× ceiling · p99 [0-9.]+ ms \\|");
+        assertThat(bench.out()).contains("2 writers share 1 Redis connections",
+                "redis: 1 shared by all writers");
+        String report = Files.readString(out.resolve("results.md"));
+        assertThat(report).contains("## Against the yardsticks", "- hot 2w r1: ceiling ",
+                "- hot 2w r2: ceiling ",
+                "| workload | strategy | writers | rounds | × redis | × direct | × ceiling |")
+                .containsPattern("\\| hot \\| grouped \\| 2 \\| 2 \\| [0-9.]+× \\| [0-9.]+×"
+                        + " \\| [0-9.]+× \\|");
+    }
+
+    @Test
+    void results_recordTheWriterThreadKind() throws Exception {
+        Path out = Path.of("target", "cli-bench-threads");
+        Run bench = run("--db", MariaDbTestDatabase.instance().jdbcUrl(), "--writers", "1",
+                "--duration", "200ms", "--warmup", "100ms", "--strategies", "ceiling",
+                "--threads", "platform", "--out", out.toString());
+
+        assertThat(bench.status()).as("%s", bench).isZero();
+        List<String> csv = Files.readAllLines(out.resolve("results.csv"));
+        assertThat(csv.get(0)).as("a new column goes last").endsWith(",first_error,threads");
+        assertThat(csv.get(1)).startsWith("hot,ceiling,1,1,").endsWith(",platform");
+        assertThat(Files.readString(out.resolve("results.md")))
+                .contains(", platform threads\n", "| writer threads | platform |");
+    }
+
+    @Test
+    @EnabledForJreRange(max = JRE.JAVA_20)
+    void bench_virtualThreadsOnJava17_isAUsageErrorOfOneLineNamingTheJava() {
+        Run bench = run("--threads", "virtual", "--writers", "1000");
+
+        assertThat(bench.status()).isEqualTo(2);
+        assertThat(bench.err().lines()).hasSize(1);
+        assertThat(bench.err()).startsWith(LAUNCHER + ": --threads virtual needs Java 21 or later;"
+                + " this is Java " + Runtime.version().feature());
+    }
+
+    @Test
+    void bench_withANegativeRedisConnectionCount_isAUsageError() {
+        Run bench = run("--redis-connections", "-1");
+
+        assertThat(bench.status()).isEqualTo(2);
+        assertThat(bench.err()).contains("--redis-connections must be 0 (one per writer) or more,"
+                + " but was -1");
+    }
+
+    /**
+     * A thousand virtual writers; SQL writers share the capped connections. Virtual threads need
+     * Java 21, so the tag keeps this to the build's run on a newer JDK (see {@code .ci/run}).
+     */
+    @Test
+    @Tag("virtual-threads")
+    void bench_aThousandVirtualWriters_shareCappedConnectionsAndAreExact() throws Exception {
+        Path out = Path.of("target", "cli-bench-virtual");
+        Run bench = run("--db", MariaDbTestDatabase.instance().jdbcUrl(), "--threads", "virtual",
+                "--writers", "1000", "--max-connections", "16", "--duration", "500ms",
+                "--warmup", "100ms", "--strategies", "single-row,direct,grouped,ceiling",
+                "--out", out.toString());
+
+        assertThat(bench.status()).as("exit status; every cell exact: %s", bench).isZero();
+        assertThat(bench.out()).contains("writer threads: virtual", "every cell exact")
+                .containsPattern("hot single-row 1000 writers round 1: .*1000 writers share 16 connections")
+                .containsPattern("hot direct 1000 writers round 1: .*1000 writers share 16 connections");
+        assertThat(Files.readAllLines(out.resolve("results.csv")).subList(1, 5))
+                .allSatisfy(row -> assertThat(row).endsWith(",virtual"));
     }
 }

@@ -15,6 +15,7 @@ import io.slotted.internal.admin.CounterSetter;
 import io.slotted.internal.admin.Recount;
 import io.slotted.internal.admin.SlotShrinker;
 import io.slotted.internal.group.BufferedWriter;
+import io.slotted.internal.group.UnwrittenIncrements;
 import io.slotted.internal.group.GroupedWriter;
 import io.slotted.internal.jdbc.Database;
 import io.slotted.internal.jdbc.Retrier;
@@ -33,6 +34,7 @@ import io.slotted.internal.write.SlotPicker;
 import io.slotted.internal.write.StatsRecorder;
 import java.sql.Connection;
 import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -53,6 +55,7 @@ public final class DefaultSlottedCounters implements SlottedCounters {
     private final DirectWriter direct;
     private final CounterWriter writer;
     private final CounterReader reader;
+    private final UnwrittenIncrements unwritten;
     private final TypeRegistry registry;
     private final Roller roller;
     private final Adoption adoption;
@@ -75,11 +78,12 @@ public final class DefaultSlottedCounters implements SlottedCounters {
                 database.table().withSuffix(SchemaMigrator.KEYS_SUFFIX),
                 config.idempotencyRetention(), config.clock());
         this.registry = new TypeRegistry(database, config);
+        this.unwritten = config.readsIncludeUnwritten() ? UnwrittenIncrements.tracking() : UnwrittenIncrements.off();
         this.direct = new DirectWriter(database, new SlotPicker(registry), retrier, keys, registry, stats);
         this.writer = switch (config.writeMode()) {
             case DIRECT -> direct;
             case GROUPED -> new GroupedWriter(database, config, keys, registry, stats);
-            case BUFFERED -> new BufferedWriter(database, config, keys, registry, stats);
+            case BUFFERED -> new BufferedWriter(database, config, keys, registry, stats, unwritten);
         };
         this.reader = new CounterReader(database, retrier, registry);
         this.roller = new Roller(database, retrier, registry, config, stats);
@@ -140,13 +144,24 @@ public final class DefaultSlottedCounters implements SlottedCounters {
 
     @Override
     public long get(int recordType, long recordId) {
-        return reader.get(new CounterKey(recordType, recordId));
+        CounterKey key = new CounterKey(recordType, recordId);
+        if (!unwritten.isTracking()) {
+            return reader.get(key);
+        }
+        return unwritten.read(() -> reader.get(key), written -> Math.addExact(written, unwritten.of(key)));
     }
 
     @Override
     public Map<Long, Long> getAll(int recordType, Collection<Long> recordIds) {
         Objects.requireNonNull(recordIds, "recordIds must not be null");
-        return reader.getAll(recordType, recordIds);
+        if (!unwritten.isTracking()) {
+            return reader.getAll(recordType, recordIds);
+        }
+        return unwritten.read(() -> reader.getAll(recordType, recordIds), written -> {
+            Map<Long, Long> totals = new LinkedHashMap<>(written);
+            totals.replaceAll((id, count) -> Math.addExact(count, unwritten.of(new CounterKey(recordType, id))));
+            return totals;
+        });
     }
 
     @Override

@@ -41,6 +41,7 @@ public final class CommitCuttingProxy implements AutoCloseable {
     private final AtomicInteger cuts = new AtomicInteger();
     private final AtomicInteger cutEvery = new AtomicInteger();
     private final AtomicInteger commitsSeen = new AtomicInteger();
+    private final AtomicInteger clientWrites = new AtomicInteger();
     private final AtomicBoolean blackoutArmed = new AtomicBoolean();
     private volatile boolean refusing;
     private final List<Socket> sockets = new CopyOnWriteArrayList<>();
@@ -82,6 +83,15 @@ public final class CommitCuttingProxy implements AutoCloseable {
         refusing = false;
     }
 
+    /**
+     * How many times so far a client sent something: a request and what the driver sends with it
+     * in one go, so the count of round trips the clients began (a little more if a request ever
+     * arrives in pieces).
+     */
+    public int clientWrites() {
+        return clientWrites.get();
+    }
+
     /** How many connections were cut so far. */
     public int cuts() {
         return cuts.get();
@@ -118,6 +128,9 @@ public final class CommitCuttingProxy implements AutoCloseable {
             byte[] buffer = new byte[64 * 1024];
             try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
                 for (int n; (n = in.read(buffer)) > 0; ) {
+                    if (clientToServer) {
+                        clientWrites.incrementAndGet();
+                    }
                     Cut cut = clientToServer && contains(buffer, n) ? cutFor() : null;
                     if (cut != null) {
                         // The client loses its connection before any answer can reach it.

@@ -12,12 +12,13 @@ import java.util.Locale;
 /**
  * Writes every round of every cell as one CSV row, for spreadsheets and for comparing runs. Unlike
  * the tables, nothing is aggregated. Fields are numbers and names except the error message, which
- * is quoted as RFC 4180 says; a CSV library would be more code than this.
+ * is quoted as RFC 4180 says; a CSV library would be more code than this. Columns added later
+ * ({@code threads}) go at the end, so that files read by position keep their meaning.
  */
 public final class CsvWriter {
     private static final String HEADER = "workload,strategy,writers,round,ops_per_s,measured_ops,"
             + "seconds,p50_ms,p90_ms,p99_ms,p999_ms,max_ms,errors,exact,acknowledged,stored,"
-            + "wrong_counters,drain_ms,flushes,retries,first_error";
+            + "wrong_counters,drain_ms,flushes,retries,first_error,threads";
 
     private CsvWriter() {
     }
@@ -48,7 +49,7 @@ public final class CsvWriter {
                 String.valueOf(r.exact()), String.valueOf(r.acknowledged()),
                 String.valueOf(r.stored()), String.valueOf(r.wrongCounters()),
                 String.valueOf(r.drainMillis()), String.valueOf(r.engine().flushes()),
-                String.valueOf(r.engine().retries()), quoted(r.firstError()));
+                String.valueOf(r.engine().retries()), quoted(r.firstError()), r.threads().label());
     }
 
     private static String number(String format, double value) {

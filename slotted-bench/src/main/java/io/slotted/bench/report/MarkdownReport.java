@@ -1,5 +1,6 @@
 package io.slotted.bench.report;
 
+import io.slotted.bench.CellResult;
 import io.slotted.bench.Summary;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -25,11 +26,13 @@ public final class MarkdownReport {
      * @param command the command line that produced the run
      * @param facts machine, database and run settings, in the order to show them
      * @param warnings anything that makes the numbers incomparable, shown first
-     * @param summaries the cells
+     * @param summaries the cells over their rounds
+     * @param results every round of every cell, for the ratios within each
      * @throws IOException if the file cannot be written
      */
     public static void write(Path file, String title, String command, Map<String, String> facts,
-            List<String> warnings, List<Summary> summaries) throws IOException {
+            List<String> warnings, List<Summary> summaries, List<CellResult> results)
+            throws IOException {
         StringBuilder md = new StringBuilder("# ").append(title).append("\n\n");
         warnings.forEach(w -> md.append("> **Warning:** ").append(w).append("\n\n"));
         md.append("```sh\n").append(command).append("\n```\n\n");
@@ -42,8 +45,20 @@ public final class MarkdownReport {
             md.append("\n## Grouped compared\n\nThroughput of `grouped` divided by the other's, at"
                     + " the same workload and writer count.\n\n").append(ratios.markdown());
         }
+        if (CellComparison.anyYardstick(results)) {
+            appendYardsticks(md, CellComparison.of(results));
+        }
         md.append("\n![Throughput by strategy and writer count](chart.svg)\n\n").append(HOW_TO_READ);
         Files.writeString(file, md, StandardCharsets.UTF_8);
+    }
+
+    private static void appendYardsticks(StringBuilder md, List<CellComparison> cells) {
+        md.append("\n## Against the yardsticks\n\nEach strategy's throughput as a multiple of `redis`,"
+                + " `direct` and `ceiling` (those that ran) in the same cell, that is the same workload,"
+                + " writer count and round, then its p99 latency.\n\n");
+        cells.forEach(cell -> md.append("- ").append(cell.line()).append('\n'));
+        md.append("\nThe median of those ratios over the rounds:\n\n")
+                .append(RatioSummary.table(cells).markdown());
     }
 
     private static final String HOW_TO_READ = """
@@ -54,8 +69,13 @@ public final class MarkdownReport {
               return; they are not corrected for coordinated omission.
             - `single-row` is an autocommit `UPDATE … SET count = count + 1` of one row per counter
               on the writer's own connection. `direct`, `grouped` and `buffered` are Slotted's write
-              modes with their default slots and flushers. `redis` is `INCR` on the server's
-              persistence settings shown above.
+              modes with their default slots and flushers. `redis` is `INCR` over a raw RESP
+              client, one connection per writer unless the command shared a few
+              (`--redis-connections`), on the server's persistence settings shown above. `ceiling`
+              is group commit's hand-off with no database: a queue, two consumers, a future per
+              increment; the most any synchronous write path of that shape could do here.
+            - Writers beyond `--max-connections` share that many connections in `single-row` and
+              `direct` (the cell's line says so); `grouped` and `buffered` writers hold none.
             - `buffered` acknowledges an increment once it is queued, before it is written: its
               throughput is how fast increments are accepted, not how fast they become durable.
             - `exact` means the store, read back after the writers stopped (and, for `buffered`,

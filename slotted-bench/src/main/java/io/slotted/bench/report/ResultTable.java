@@ -21,6 +21,11 @@ public final class ResultTable {
         this.rows = rows;
     }
 
+    /** A table of the given cells, for the other reports of this package. */
+    static ResultTable of(List<String> headers, List<List<String>> rows) {
+        return new ResultTable(List.copyOf(headers), List.copyOf(rows));
+    }
+
     /**
      * Every cell: throughput, latency percentiles, errors, exactness and, for group commit, how
      * many increments each flush carried.

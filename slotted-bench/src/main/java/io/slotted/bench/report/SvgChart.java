@@ -31,7 +31,7 @@ public final class SvgChart {
     private static final int BOTTOM = 56;
     private static final Map<String, String> COLOURS = Map.of(
             "single-row", "#9e9e9e", "direct", "#f28e2b", "grouped", "#4e79a7",
-            "buffered", "#76b7b2", "redis", "#e15759");
+            "buffered", "#76b7b2", "redis", "#e15759", "ceiling", "#9c755f");
     private static final String[] SPARE_COLOURS = {"#59a14f", "#b07aa1", "#edc948"};
 
     private final List<Summary> summaries;
@@ -91,7 +91,7 @@ public final class SvgChart {
             }
         }
         text(LEFT + (WIDTH - LEFT - RIGHT) / 2.0, plotBottom + 42, "middle", 13, "#222",
-                "concurrent writers (one connection each)");
+                "concurrent writers");
         double middle = (plotTop + plotBottom) / 2;
         svg.append(String.format(Locale.ROOT, "<text x=\"18\" y=\"%.1f\" text-anchor=\"middle\""
                 + " font-size=\"13\" fill=\"#222\" transform=\"rotate(-90 18 %.1f)\">%s</text>\n",

@@ -7,14 +7,56 @@ import java.sql.SQLException;
 import java.sql.Statement;
 
 /**
- * The HikariCP pool each cell gets: sized to the cell's writers plus what the engine needs, and
+ * The HikariCP pool each cell gets: sized to what the cell's writers and the engine need, and
  * filled before writers start so that opening connections is not measured.
+ *
+ * <p>Writers that use a connection for each increment get one each, up to a cap; beyond it they
+ * share the capped pool, since a database accepts only so many connections (MariaDB's default
+ * {@code max_connections} is 151) and a thousand writers cannot each have their own.
  */
 final class BenchPool {
     /** Room beyond writers and flushers: migrate, reads, Hikari's housekeeping. */
     static final int SPARE = 4;
 
     private BenchPool() {
+    }
+
+    /**
+     * Checks a connection cap.
+     *
+     * @param maxConnections the cap
+     * @return the cap
+     * @throws IllegalArgumentException if it is less than 1
+     */
+    static int checkMaxConnections(int maxConnections) {
+        if (maxConnections < 1) {
+            throw new IllegalArgumentException(
+                    "maxConnections must be at least 1, but was " + maxConnections);
+        }
+        return maxConnections;
+    }
+
+    /**
+     * Connections for writers that each use one per increment: one per writer, up to the cap.
+     *
+     * @param writers the cell's writers
+     * @param maxConnections the cap
+     * @return the smaller of the two
+     */
+    static int writerConnections(int writers, int maxConnections) {
+        return Math.min(writers, maxConnections);
+    }
+
+    /**
+     * What a cell's line says when its writers outnumber their connections.
+     *
+     * @param writers the cell's writers
+     * @param maxConnections the cap
+     * @return such as {@code 1000 writers share 64 connections}; empty when each writer has its own
+     */
+    static String sharingNote(int writers, int maxConnections) {
+        return writers > maxConnections
+                ? writers + " writers share " + maxConnections + " connections" : "";
     }
 
     /**

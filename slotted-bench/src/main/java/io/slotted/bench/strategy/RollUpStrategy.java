@@ -29,7 +29,6 @@ import java.util.concurrent.TimeUnit;
  */
 public final class RollUpStrategy implements Strategy {
     private static final Duration EVERY = Duration.ofSeconds(1);
-    private static final int FLUSHERS = 2;
     /** The roller's registry-row lock and its pass each hold a connection. */
     private static final int ROLLER_CONNECTIONS = 2;
 
@@ -52,8 +51,9 @@ public final class RollUpStrategy implements Strategy {
     @Override
     public Run open(String cell, int writers, int keySpace) throws Exception {
         String table = "bench_rollup_" + cell;
-        HikariDataSource pool = BenchPool.open(url, writers + FLUSHERS + ROLLER_CONNECTIONS
-                + BenchPool.SPARE, "bench-" + cell);
+        // Writers hold no connection in GROUPED mode: only the flushers and the roller write.
+        HikariDataSource pool = BenchPool.open(url, SlottedStrategy.DEFAULT_FLUSHERS
+                + ROLLER_CONNECTIONS + BenchPool.SPARE, "bench-" + cell);
         try {
             SlottedStrategy.dropTables(pool, table);
             BenchPool.execute(pool, "DROP TABLE IF EXISTS " + table + "_owner",
@@ -66,7 +66,7 @@ public final class RollUpStrategy implements Strategy {
             counters.adopt(SlottedStrategy.RECORD_TYPE,
                     OwnerColumn.parse(table + "_owner.id.downloads_count"), OwnerMode.FOLD);
             counters.rollUpNow(); // returns once every process may roll the new binding up
-            return new RollUpRun(new SlottedRun(pool, table, counters, keySpace, true));
+            return new RollUpRun(new SlottedRun(pool, table, counters, keySpace, true, ""));
         } catch (Exception e) {
             pool.close();
             throw e;

@@ -13,21 +13,27 @@ import java.sql.Statement;
  * and pays a durable commit, which is the problem Slotted exists to solve.
  *
  * <p>Rows are seeded before the writers start, so every increment is a plain update of an existing
- * row. Each writer holds its own connection and prepared statement for the whole cell.
+ * row. Each writer holds its own connection and prepared statement for the whole cell, as long as
+ * the writers fit under the connection cap; when they are more, every increment borrows a
+ * connection from the capped pool instead, and writers wait their turn for one.
  */
 public final class SingleRowUpdate implements Strategy {
     /** Rows per seeding statement: small enough for every driver's parameter limit. */
     private static final int SEED_CHUNK = 1_000;
 
     private final String url;
+    private final int maxConnections;
 
     /**
      * Creates the strategy.
      *
      * @param url the JDBC URL of the database to write
+     * @param maxConnections the most connections the writers get; more writers share them
+     * @throws IllegalArgumentException if {@code maxConnections} is less than 1
      */
-    public SingleRowUpdate(String url) {
+    public SingleRowUpdate(String url, int maxConnections) {
         this.url = url;
+        this.maxConnections = BenchPool.checkMaxConnections(maxConnections);
     }
 
     @Override
@@ -38,13 +44,15 @@ public final class SingleRowUpdate implements Strategy {
     @Override
     public Run open(String cell, int writers, int keySpace) throws SQLException {
         String table = "bench_single_row_" + cell;
-        HikariDataSource pool = BenchPool.open(url, writers + BenchPool.SPARE, "bench-" + cell);
+        HikariDataSource pool = BenchPool.open(url,
+                BenchPool.writerConnections(writers, maxConnections) + BenchPool.SPARE, "bench-" + cell);
         try {
             BenchPool.execute(pool, "DROP TABLE IF EXISTS " + table,
                     "CREATE TABLE " + table + " (record_type INT NOT NULL, record_id BIGINT NOT NULL,"
                             + " count BIGINT NOT NULL, PRIMARY KEY (record_type, record_id))");
             seed(pool, table, keySpace);
-            return new SingleRowRun(pool, table, keySpace);
+            return new SingleRowRun(pool, table, keySpace,
+                    BenchPool.sharingNote(writers, maxConnections));
         } catch (SQLException | RuntimeException e) {
             pool.close();
             throw e;
@@ -73,12 +81,26 @@ public final class SingleRowUpdate implements Strategy {
         return sql.toString();
     }
 
-    private record SingleRowRun(HikariDataSource pool, String table, int keySpace) implements Run {
+    /**
+     * One cell's seeded table.
+     *
+     * @param sharing how writers share connections, said on the cell's line; empty when each
+     *     writer has its own
+     */
+    private record SingleRowRun(HikariDataSource pool, String table, int keySpace, String sharing)
+            implements Run {
 
         @Override
         public Incrementer incrementer() throws SQLException {
-            return new RowUpdater(pool.getConnection(), "UPDATE " + table
-                    + " SET count = count + 1 WHERE record_type = ? AND record_id = ?");
+            String sql = "UPDATE " + table
+                    + " SET count = count + 1 WHERE record_type = ? AND record_id = ?";
+            return sharing.isEmpty() ? new RowUpdater(pool.getConnection(), sql)
+                    : new BorrowingRowUpdater(pool, sql);
+        }
+
+        @Override
+        public EngineCounts engineCounts() {
+            return sharing.isEmpty() ? EngineCounts.NONE : new EngineCounts(-1, -1, sharing);
         }
 
         @Override
@@ -125,16 +147,37 @@ public final class SingleRowUpdate implements Strategy {
         @Override
         public void increment(long recordId) throws SQLException {
             update.setLong(2, recordId);
-            int updated = update.executeUpdate();
-            if (updated != 1) {
-                throw new SQLException("UPDATE of record_id " + recordId + " changed " + updated
-                        + " rows; the seeded row is missing");
-            }
+            checkOneRow(update.executeUpdate(), recordId);
         }
 
         @Override
         public void close() throws SQLException {
             connection.close();
+        }
+    }
+
+    /**
+     * A writer among more than the pool has connections: each increment borrows one, prepares the
+     * statement (no extra round trip with either driver's defaults) and gives the
+     * connection back, in autocommit, as Hikari's connections are by default.
+     */
+    private record BorrowingRowUpdater(HikariDataSource pool, String sql) implements Incrementer {
+
+        @Override
+        public void increment(long recordId) throws SQLException {
+            try (Connection connection = pool.getConnection();
+                    PreparedStatement update = connection.prepareStatement(sql)) {
+                update.setInt(1, SlottedStrategy.RECORD_TYPE);
+                update.setLong(2, recordId);
+                checkOneRow(update.executeUpdate(), recordId);
+            }
+        }
+    }
+
+    private static void checkOneRow(int updated, long recordId) throws SQLException {
+        if (updated != 1) {
+            throw new SQLException("UPDATE of record_id " + recordId + " changed " + updated
+                    + " rows; the seeded row is missing");
         }
     }
 }

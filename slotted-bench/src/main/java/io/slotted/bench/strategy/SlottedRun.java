@@ -8,9 +8,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.LongStream;
 
-/** One cell's Slotted counters, read back through {@code getAll} as a user would. */
+/**
+ * One cell's Slotted counters, read back through {@code getAll} as a user would.
+ *
+ * @param note said on the cell's line, such as how writers share connections; empty if nothing
+ */
 record SlottedRun(HikariDataSource pool, String table, SlottedCounters counters,
-        int keySpace, boolean flushes) implements Strategy.Run {
+        int keySpace, boolean flushes, String note) implements Strategy.Run {
 
     @Override
     public Strategy.Incrementer incrementer() {
@@ -36,7 +40,7 @@ record SlottedRun(HikariDataSource pool, String table, SlottedCounters counters,
     @Override
     public EngineCounts engineCounts() {
         SlottedStats stats = counters.stats();
-        return new EngineCounts(flushes ? stats.flushes() : -1, stats.retries());
+        return new EngineCounts(flushes ? stats.flushes() : -1, stats.retries(), note);
     }
 
     @Override

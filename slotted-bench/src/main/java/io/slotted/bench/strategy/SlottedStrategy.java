@@ -17,14 +17,23 @@ import java.util.stream.LongStream;
  * for {@code DIRECT}; 16 slots and 2 flushers for {@code GROUPED} and {@code BUFFERED}.
  *
  * <p>Slotted borrows a pool connection per write (or per flush), so writers hold nothing between
- * increments. Every cell gets a fresh table made by {@code migrate()}, and is read back through
+ * increments. In {@code DIRECT} mode each writer borrows one for each increment, so the pool has
+ * one per writer up to the connection cap, and writers beyond it wait their turn; in the queued
+ * modes only the flushers write, so the pool holds their connections and a few spare whatever the
+ * writer count. Every cell gets a fresh table made by {@code migrate()}, and is read back through
  * {@code getAll}, which is what a user would call.
  */
 public final class SlottedStrategy implements Strategy {
     /** The record type every benchmark counter uses, and the single-row table too. */
     static final int RECORD_TYPE = 1;
-    /** Slotted's default flusher count, reserved in the pool for GROUPED and BUFFERED. */
-    private static final int FLUSHERS = 2;
+    /**
+     * Slotted's default flusher count ({@code SlottedCountersBuilder}'s default, which has no
+     * public constant; a test checks the two agree): reserved in the pool for GROUPED and BUFFERED,
+     * and the ceiling's consumer count.
+     */
+    static final int DEFAULT_FLUSHERS = 2;
+    /** The cap on writer connections when none is given: well under MariaDB's default of 151. */
+    public static final int DEFAULT_MAX_CONNECTIONS = 64;
     /**
      * The tables {@code migrate()} makes beside the counter table (the flush ledger, the
      * idempotency keys), named by suffix in slotted-core's internal {@code SchemaMigrator}.
@@ -34,16 +43,7 @@ public final class SlottedStrategy implements Strategy {
     private final String url;
     private final WriteMode mode;
     private final int flushers;
-
-    /**
-     * Creates the strategy with the default flusher count.
-     *
-     * @param url the JDBC URL of the database to write
-     * @param mode the write mode to measure
-     */
-    public SlottedStrategy(String url, WriteMode mode) {
-        this(url, mode, 0);
-    }
+    private final int maxConnections;
 
     /**
      * Creates the strategy.
@@ -51,11 +51,15 @@ public final class SlottedStrategy implements Strategy {
      * @param url the JDBC URL of the database to write
      * @param mode the write mode to measure
      * @param flushers the flusher count, or 0 for the default; named in the strategy's name
+     * @param maxConnections the most connections writers get in {@code DIRECT} mode, shared when
+     *     they are more
+     * @throws IllegalArgumentException if {@code maxConnections} is less than 1
      */
-    public SlottedStrategy(String url, WriteMode mode, int flushers) {
+    public SlottedStrategy(String url, WriteMode mode, int flushers, int maxConnections) {
         this.url = url;
         this.mode = mode;
         this.flushers = flushers;
+        this.maxConnections = BenchPool.checkMaxConnections(maxConnections);
     }
 
     @Override
@@ -67,13 +71,16 @@ public final class SlottedStrategy implements Strategy {
     @Override
     public Run open(String cell, int writers, int keySpace) {
         String table = "bench_" + name().replace('-', '_') + "_" + cell;
-        HikariDataSource pool = BenchPool.open(url, writers + Math.max(flushers, FLUSHERS) + BenchPool.SPARE,
-                "bench-" + cell);
+        boolean direct = mode == WriteMode.DIRECT;
+        int connections = direct ? BenchPool.writerConnections(writers, maxConnections)
+                : flushers > 0 ? flushers : DEFAULT_FLUSHERS;
+        HikariDataSource pool = BenchPool.open(url, connections + BenchPool.SPARE, "bench-" + cell);
         try {
             dropTables(pool, table);
             SlottedCounters counters = builder(pool, table).build();
             counters.migrate();
-            return new SlottedRun(pool, table, counters, keySpace, mode != WriteMode.DIRECT);
+            return new SlottedRun(pool, table, counters, keySpace, !direct,
+                    direct ? BenchPool.sharingNote(writers, maxConnections) : "");
         } catch (Exception e) {
             pool.close();
             throw new IllegalStateException("could not prepare table " + table + ": " + e.getMessage(), e);

@@ -194,6 +194,20 @@ public abstract class Dialect {
      */
     public abstract String upsertRowsSqlWithValues(TableName table, List<SlotRow> rows);
 
+    /**
+     * The flush in one round trip, where this database can make it atomic: the ledger claim, then
+     * the upserts only if the claim took, then COMMIT, with nothing committed if any part fails.
+     * Empty where it cannot; the flush then claims in a round trip of its own.
+     *
+     * @param table the checked counter table name
+     * @param claimSql the ledger claim, an {@code UPDATE} of one row with its values written in
+     * @param rows the slot rows and their deltas, in lock order
+     * @return the one-trip flush, or empty
+     */
+    public Optional<OneTripFlush> oneTripFlush(TableName table, String claimSql, List<SlotRow> rows) {
+        return Optional.empty();
+    }
+
     /** The rows as comma-separated tuples. */
     protected static String tuples(List<SlotRow> rows) {
         StringBuilder text = new StringBuilder(rows.size() * 32);

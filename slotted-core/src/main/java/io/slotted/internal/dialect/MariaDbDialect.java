@@ -24,6 +24,10 @@ import java.util.Optional;
  * server's own form.
  */
 public final class MariaDbDialect extends Dialect {
+    /** What a one-trip flush's block signals when its ledger claim does not take. */
+    private static final String NOT_CLAIMED_STATE = "45000";
+    private static final String NOT_CLAIMED = "slotted: flush ledger row not claimed";
+
     private final boolean mysql;
 
     /**
@@ -92,6 +96,35 @@ public final class MariaDbDialect extends Dialect {
         return mysql
                 ? insert + " AS new ON DUPLICATE KEY UPDATE count = count + new.count"
                 : insert + " ON DUPLICATE KEY UPDATE count = count + VALUES(count)";
+    }
+
+    /**
+     * An anonymous block (MariaDB 10.1 and later; MySQL has none): the server runs it as one
+     * statement and stops at the first error, before its COMMIT, leaving the transaction for the
+     * caller to roll back. A claim that does not take rolls back and signals, so that a missing or
+     * already-advanced ledger row never lets the upserts through.
+     */
+    @Override
+    public Optional<OneTripFlush> oneTripFlush(TableName table, String claimSql, List<SlotRow> rows) {
+        if (mysql) {
+            return Optional.empty();
+        }
+        String block = "BEGIN NOT ATOMIC START TRANSACTION; " + claimSql + ";"
+                + " IF ROW_COUNT() <> 1 THEN ROLLBACK; SIGNAL SQLSTATE '" + NOT_CLAIMED_STATE + "'"
+                + " SET MESSAGE_TEXT = '" + NOT_CLAIMED + "'; END IF; "
+                + upsertRowsSqlWithValues(table, rows) + "; COMMIT; END";
+        return Optional.of(connection -> {
+            try (Statement statement = connection.createStatement()) {
+                statement.execute(block);
+                return true;
+            } catch (SQLException e) {
+                if (NOT_CLAIMED_STATE.equals(e.getSQLState())
+                        && String.valueOf(e.getMessage()).contains(NOT_CLAIMED)) {
+                    return false;
+                }
+                throw e;
+            }
+        });
     }
 
     @Override

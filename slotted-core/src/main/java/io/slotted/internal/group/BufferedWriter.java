@@ -32,6 +32,7 @@ public final class BufferedWriter implements CounterWriter {
     private final StatsRecorder stats;
     private final FlushQueue queue;
     private final Flushers flushers;
+    private final UnwrittenIncrements unwritten;
 
     /**
      * Starts the flusher threads.
@@ -40,10 +41,12 @@ public final class BufferedWriter implements CounterWriter {
      * @param config the flusher count, queue size, interval and retries
      * @param keys where idempotency keys are recorded
      * @param stats where work is counted
+     * @param unwritten where accepted increments are tracked until written, for reads
      */
     public BufferedWriter(Database database, SlottedConfig config, IdempotencyKeys keys, TypeRegistry registry,
-            StatsRecorder stats) {
+            StatsRecorder stats, UnwrittenIncrements unwritten) {
         this.config = config;
+        this.unwritten = unwritten;
         this.stats = stats;
         this.queue = new FlushQueue(config, stats);
         this.flushers = new Flushers(database, config, keys, registry, stats, this::flushEveryInterval);
@@ -52,7 +55,14 @@ public final class BufferedWriter implements CounterWriter {
 
     @Override
     public void add(CounterKey key, long delta) {
-        queue.offer(Pending.released(key, delta));
+        // Tracked before it is queued, so that a flush can never take it out before it is in.
+        unwritten.accepted(key, delta);
+        try {
+            queue.offer(Pending.released(key, delta));
+        } catch (RuntimeException refused) {
+            unwritten.refused(key, delta);
+            throw refused;
+        }
     }
 
     @Override
@@ -83,19 +93,21 @@ public final class BufferedWriter implements CounterWriter {
     private void flushEveryInterval(FlushWriter writer) {
         while (true) {
             boolean stopping = flushers.awaitClosing(config.flushInterval());
-            Pending first = queue.poll();
-            if (first == null) {
+            List<List<Pending>> batches = queue.takeAll();
+            if (batches.isEmpty()) {
                 writer.releaseConnection();
                 if (stopping) {
                     return;
                 }
                 continue;
             }
-            while (first != null) {
-                for (Flush flush : Flush.of(queue.batchStartingWith(first))) {
-                    writeUntilLanded(writer, flush);
+            while (!batches.isEmpty()) {
+                for (List<Pending> batch : batches) {
+                    for (Flush flush : Flush.of(batch)) {
+                        writeUntilLanded(writer, flush);
+                    }
                 }
-                first = queue.poll();
+                batches = queue.takeAll();
             }
         }
     }
@@ -104,17 +116,19 @@ public final class BufferedWriter implements CounterWriter {
     private void writeUntilLanded(FlushWriter writer, Flush flush) {
         List<Flush> toWrite = List.of(flush);
         for (int round = 1; ; round++) {
+            List<Flush> attempted = toWrite;
             List<Flush> retry = new ArrayList<>();
-            for (Flush part : toWrite) {
-                writer.write(part, (failed, reason) -> {
+            unwritten.commit(attempted, () -> {
+                attempted.forEach(part -> writer.write(part, (failed, reason) -> {
                     if (reason instanceof CounterOverflowException) {
                         failed.fail(reason);
                         drop(failed.increments(), reason.getMessage());
                     } else {
                         retry.add(failed);
                     }
-                });
-            }
+                }));
+                return retry;
+            });
             int waiting = retry.stream().mapToInt(Flush::increments).sum();
             if (waiting == 0) {
                 flush.complete();
@@ -123,6 +137,7 @@ public final class BufferedWriter implements CounterWriter {
             if (flushers.closing() && round >= config.maxAttempts()) {
                 String why = "closing, and the database still failed after " + round + " rounds";
                 drop(waiting, why);
+                unwritten.dropped(retry);
                 retry.forEach(f -> f.fail(new SlottedException(why + "; nothing was applied")));
                 flush.complete();
                 return;

@@ -89,12 +89,12 @@ final class Flush {
      * key conflicted, its slot would overflow) keeps its exception: a future completes only once.
      */
     void complete() {
-        pending.stream().filter(p -> p.done() != null).forEach(p -> p.done().complete(null));
+        pending.forEach(Pending::complete);
     }
 
     /** Tells the waiting callers why their increments were not written. */
     void fail(SlottedException reason) {
-        pending.stream().filter(p -> p.done() != null).forEach(p -> p.done().completeExceptionally(reason));
+        pending.forEach(p -> p.fail(reason));
     }
 
     int counters() {

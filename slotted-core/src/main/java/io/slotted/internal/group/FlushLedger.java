@@ -54,10 +54,10 @@ final class FlushLedger {
     }
 
     /**
-     * The claim as plain SQL text, to be sent in one batch with the flush's upserts. Its update
-     * count must be checked: 1 means claimed, anything else means the batch must be rolled back
-     * and {@link #claim} used instead. Only numbers and the flusher id, which the constructor
-     * holds to hex digits and dashes, are written into the text.
+     * The claim as plain SQL text, for a flush sent in one round trip: an {@code UPDATE} that
+     * changes one row when it claims and none otherwise, in which case {@link #claim} must decide.
+     * Only numbers and the flusher id, which the constructor holds to hex digits and dashes, are
+     * written into the text.
      */
     String claimSqlWithValues(long seq) {
         return "UPDATE " + ledger + " SET flush_seq = " + seq + ", updated_ms = " + clock.millis()

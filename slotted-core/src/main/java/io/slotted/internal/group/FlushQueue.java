@@ -7,29 +7,42 @@ import io.slotted.internal.sql.CounterKey;
 import io.slotted.internal.write.StatsRecorder;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.BlockingQueue;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The bounded hand-off between callers and flushers, shared by both queued write modes.
  *
+ * <p>Callers push onto a lock-free stack with one compare-and-set, and a flusher takes the whole
+ * stack with one swap, so many callers never queue on a lock to hand over an increment (a locked
+ * queue makes them park and wake on the lock itself, a second wake-up per increment). A caller
+ * that finds the stack empty wakes one idle flusher; otherwise a flusher is already due to look.
+ *
  * <p>When the queue is full a caller waits for room up to the configured time and then fails with
- * {@link QueueFullException}; nothing is dropped and memory stays bounded. A flusher takes what is
- * there in batches of at most {@value #MAX_FLUSH}, which bounds one transaction's size and the
- * time it holds its row locks.
+ * {@link QueueFullException}; nothing is dropped and memory stays bounded. That rare path takes a
+ * lock.
  */
 final class FlushQueue {
-    /** Increments taken per batch at most. */
+    /** Increments per flush at most, which bounds one transaction's size and lock time. */
     static final int MAX_FLUSH = 20_000;
 
     private final SlottedConfig config;
-    private final BlockingQueue<Pending> queue;
+    private final AtomicReference<Pending> newest = new AtomicReference<>();
+    private final AtomicInteger size = new AtomicInteger();
+    private final Queue<Thread> idleFlushers = new ConcurrentLinkedQueue<>();
+    private final ReentrantLock roomLock = new ReentrantLock();
+    private final Condition roomFreed = roomLock.newCondition();
+    private final AtomicInteger waitingForRoom = new AtomicInteger();
 
     FlushQueue(SlottedConfig config, StatsRecorder stats) {
         this.config = config;
-        this.queue = new ArrayBlockingQueue<>(config.queueCapacity());
-        stats.watchQueue(queue::size);
+        stats.watchQueue(size::get);
     }
 
     /**
@@ -39,20 +52,53 @@ final class FlushQueue {
      * @throws SlottedException if interrupted while waiting; the interrupt flag is restored
      */
     void offer(Pending increment) {
-        boolean queued;
+        if (!reserve()) {
+            awaitRoom(increment);
+        }
+        Pending older;
+        do {
+            older = newest.get();
+            increment.next = older;
+        } while (!newest.compareAndSet(older, increment));
+        if (older == null) {
+            Thread idle = idleFlushers.poll();
+            if (idle != null) {
+                LockSupport.unpark(idle);
+            }
+        }
+    }
+
+    private boolean reserve() {
+        for (int taken = size.get(); taken < config.queueCapacity(); taken = size.get()) {
+            if (size.compareAndSet(taken, taken + 1)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private void awaitRoom(Pending increment) {
+        long waitNanos = config.queueFullWait().toNanos();
+        roomLock.lock();
+        waitingForRoom.incrementAndGet();
         try {
-            queued = queue.offer(increment, config.queueFullWait().toNanos(), TimeUnit.NANOSECONDS);
+            while (!reserve()) {
+                if (waitNanos <= 0) {
+                    throw new QueueFullException("write queue full: " + size.get() + " of "
+                            + config.queueCapacity() + " places taken after waiting "
+                            + config.queueFullWait().toMillis() + "ms; the database is writing slower"
+                            + " than increments arrive, or is down. Nothing was applied for counter "
+                            + increment.key() + "; retry later or raise queueCapacity");
+                }
+                waitNanos = roomFreed.awaitNanos(waitNanos);
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new SlottedException("interrupted while waiting for room in the write queue;"
                     + " nothing was applied", e);
-        }
-        if (!queued) {
-            throw new QueueFullException("write queue full: " + queue.size() + " of "
-                    + config.queueCapacity() + " places taken after waiting "
-                    + config.queueFullWait().toMillis() + "ms; the database is writing slower than"
-                    + " increments arrive, or is down. Nothing was applied for counter "
-                    + increment.key() + "; retry later or raise queueCapacity");
+        } finally {
+            waitingForRoom.decrementAndGet();
+            roomLock.unlock();
         }
     }
 
@@ -69,27 +115,57 @@ final class FlushQueue {
         return !keyed.replayed();
     }
 
-    /** The next increment, or null if there is none now. */
-    Pending poll() {
-        return queue.poll();
-    }
-
-    /** The next increment, waiting up to {@code millis} for one; null if none came or interrupted. */
-    Pending poll(long millis) {
-        try {
-            return queue.poll(millis, TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return null;
+    /** Everything queued, oldest first, in batches of at most {@value #MAX_FLUSH}; none if empty. */
+    List<List<Pending>> takeAll() {
+        Pending taken = newest.getAndSet(null);
+        if (taken == null) {
+            return List.of();
         }
+        List<Pending> oldestFirst = new ArrayList<>();
+        for (Pending p = taken; p != null; p = p.next) {
+            oldestFirst.add(p);
+        }
+        for (int i = 0, j = oldestFirst.size() - 1; i < j; i++, j--) {
+            oldestFirst.set(i, oldestFirst.set(j, oldestFirst.get(i)));
+        }
+        size.addAndGet(-oldestFirst.size());
+        if (waitingForRoom.get() > 0) {
+            roomLock.lock();
+            try {
+                roomFreed.signalAll();
+            } finally {
+                roomLock.unlock();
+            }
+        }
+        List<List<Pending>> batches = new ArrayList<>();
+        for (int from = 0; from < oldestFirst.size(); from += MAX_FLUSH) {
+            batches.add(oldestFirst.subList(from, Math.min(oldestFirst.size(), from + MAX_FLUSH)));
+        }
+        return batches;
     }
 
-    /** {@code first} and whatever else is queued, up to {@value #MAX_FLUSH} increments. */
-    List<Pending> batchStartingWith(Pending first) {
-        List<Pending> batch = new ArrayList<>();
-        batch.add(first);
-        queue.drainTo(batch, MAX_FLUSH - 1);
-        return batch;
+    /**
+     * Everything queued, waiting up to {@code millis} for something to arrive; none if nothing came
+     * or the flusher was interrupted.
+     */
+    List<List<Pending>> takeAll(long millis) {
+        List<List<Pending>> taken = takeAll();
+        if (!taken.isEmpty()) {
+            return taken;
+        }
+        Thread flusher = Thread.currentThread();
+        idleFlushers.add(flusher);
+        try {
+            // Looked again once registered: an increment queued just before would not wake it.
+            taken = takeAll();
+            if (taken.isEmpty() && !flusher.isInterrupted()) {
+                LockSupport.parkNanos(this, TimeUnit.MILLISECONDS.toNanos(millis));
+                taken = takeAll();
+            }
+            return taken;
+        } finally {
+            idleFlushers.remove(flusher);
+        }
     }
 
     /**
@@ -99,11 +175,13 @@ final class FlushQueue {
      * @return how many increments were refused
      */
     int refuseLeftovers() {
-        List<Pending> leftovers = new ArrayList<>();
-        queue.drainTo(leftovers);
         IllegalStateException closed = new IllegalStateException(
                 "these counters were closed before the increment could be written; nothing was applied");
-        leftovers.stream().filter(p -> p.done() != null).forEach(p -> p.done().completeExceptionally(closed));
-        return leftovers.size();
+        int refused = 0;
+        for (List<Pending> batch : takeAll()) {
+            batch.forEach(p -> p.fail(closed));
+            refused += batch.size();
+        }
+        return refused;
     }
 }

@@ -6,6 +6,7 @@ import io.slotted.SlottedException;
 import io.slotted.Ticker;
 import io.slotted.internal.dialect.Dialect;
 import io.slotted.internal.dialect.Failure;
+import io.slotted.internal.dialect.OneTripFlush;
 import io.slotted.internal.dialect.SlotRow;
 import io.slotted.internal.jdbc.Database;
 import io.slotted.internal.jdbc.FailureReport;
@@ -20,22 +21,24 @@ import io.slotted.internal.write.SlotRows;
 import io.slotted.internal.write.StatsRecorder;
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Writes one flusher's flushes: each flush in one transaction, committed exactly once.
  *
  * <p>A transaction claims the flush's sequence number in the {@link FlushLedger}, upserts one row
- * per counter in counter order, and commits. Failures before COMMIT leave nothing behind (the
+ * per counter in counter order, and commits. In the common case (no idempotency keys, a flush
+ * of at most {@value #ROWS_PER_STATEMENT} counters, MariaDB or PostgreSQL) all three go to the
+ * server in one round trip ({@link OneTripFlush}), so a lone increment waits for one round trip,
+ * as in {@code DIRECT} mode; otherwise the claim takes a round trip of its own, and its result
+ * decides what follows. Failures before COMMIT leave nothing behind (the
  * server rolls back a transaction whose connection is gone), so they are retried up to the
  * configured attempts. A connection lost during COMMIT leaves the outcome unknown; the same flush is
  * then retried with the same sequence number until the ledger says whether it landed, for up to
@@ -45,7 +48,6 @@ import org.slf4j.LoggerFactory;
  * ({@link SlotPicker#pickOwned}), one of them at random per counter per flush.
  */
 final class FlushWriter {
-    private static final Logger LOG = LoggerFactory.getLogger(FlushWriter.class);
     /** Keeps one statement's text to tens of kilobytes, well under every server's packet limit. */
     private static final int ROWS_PER_STATEMENT = 1_000;
     private final Database database;
@@ -60,7 +62,6 @@ final class FlushWriter {
     private final Ticker ticker;
     private long nextSeq = 1;
     private boolean registered;
-    private boolean pipelineClaim = true;
     private Connection held;
 
     FlushWriter(Database database, SlottedConfig config, int index, String flusherId,
@@ -120,7 +121,7 @@ final class FlushWriter {
             switch (verdict.outcome()) {
                 case APPLIED -> { }
                 case REPLAYED -> entry.getKey().markReplayed();
-                case CONFLICT -> entry.getKey().done().completeExceptionally(verdict.conflict());
+                case CONFLICT -> entry.getKey().fail(verdict.conflict());
             }
             notApplied += verdict.outcome() == IdempotencyKeys.Outcome.APPLIED ? 0 : 1;
         }
@@ -198,13 +199,13 @@ final class FlushWriter {
             registerOnce(connection, dialect);
             registry.refreshIfStale(connection);
             keys.pruneIfDue(connection);
-            if (flush.keyed().isEmpty() && pipelineClaim) {
-                if (claimAndUpsertInOneTrip(connection, dialect, flush, seq)) {
-                    commitSent = true;
-                    connection.commit();
+            Optional<OneTripFlush> oneTrip = oneTrip(dialect, flush, seq);
+            if (oneTrip.isPresent()) {
+                commitSent = true;
+                if (oneTrip.get().run(connection)) {
                     return Attempt.succeeded(verdicts);
                 }
-                connection.rollback();
+                commitSent = false; // not claimed, nothing written: the ledger decides below
             }
             if (ledger.claim(connection, seq) == FlushLedger.Claim.ALREADY_COMMITTED) {
                 recallKeys(connection, flush, flushRef, verdicts);
@@ -219,41 +220,27 @@ final class FlushWriter {
             connection.commit();
             return Attempt.succeeded(verdicts);
         } catch (SQLException e) {
-            if (!commitSent) {
+            Failure kind = dialect.classify(e);
+            if (kind != Failure.CONNECTION) {
+                // Also a one-trip flush that failed before its COMMIT: its transaction is open.
                 Transactions.rollbackQuietly(connection, e);
             }
             releaseConnection();
-            return new Attempt(e, dialect.classify(e), commitSent, null);
+            return new Attempt(e, kind, commitSent, null);
         }
     }
 
     /**
-     * The common case, a flush without idempotency keys, in two round trips rather than three:
-     * the ledger claim and one multi-row upsert go to the server as one batch of plain
-     * statements, then COMMIT. The claim's result is known only afterwards; if it did not claim
-     * (an earlier attempt of this flush may have committed), the caller rolls the whole batch back
-     * and takes the careful path. A driver that does not report the claim's update count in a batch gets the
-     * careful path from then on.
-     *
-     * @return true if the claim succeeded and the upserts are in the transaction
+     * The flush in one round trip, if it has no idempotency keys and the database can. A flush
+     * whose increments cancel out has no rows to write and takes the careful path, which claims
+     * its number all the same.
      */
-    private boolean claimAndUpsertInOneTrip(Connection connection, Dialect dialect, Flush flush,
-            long seq) throws SQLException {
+    private Optional<OneTripFlush> oneTrip(Dialect dialect, Flush flush, long seq) {
         List<SlotRow> rows = rows(flush.sums());
-        try (Statement batch = connection.createStatement()) {
-            batch.addBatch(ledger.claimSqlWithValues(seq));
-            for (int from = 0; from < rows.size(); from += ROWS_PER_STATEMENT) {
-                int to = Math.min(rows.size(), from + ROWS_PER_STATEMENT);
-                batch.addBatch(dialect.upsertRowsSqlWithValues(database.table(), rows.subList(from, to)));
-            }
-            int claimed = batch.executeBatch()[0];
-            if (claimed < 0) {
-                pipelineClaim = false;
-                LOG.info("the JDBC driver does not report update counts in a batch; flushes will"
-                        + " claim their ledger row in a round trip of its own");
-            }
-            return claimed == 1;
+        if (!flush.keyed().isEmpty() || rows.isEmpty() || rows.size() > ROWS_PER_STATEMENT) {
+            return Optional.empty();
         }
+        return dialect.oneTripFlush(database.table(), ledger.claimSqlWithValues(seq), rows);
     }
 
     private Connection heldConnection() throws SQLException {

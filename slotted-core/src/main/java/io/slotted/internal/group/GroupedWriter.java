@@ -8,6 +8,7 @@ import io.slotted.internal.keys.IdempotencyKeys;
 import io.slotted.internal.sql.CounterKey;
 import io.slotted.internal.write.CounterWriter;
 import io.slotted.internal.write.StatsRecorder;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -62,9 +63,9 @@ public final class GroupedWriter implements CounterWriter {
 
     @Override
     public CompletableFuture<Void> addAsync(CounterKey key, long delta) {
-        Pending increment = Pending.awaited(key, delta);
+        Pending increment = Pending.async(key, delta);
         queue.offer(increment);
-        return increment.done();
+        return increment.future();
     }
 
     @Override
@@ -87,8 +88,8 @@ public final class GroupedWriter implements CounterWriter {
         long lastWork = ticker.read();
         while (true) {
             boolean stopping = flushers.closing();
-            Pending first = stopping ? queue.poll() : queue.poll(IDLE_POLL_MILLIS);
-            if (first == null) {
+            List<List<Pending>> batches = stopping ? queue.takeAll() : queue.takeAll(IDLE_POLL_MILLIS);
+            if (batches.isEmpty()) {
                 if (stopping || ticker.read() - lastWork > IDLE_RELEASE_NANOS) {
                     writer.releaseConnection();
                 }
@@ -98,9 +99,11 @@ public final class GroupedWriter implements CounterWriter {
                 continue;
             }
             lastWork = ticker.read();
-            for (Flush flush : Flush.of(queue.batchStartingWith(first))) {
-                writer.write(flush, Flush::fail);
-                flush.complete();
+            for (List<Pending> batch : batches) {
+                for (Flush flush : Flush.of(batch)) {
+                    writer.write(flush, Flush::fail);
+                    flush.complete();
+                }
             }
         }
     }

@@ -3,44 +3,72 @@ package io.slotted.internal.group;
 import io.slotted.OutcomeUnknownException;
 import io.slotted.SlottedException;
 import io.slotted.internal.sql.CounterKey;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
+import java.util.concurrent.locks.LockSupport;
 
 /**
- * One accepted increment waiting for a flush.
+ * One accepted increment waiting for a flush, and how its caller learns the outcome.
  *
- * <p>{@code done} is completed when the increment is durable; it is null when nobody waits
- * ({@code BUFFERED} mode without an idempotency key). An increment with an idempotency key always
- * has one, since only the database can say whether it is a replay; {@link #replayed()} is set
- * before {@code done} completes and read after, so the future's completion publishes it.
+ * <p>A caller of {@code add} parks its own thread and the flusher unparks exactly that thread:
+ * one wake-up per increment, no spinning before the park and no future to allocate, which is what
+ * a wait costs least on few cores, and never pins a virtual thread's carrier. A caller of
+ * {@code addAsync} gets a future instead; a {@code BUFFERED} increment without a key has nobody
+ * waiting. An outcome is set once: a caller already failed (its key conflicted, its slot would
+ * overflow) keeps its exception when the rest of its flush completes. {@link #replayed()} is set
+ * before the outcome, whose volatile write publishes it.
  */
 final class Pending {
-    private final CounterKey key;
-    private final long delta;
-    private final CompletableFuture<Void> done;
-    private final String idempotencyKey;
-    private boolean replayed;
+    private static final Object DURABLE = new Object();
+    private static final VarHandle OUTCOME;
 
-    private Pending(CounterKey key, long delta, CompletableFuture<Void> done, String idempotencyKey) {
-        this.key = key;
-        this.delta = delta;
-        this.done = done;
-        this.idempotencyKey = idempotencyKey;
+    static {
+        try {
+            OUTCOME = MethodHandles.lookup().findVarHandle(Pending.class, "outcome", Object.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
     }
 
-    /** An increment whose caller waits for its commit. */
+    private final CounterKey key;
+    private final long delta;
+    private final String idempotencyKey;
+    private final Thread waiter;
+    private final CompletableFuture<Void> future;
+    /** Null while pending, then {@link #DURABLE} or the exception the caller gets. */
+    private volatile Object outcome;
+    private boolean replayed;
+    /** The next older increment in the queue's stack; written before the increment is queued. */
+    Pending next;
+
+    private Pending(CounterKey key, long delta, String idempotencyKey, Thread waiter,
+            CompletableFuture<Void> future) {
+        this.key = key;
+        this.delta = delta;
+        this.idempotencyKey = idempotencyKey;
+        this.waiter = waiter;
+        this.future = future;
+    }
+
+    /** An increment whose calling thread waits for its commit in {@link #awaitDurable()}. */
     static Pending awaited(CounterKey key, long delta) {
-        return new Pending(key, delta, new CompletableFuture<>(), null);
+        return new Pending(key, delta, null, Thread.currentThread(), null);
+    }
+
+    /** An increment whose caller gets {@link #future()}, completed after its commit. */
+    static Pending async(CounterKey key, long delta) {
+        return new Pending(key, delta, null, null, new CompletableFuture<>());
     }
 
     /** A {@code BUFFERED} increment: its caller was released when it was queued. */
     static Pending released(CounterKey key, long delta) {
-        return new Pending(key, delta, null, null);
+        return new Pending(key, delta, null, null, null);
     }
 
-    /** An increment with an idempotency key, whose caller waits in every mode. */
+    /** An increment with an idempotency key, whose calling thread waits in every mode. */
     static Pending keyed(CounterKey key, long delta, String idempotencyKey) {
-        return new Pending(key, delta, new CompletableFuture<>(), idempotencyKey);
+        return new Pending(key, delta, idempotencyKey, Thread.currentThread(), null);
     }
 
     CounterKey key() {
@@ -51,13 +79,13 @@ final class Pending {
         return delta;
     }
 
-    /** Completed once the increment is durable; null when nobody waits. */
-    CompletableFuture<Void> done() {
-        return done;
-    }
-
     String idempotencyKey() {
         return idempotencyKey;
+    }
+
+    /** Completed once the increment is durable; only for an increment made by {@link #async}. */
+    CompletableFuture<Void> future() {
+        return future;
     }
 
     boolean replayed() {
@@ -68,22 +96,52 @@ final class Pending {
         replayed = true;
     }
 
+    /** Tells the caller the increment is durable, unless it was already told otherwise. */
+    void complete() {
+        if (OUTCOME.compareAndSet(this, null, DURABLE)) {
+            release(null);
+        }
+    }
+
+    /** Tells the caller why the increment was not written, unless it was already told. */
+    void fail(RuntimeException reason) {
+        if (OUTCOME.compareAndSet(this, null, reason)) {
+            release(reason);
+        }
+    }
+
+    private void release(RuntimeException reason) {
+        if (waiter != null) {
+            LockSupport.unpark(waiter);
+        } else if (future != null) {
+            if (reason == null) {
+                future.complete(null);
+            } else {
+                future.completeExceptionally(reason);
+            }
+        }
+    }
+
     /**
-     * Blocks until the increment is durable.
+     * Blocks the calling thread, the one that made this increment, until it is durable.
      *
      * @throws SlottedException what the flush failed with
      * @throws OutcomeUnknownException if interrupted: the increment may still be applied
      */
     void awaitDurable() {
-        try {
-            done.get();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new OutcomeUnknownException("interrupted while waiting for the commit of add "
-                    + delta + " to counter " + key + "; the increment may still be applied", e);
-        } catch (ExecutionException e) {
-            throw e.getCause() instanceof SlottedException s ? s
-                    : new SlottedException("add " + delta + " to counter " + key + " failed", e.getCause());
+        Object result;
+        while ((result = outcome) == null) {
+            LockSupport.park(this);
+            if (Thread.interrupted()) {
+                Thread.currentThread().interrupt();
+                throw new OutcomeUnknownException("interrupted while waiting for the commit of add "
+                        + delta + " to counter " + key + "; the increment may still be applied", null);
+            }
         }
+        if (result == DURABLE) {
+            return;
+        }
+        throw result instanceof SlottedException s ? s
+                : new SlottedException("add " + delta + " to counter " + key + " failed", (Throwable) result);
     }
 }

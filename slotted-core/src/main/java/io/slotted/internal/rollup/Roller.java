@@ -24,6 +24,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -53,6 +54,12 @@ public final class Roller implements AutoCloseable {
     private final StatsRecorder stats;
     private final RollUpPass pass;
     private final Map<OwnerColumn, ColumnRange> ranges = new ConcurrentHashMap<>();
+    /**
+     * Guards starting and stopping. A lock rather than {@code synchronized}: close waits for a
+     * roll-up under way, and a virtual thread waiting inside {@code synchronized} would hold its
+     * carrier thread on Java 21 to 23.
+     */
+    private final ReentrantLock lifecycle = new ReentrantLock();
     private ScheduledExecutorService background;
     private volatile String lastFailure;
 
@@ -76,7 +83,16 @@ public final class Roller implements AutoCloseable {
     }
 
     /** Starts rolling up in the background if the configuration asks for it. */
-    public synchronized void start() {
+    public void start() {
+        lifecycle.lock();
+        try {
+            startBackground();
+        } finally {
+            lifecycle.unlock();
+        }
+    }
+
+    private void startBackground() {
         Duration every = config.rollUpEvery();
         if (every.isZero() || background != null) {
             return;
@@ -241,7 +257,16 @@ public final class Roller implements AutoCloseable {
 
     /** Stops the background roller, letting a roll-up under way finish. */
     @Override
-    public synchronized void close() {
+    public void close() {
+        lifecycle.lock();
+        try {
+            stopBackground();
+        } finally {
+            lifecycle.unlock();
+        }
+    }
+
+    private void stopBackground() {
         if (background == null) {
             return;
         }
