@@ -22,6 +22,10 @@ import org.junit.jupiter.api.Test;
  * Real connection faults during group commit: connections cut at COMMIT by a proxy on loopback,
  * and the database server stopped and started under load. Nothing acknowledged may be lost and
  * nothing applied twice, and the library must recover without being rebuilt.
+ *
+ * <p>An increment without an idempotency key is flushed in one round trip (claim, upsert and
+ * COMMIT in one statement or batch), so the cuts of plain increments here cut that trip, before or
+ * after the server receives it; keyed increments take the path that claims first.
  */
 abstract class ConnectionFaultSuite {
     private static final AtomicInteger TABLES = new AtomicInteger();
