@@ -12,9 +12,11 @@ public record Increment(int recordType, long recordId, long delta) {
     /**
      * Creates an increment.
      *
-     * @throws IllegalArgumentException if {@code delta} is 0
+     * @throws IllegalArgumentException if {@code delta} is 0 or the record type is
+     *     {@link SlottedCounters#RESERVED_RECORD_TYPE}
      */
     public Increment {
+        SlottedCounters.checkRecordType(recordType);
         if (delta == 0) {
             throw new IllegalArgumentException("delta must not be 0 (counter (record_type="
                     + recordType + ", record_id=" + recordId + "))");

@@ -24,6 +24,13 @@ import javax.sql.DataSource;
  * }</pre>
  */
 public interface SlottedCounters extends AutoCloseable {
+    /**
+     * The one {@code record_type} no counter may use: group commit keeps a row of it per flusher
+     * in the counter table, which records the flusher's last flush so that a flush whose commit was
+     * lost can tell whether it landed. Every call taking a record type refuses it. Queries of your
+     * own that sum the whole table should leave it out.
+     */
+    int RESERVED_RECORD_TYPE = Integer.MIN_VALUE;
 
     /**
      * Starts configuring counters stored through the given data source. Slotted borrows a
@@ -57,6 +64,21 @@ public interface SlottedCounters extends AutoCloseable {
                     + (printable ? "" : ", some of them not printable ASCII"));
         }
         return idempotencyKey;
+    }
+
+    /**
+     * Checks a record type against {@link #RESERVED_RECORD_TYPE}.
+     *
+     * @param recordType the type a caller gave
+     * @return the type, unchanged
+     * @throws IllegalArgumentException if it is the reserved type
+     */
+    static int checkRecordType(int recordType) {
+        if (recordType == RESERVED_RECORD_TYPE) {
+            throw new IllegalArgumentException("record_type " + recordType + " is reserved for"
+                    + " Slotted's own rows (see SlottedCounters.RESERVED_RECORD_TYPE); use any other int");
+        }
+        return recordType;
     }
 
     /**

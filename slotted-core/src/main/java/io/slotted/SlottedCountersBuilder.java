@@ -100,6 +100,7 @@ public final class SlottedCountersBuilder {
      * @throws IllegalArgumentException if {@code slots} is out of range
      */
     public SlottedCountersBuilder slots(int recordType, int slots) {
+        SlottedCounters.checkRecordType(recordType);
         once("slots for type " + recordType);
         slotsByType.put(recordType, checkSlots(slots));
         return this;

@@ -23,9 +23,10 @@ import org.junit.jupiter.api.Test;
  * and the database server stopped and started under load. Nothing acknowledged may be lost and
  * nothing applied twice, and the library must recover without being rebuilt.
  *
- * <p>An increment without an idempotency key is flushed in one round trip (claim, upsert and
- * COMMIT in one statement or batch), so the cuts of plain increments here cut that trip, before or
- * after the server receives it; keyed increments take the path that claims first.
+ * <p>An increment without an idempotency key is flushed as one upsert statement in auto-commit
+ * that also sets the flusher's mark, so the cuts of plain increments here cut that statement,
+ * before or after the server receives it, and its outcome is learned from the mark; keyed
+ * increments take the transaction that claims the ledger first, learned from the ledger.
  */
 abstract class ConnectionFaultSuite {
     private static final AtomicInteger TABLES = new AtomicInteger();
@@ -111,8 +112,8 @@ abstract class ConnectionFaultSuite {
     }
 
     /**
-     * A lone increment costs one round trip: the ledger claim, the upsert and COMMIT travel
-     * together (the cut-COMMIT tests around this one cut exactly that trip).
+     * A lone increment costs one round trip: one upsert statement in auto-commit carries the
+     * flusher's mark and the increment (the cut-COMMIT tests around this one cut exactly that trip).
      */
     @Test
     void loneIncrement_isOneRoundTripToTheServer() throws Exception {

@@ -535,7 +535,8 @@ abstract class OwnerColumnSuite extends CounterTableTest {
                 (id, delta) -> counters.add(TYPE, id, delta));
 
         assertThat(moved).isPositive();
-        assertThat(longPairs("SELECT 0, COUNT(*) FROM " + table + " WHERE slot >= 4").get(0L))
+        assertThat(longPairs("SELECT 0, COUNT(*) FROM " + table + " WHERE record_type = " + TYPE
+                + " AND slot >= 4").get(0L))
                 .as("rows beyond the new slot count").isZero();
         Map<Long, Long> expected = plus(plus(early, during), late);
         assertThat(counters.getAll(TYPE, new ArrayList<>(expected.keySet()))).isEqualTo(expected);

@@ -144,7 +144,7 @@ public final class DefaultSlottedCounters implements SlottedCounters {
 
     @Override
     public long get(int recordType, long recordId) {
-        CounterKey key = new CounterKey(recordType, recordId);
+        CounterKey key = new CounterKey(SlottedCounters.checkRecordType(recordType), recordId);
         if (!unwritten.isTracking()) {
             return reader.get(key);
         }
@@ -154,6 +154,7 @@ public final class DefaultSlottedCounters implements SlottedCounters {
     @Override
     public Map<Long, Long> getAll(int recordType, Collection<Long> recordIds) {
         Objects.requireNonNull(recordIds, "recordIds must not be null");
+        SlottedCounters.checkRecordType(recordType);
         if (!unwritten.isTracking()) {
             return reader.getAll(recordType, recordIds);
         }
@@ -167,19 +168,21 @@ public final class DefaultSlottedCounters implements SlottedCounters {
     @Override
     public void set(int recordType, long recordId, long count) {
         checkOpen();
-        setter.set(new CounterKey(recordType, recordId), count);
+        setter.set(new CounterKey(SlottedCounters.checkRecordType(recordType), recordId), count);
     }
 
     @Override
     public AdoptionReport adopt(int recordType, OwnerColumn owner, OwnerMode mode) {
         Objects.requireNonNull(owner, "owner must not be null");
         Objects.requireNonNull(mode, "mode must not be null");
+        SlottedCounters.checkRecordType(recordType);
         checkOpen();
         return adoption.adopt(recordType, owner, mode);
     }
 
     @Override
     public RollUpReport release(int recordType) {
+        SlottedCounters.checkRecordType(recordType);
         checkOpen();
         return roller.release(recordType);
     }
@@ -193,6 +196,7 @@ public final class DefaultSlottedCounters implements SlottedCounters {
     @Override
     public RecountReport recount(int recordType, String sourceQuery, boolean fix) {
         Objects.requireNonNull(sourceQuery, "sourceQuery must not be null");
+        SlottedCounters.checkRecordType(recordType);
         if (sourceQuery.isBlank()) {
             throw new IllegalArgumentException("sourceQuery must be a query returning (record_id,"
                     + " count) rows, but was blank");
@@ -203,6 +207,7 @@ public final class DefaultSlottedCounters implements SlottedCounters {
 
     @Override
     public long shrink(int recordType, int slots) {
+        SlottedCounters.checkRecordType(recordType);
         if (slots < 1 || slots > SlottedCountersBuilder.MAX_SLOTS) {
             throw new IllegalArgumentException("slots must be between 1 and "
                     + SlottedCountersBuilder.MAX_SLOTS + ", but was " + slots);
@@ -230,6 +235,7 @@ public final class DefaultSlottedCounters implements SlottedCounters {
     }
 
     private CounterKey acceptedKey(int recordType, long recordId, long delta) {
+        SlottedCounters.checkRecordType(recordType);
         if (delta == 0) {
             throw new IllegalArgumentException("delta must not be 0 (counter (record_type="
                     + recordType + ", record_id=" + recordId + "))");

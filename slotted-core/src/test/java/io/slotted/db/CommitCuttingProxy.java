@@ -1,5 +1,6 @@
 package io.slotted.db;
 
+import io.slotted.internal.dialect.Dialect;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -16,7 +17,8 @@ import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * A TCP proxy on loopback between the driver and a database server that can cut a connection at
- * the worst moment: when the client sends COMMIT.
+ * the worst moment: when the client sends COMMIT, or a flush that commits by itself (a statement
+ * in auto-commit that begins with Slotted's flush comment, {@link Dialect#FLUSH_COMMENT}).
  *
  * <p>It makes the fault that a stub cannot: a real connection lost during COMMIT, either after the
  * server received it (the transaction commits, the client never hears) or before (it does not).
@@ -32,7 +34,8 @@ public final class CommitCuttingProxy implements AutoCloseable {
         BEFORE_SERVER_RECEIVES
     }
 
-    private static final byte[] COMMIT = "COMMIT".getBytes(StandardCharsets.US_ASCII);
+    private static final List<byte[]> COMMITS = List.of("COMMIT".getBytes(StandardCharsets.US_ASCII),
+            Dialect.FLUSH_COMMENT.trim().getBytes(StandardCharsets.US_ASCII));
 
     private final ServerSocket listener;
     private final String targetHost;
@@ -176,10 +179,14 @@ public final class CommitCuttingProxy implements AutoCloseable {
     }
 
     private static boolean contains(byte[] buffer, int length) {
+        return COMMITS.stream().anyMatch(commit -> contains(buffer, length, commit));
+    }
+
+    private static boolean contains(byte[] buffer, int length, byte[] text) {
         outer:
-        for (int i = 0; i + COMMIT.length <= length; i++) {
-            for (int j = 0; j < COMMIT.length; j++) {
-                if (buffer[i + j] != COMMIT[j]) {
+        for (int i = 0; i + text.length <= length; i++) {
+            for (int j = 0; j < text.length; j++) {
+                if (buffer[i + j] != text[j]) {
                     continue outer;
                 }
             }

@@ -20,6 +20,11 @@ import java.util.Optional;
  * are decided here; each dialect adds its vendor's codes.
  */
 public abstract class Dialect {
+    /**
+     * Begins every one-statement flush, so that it can be told apart in the server's process list
+     * and logs (and by the tests' fault proxy, which cuts connections as it passes).
+     */
+    public static final String FLUSH_COMMENT = "/* slotted flush */ ";
 
     /**
      * The database's name for messages and reports.
@@ -195,17 +200,25 @@ public abstract class Dialect {
     public abstract String upsertRowsSqlWithValues(TableName table, List<SlotRow> rows);
 
     /**
-     * The flush in one round trip, where this database can make it atomic: the ledger claim, then
-     * the upserts only if the claim took, then COMMIT, with nothing committed if any part fails.
-     * Empty where it cannot; the flush then claims in a round trip of its own.
+     * The flush as one statement, where this database can write it so: the flusher's mark set to
+     * the flush's number and the slot rows' deltas added, in one multi-row upsert that commits on
+     * its own (the connection in auto-commit) and so lands whole or not at all. The mark goes
+     * first, as its record type sorts first, keeping rows in lock order. Only numbers are
+     * written into the text. Empty where the database has no such upsert; the flush then claims
+     * its number in the ledger in a transaction.
      *
      * @param table the checked counter table name
-     * @param claimSql the ledger claim, an {@code UPDATE} of one row with its values written in
+     * @param mark the flusher's mark with this flush's number
      * @param rows the slot rows and their deltas, in lock order
-     * @return the one-trip flush, or empty
+     * @return the statement, or empty
      */
-    public Optional<OneTripFlush> oneTripFlush(TableName table, String claimSql, List<SlotRow> rows) {
+    public Optional<String> oneStatementFlushSql(TableName table, FlushMark mark, List<SlotRow> rows) {
         return Optional.empty();
+    }
+
+    /** The mark and the rows as comma-separated tuples. */
+    protected static String tuples(FlushMark mark, List<SlotRow> rows) {
+        return mark.tuple() + ", " + tuples(rows);
     }
 
     /** The rows as comma-separated tuples. */

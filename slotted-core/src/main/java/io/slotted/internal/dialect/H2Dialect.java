@@ -2,6 +2,7 @@ package io.slotted.internal.dialect;
 
 import io.slotted.internal.sql.TableName;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * H2, the embedded default.
@@ -43,11 +44,23 @@ public final class H2Dialect extends Dialect {
     }
 
     /** Adds each row of {@code values}, tuples of (type, id, slot, delta), to its slot row. */
+    /** One {@code MERGE} that sets the mark row and adds to the others. */
+    @Override
+    public Optional<String> oneStatementFlushSql(TableName table, FlushMark mark, List<SlotRow> rows) {
+        return Optional.of(FLUSH_COMMENT + merge(table, tuples(mark, rows), "CASE WHEN c.record_type = "
+                + FlushMark.RECORD_TYPE + " THEN s.delta ELSE c.count + s.delta END"));
+    }
+
     private static String merge(TableName table, String values) {
+        return merge(table, values, "c.count + s.delta");
+    }
+
+    /** Merges tuples of (type, id, slot, delta), a matched row's count becoming {@code matched}. */
+    private static String merge(TableName table, String values, String matched) {
         return "MERGE INTO " + table + " AS c USING (VALUES " + values + ")"
                 + " AS s (record_type, record_id, slot, delta)"
                 + " ON c.record_type = s.record_type AND c.record_id = s.record_id AND c.slot = s.slot"
-                + " WHEN MATCHED THEN UPDATE SET count = c.count + s.delta"
+                + " WHEN MATCHED THEN UPDATE SET count = " + matched
                 + " WHEN NOT MATCHED THEN INSERT (record_type, record_id, slot, count)"
                 + " VALUES (s.record_type, s.record_id, s.slot, s.delta)";
     }

@@ -24,10 +24,6 @@ import java.util.Optional;
  * server's own form.
  */
 public final class MariaDbDialect extends Dialect {
-    /** What a one-trip flush's block signals when its ledger claim does not take. */
-    private static final String NOT_CLAIMED_STATE = "45000";
-    private static final String NOT_CLAIMED = "slotted: flush ledger row not claimed";
-
     private final boolean mysql;
 
     /**
@@ -99,32 +95,18 @@ public final class MariaDbDialect extends Dialect {
     }
 
     /**
-     * An anonymous block (MariaDB 10.1 and later; MySQL has none): the server runs it as one
-     * statement and stops at the first error, before its COMMIT, leaving the transaction for the
-     * caller to roll back. A claim that does not take rolls back and signals, so that a missing or
-     * already-advanced ledger row never lets the upserts through.
+     * One {@code INSERT … ON DUPLICATE KEY UPDATE} whose update sets the mark row and adds to the
+     * others; MySQL names the inserted row with an alias, MariaDB with {@code VALUES()}.
      */
     @Override
-    public Optional<OneTripFlush> oneTripFlush(TableName table, String claimSql, List<SlotRow> rows) {
-        if (mysql) {
-            return Optional.empty();
-        }
-        String block = "BEGIN NOT ATOMIC START TRANSACTION; " + claimSql + ";"
-                + " IF ROW_COUNT() <> 1 THEN ROLLBACK; SIGNAL SQLSTATE '" + NOT_CLAIMED_STATE + "'"
-                + " SET MESSAGE_TEXT = '" + NOT_CLAIMED + "'; END IF; "
-                + upsertRowsSqlWithValues(table, rows) + "; COMMIT; END";
-        return Optional.of(connection -> {
-            try (Statement statement = connection.createStatement()) {
-                statement.execute(block);
-                return true;
-            } catch (SQLException e) {
-                if (NOT_CLAIMED_STATE.equals(e.getSQLState())
-                        && String.valueOf(e.getMessage()).contains(NOT_CLAIMED)) {
-                    return false;
-                }
-                throw e;
-            }
-        });
+    public Optional<String> oneStatementFlushSql(TableName table, FlushMark mark, List<SlotRow> rows) {
+        String insert = FLUSH_COMMENT + "INSERT INTO " + table + " (record_type, record_id, slot, count) VALUES "
+                + tuples(mark, rows);
+        return Optional.of(mysql
+                ? insert + " AS new ON DUPLICATE KEY UPDATE count = IF(new.record_type = "
+                        + FlushMark.RECORD_TYPE + ", new.count, count + new.count)"
+                : insert + " ON DUPLICATE KEY UPDATE count = IF(record_type = " + FlushMark.RECORD_TYPE
+                        + ", VALUES(count), count + VALUES(count))");
     }
 
     @Override

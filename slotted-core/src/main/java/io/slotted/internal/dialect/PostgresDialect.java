@@ -1,7 +1,6 @@
 package io.slotted.internal.dialect;
 
 import io.slotted.internal.sql.TableName;
-import java.sql.Statement;
 import java.util.List;
 import java.util.Optional;
 
@@ -37,25 +36,13 @@ public final class PostgresDialect extends Dialect {
                 + " DO UPDATE SET count = c.count + excluded.count";
     }
 
-    /**
-     * A data-modifying {@code WITH}: the upserts read the claim's returned row, so they insert
-     * nothing when it did not take, and the statement fails as a whole. COMMIT follows in the same
-     * batch; after a failure the server skips everything up to the batch's end, COMMIT included.
-     */
+    /** One {@code INSERT … ON CONFLICT DO UPDATE} that sets the mark row and adds to the others. */
     @Override
-    public Optional<OneTripFlush> oneTripFlush(TableName table, String claimSql, List<SlotRow> rows) {
-        String flush = "WITH claim AS (" + claimSql + " RETURNING 1)"
-                + " INSERT INTO " + table + " AS c (record_type, record_id, slot, count)"
-                + " SELECT * FROM (VALUES " + tuples(rows) + ") AS v (record_type, record_id, slot, count)"
-                + " WHERE EXISTS (SELECT 1 FROM claim)"
-                + " ON CONFLICT (record_type, record_id, slot) DO UPDATE SET count = c.count + excluded.count";
-        return Optional.of(connection -> {
-            try (Statement statement = connection.createStatement()) {
-                statement.addBatch(flush);
-                statement.addBatch("COMMIT");
-                return statement.executeBatch()[0] > 0;
-            }
-        });
+    public Optional<String> oneStatementFlushSql(TableName table, FlushMark mark, List<SlotRow> rows) {
+        return Optional.of(FLUSH_COMMENT + "INSERT INTO " + table + " AS c (record_type, record_id, slot, count) VALUES "
+                + tuples(mark, rows) + " ON CONFLICT (record_type, record_id, slot) DO UPDATE SET count ="
+                + " CASE WHEN c.record_type = " + FlushMark.RECORD_TYPE + " THEN excluded.count"
+                + " ELSE c.count + excluded.count END");
     }
 
     @Override

@@ -1,6 +1,8 @@
 package io.slotted.internal.group;
 
+import io.slotted.internal.dialect.FlushMark;
 import io.slotted.internal.sql.TableName;
+import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -9,6 +11,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.UUID;
 
 /**
  * Makes a flush's commit idempotent, so that a commit whose outcome is unknown can be retried
@@ -28,6 +31,15 @@ import java.util.List;
  * lost transaction is somehow still running on the server, the claim waits for its row lock and
  * sees its outcome instead of racing it. One row per flusher keeps the ledger tiny; rows of
  * flushers gone for a day are pruned.
+ *
+ * <p>A flush sent as one statement does not touch this table: a second table in the transaction
+ * costs the server about as much as the whole upsert. It sets the flusher's {@link FlushMark}, a
+ * reserved row of the counter table, to its number in the same statement instead. A flush whose
+ * outcome is unknown therefore first locks the mark ({@link #markShows}): if it holds the flush's
+ * number, the one-statement attempt landed; if not, the claim above decides as before. Since the
+ * mark is written without a condition, it is written only by a flush's first attempts, before
+ * any of them can have committed. Flushers that write only marks touch their ledger row once an
+ * hour, so that a live flusher is never taken for gone.
  */
 final class FlushLedger {
     /** What claiming a flush's number found. */
@@ -39,29 +51,96 @@ final class FlushLedger {
     }
 
     private static final Duration ABANDONED_AFTER = Duration.ofDays(1);
+    private static final Duration TOUCH_EVERY = Duration.ofHours(1);
+    /** A mark's value before its flusher's first one-statement flush: no flush number maps to it. */
+    private static final int NO_FLUSH = -1;
 
     private final TableName ledger;
+    private final TableName counters;
     private final String flusherId;
     private final Clock clock;
+    private long touchedAt;
 
-    FlushLedger(TableName ledger, String flusherId, Clock clock) {
+    FlushLedger(TableName ledger, TableName counters, String flusherId, Clock clock) {
         if (!flusherId.matches("[0-9a-f-]{1,64}")) {
             throw new IllegalArgumentException("flusher id must be hex digits and dashes: " + flusherId);
         }
         this.ledger = ledger;
+        this.counters = counters;
         this.flusherId = flusherId;
         this.clock = clock;
     }
 
+    /** This flusher's mark holding flush {@code seq}'s number. */
+    FlushMark mark(long seq) {
+        return markOf(flusherId, (int) (seq % Integer.MAX_VALUE));
+    }
+
     /**
-     * The claim as plain SQL text, for a flush sent in one round trip: an {@code UPDATE} that
-     * changes one row when it claims and none otherwise, in which case {@link #claim} must decide.
-     * Only numbers and the flusher id, which the constructor holds to hex digits and dashes, are
-     * written into the text.
+     * The mark row of a flusher: its key is 62 bits of a hash of the flusher's id, so marks of
+     * flushers in different processes do not meet.
      */
-    String claimSqlWithValues(long seq) {
-        return "UPDATE " + ledger + " SET flush_seq = " + seq + ", updated_ms = " + clock.millis()
-                + " WHERE flusher_id = '" + flusherId + "' AND flush_seq < " + seq;
+    private static FlushMark markOf(String flusherId, int value) {
+        long bits = UUID.nameUUIDFromBytes(flusherId.getBytes(StandardCharsets.US_ASCII))
+                .getMostSignificantBits();
+        return new FlushMark((int) (bits >>> 33), (int) (bits & Integer.MAX_VALUE), value);
+    }
+
+    /**
+     * Locks this flusher's mark until the caller's transaction ends, waiting for a statement still
+     * writing it, and says whether it holds flush {@code seq}'s number: whether an attempt of the
+     * flush sent as one statement committed. A missing mark (pruned while the flusher idled) is
+     * made again, which waits for, and then fails on, a statement still creating it.
+     *
+     * @throws SQLException on failure, including a duplicate key the caller retries
+     */
+    boolean markShows(Connection connection, long seq) throws SQLException {
+        FlushMark mark = mark(seq);
+        try (PreparedStatement select = connection.prepareStatement("SELECT count FROM " + counters
+                + " WHERE record_type = ? AND record_id = ? AND slot = ? FOR UPDATE")) {
+            bindMarkKey(select, mark);
+            try (ResultSet row = select.executeQuery()) {
+                if (row.next()) {
+                    return row.getLong(1) == mark.value();
+                }
+            }
+        }
+        insertMark(connection, NO_FLUSH);
+        return false;
+    }
+
+    private void insertMark(Connection connection, int value) throws SQLException {
+        FlushMark mark = markOf(flusherId, value);
+        try (PreparedStatement insert = connection.prepareStatement("INSERT INTO " + counters
+                + " (record_type, record_id, slot, count) VALUES (?, ?, ?, ?)")) {
+            bindMarkKey(insert, mark);
+            insert.setLong(4, value);
+            insert.executeUpdate();
+        }
+    }
+
+    private static void bindMarkKey(PreparedStatement statement, FlushMark mark) throws SQLException {
+        statement.setInt(1, FlushMark.RECORD_TYPE);
+        statement.setInt(2, mark.recordId());
+        statement.setInt(3, mark.slot());
+    }
+
+    /**
+     * Tells the ledger this flusher is alive, at most once an hour, in the caller's transaction or
+     * on its own in auto-commit.
+     */
+    void touchIfDue(Connection connection) throws SQLException {
+        long now = clock.millis();
+        if (now - touchedAt < TOUCH_EVERY.toMillis()) {
+            return;
+        }
+        try (PreparedStatement update = connection.prepareStatement(
+                "UPDATE " + ledger + " SET updated_ms = ? WHERE flusher_id = ?")) {
+            update.setLong(1, now);
+            update.setString(2, flusherId);
+            update.executeUpdate();
+        }
+        touchedAt = now;
     }
 
     /** This flusher's id, which also names its flushes in the idempotency key table. */
@@ -92,23 +171,25 @@ final class FlushLedger {
     }
 
     /**
-     * Creates this flusher's row, at sequence 0, in the caller's transaction, which the caller
-     * commits before its first flush. Creating it up front keeps the first flush's claim an
+     * Creates this flusher's row, at sequence 0, and its mark, in the caller's transaction, which
+     * the caller commits before its first flush. Creating it up front keeps the first flush's claim an
      * update of an existing row: two new flushers that each looked for a missing row with a
      * locking read and then inserted it would deadlock on InnoDB's gap locks.
      */
     void register(Connection connection) throws SQLException {
         insertFirst(connection, 0);
+        insertMark(connection, NO_FLUSH);
+        touchedAt = clock.millis();
     }
 
     /**
-     * Removes the rows of flushers that have not written for a day, each in a transaction of its
+     * Removes the rows, and marks, of flushers that have not written for a day, each in a transaction of its
      * own, committed at once, before this flusher registers. The rows are found by a plain read,
      * which locks nothing, and deleted one by one by primary key, which locks only that row. A
      * range delete ({@code WHERE updated_ms < ?}) would instead scan with next-key locks up to the
      * end of the table; in the registration's transaction two flushers starting together would
      * each hold that lock on the last gap and wait to insert into it, a deadlock. Each delete
-     * checks the age again, so a row claimed since the read is kept.
+     * checks the age again, so a row claimed since the read is kept, and its mark with it.
      *
      * @param connection a connection in manual-commit mode with no work pending
      */
@@ -126,6 +207,13 @@ final class FlushLedger {
                 "DELETE FROM " + ledger + " WHERE flusher_id = ? AND updated_ms < ?")) {
             delete.setString(1, abandoned);
             delete.setLong(2, cutoff);
+            if (delete.executeUpdate() == 0) {
+                return;
+            }
+        }
+        try (PreparedStatement delete = connection.prepareStatement("DELETE FROM " + counters
+                + " WHERE record_type = ? AND record_id = ? AND slot = ?")) {
+            bindMarkKey(delete, markOf(abandoned, NO_FLUSH));
             delete.executeUpdate();
         }
     }

@@ -6,7 +6,6 @@ import io.slotted.SlottedException;
 import io.slotted.Ticker;
 import io.slotted.internal.dialect.Dialect;
 import io.slotted.internal.dialect.Failure;
-import io.slotted.internal.dialect.OneTripFlush;
 import io.slotted.internal.dialect.SlotRow;
 import io.slotted.internal.jdbc.Database;
 import io.slotted.internal.jdbc.FailureReport;
@@ -21,6 +20,7 @@ import io.slotted.internal.write.SlotRows;
 import io.slotted.internal.write.StatsRecorder;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -33,12 +33,12 @@ import java.util.TreeMap;
 /**
  * Writes one flusher's flushes: each flush in one transaction, committed exactly once.
  *
- * <p>A transaction claims the flush's sequence number in the {@link FlushLedger}, upserts one row
- * per counter in counter order, and commits. In the common case (no idempotency keys, a flush
- * of at most {@value #ROWS_PER_STATEMENT} counters, MariaDB or PostgreSQL) all three go to the
- * server in one round trip ({@link OneTripFlush}), so a lone increment waits for one round trip,
- * as in {@code DIRECT} mode; otherwise the claim takes a round trip of its own, and its result
- * decides what follows. Failures before COMMIT leave nothing behind (the
+ * <p>In the common case (no idempotency keys, a flush of at most {@value #ROWS_PER_STATEMENT}
+ * counters, MariaDB, MySQL or PostgreSQL) a flush is one upsert statement in auto-commit that also
+ * sets the flusher's mark to the flush's number, so a lone increment costs one round trip and one
+ * commit, as in {@code DIRECT} mode. Otherwise a transaction claims the flush's sequence number in
+ * the {@link FlushLedger}, upserts one row per counter in counter order, and commits. Failures
+ * before COMMIT leave nothing behind (the
  * server rolls back a transaction whose connection is gone), so they are retried up to the
  * configured attempts. A connection lost during COMMIT leaves the outcome unknown; the same flush is
  * then retried with the same sequence number until the ledger says whether it landed, for up to
@@ -70,7 +70,7 @@ final class FlushWriter {
         this.config = config;
         this.index = index;
         this.ledger = new FlushLedger(database.table().withSuffix(SchemaMigrator.LEDGER_SUFFIX),
-                flusherId, config.clock());
+                database.table(), flusherId, config.clock());
         this.keys = keys;
         this.stats = stats;
         this.retryPolicy = RetryPolicy.forFlushes(config, stats::retried);
@@ -139,7 +139,7 @@ final class FlushWriter {
         long resolveBy = 0;
         boolean outcomeUnknown = false;
         for (int attempt = 1; ; attempt++) {
-            Attempt result = attempt(flush, seq);
+            Attempt result = attempt(flush, seq, outcomeUnknown);
             if (result.failure == null) {
                 return result.verdicts;
             }
@@ -176,15 +176,25 @@ final class FlushWriter {
     }
 
     /**
-     * One transaction. Returns its failure instead of throwing it, to keep the loop plain.
+     * One attempt. Returns its failure instead of throwing it, to keep the loop plain.
      *
-     * <p>The flusher keeps its connection, in manual-commit mode, from one flush to the next while
-     * there is work: handing it back to the pool after every flush would cost two extra round trips
-     * (the pool resets auto-commit, the next flush turns it off again), which is most of what a
-     * lone caller would wait for beyond the commit itself. After any failure the connection is
-     * rolled back and dropped, so a broken one is never reused.
+     * <p>The common flush (no idempotency keys, at most {@value #ROWS_PER_STATEMENT} counters,
+     * a database with a multi-row upsert) is one statement in auto-commit: the flusher's mark and
+     * the slot rows together ({@link Dialect#oneStatementFlushSql}). That is one round trip and
+     * one commit, as a {@code DIRECT} increment, with one more row. Any other flush, and any
+     * attempt after one whose outcome was lost, is a transaction: it locks the mark and learns
+     * whether a lost attempt landed, claims the flush's number in the ledger, records the keys,
+     * upserts and commits.
+     *
+     * <p>The flusher keeps its connection from one flush to the next while there is work: handing
+     * it back to the pool after every flush would cost extra round trips (the pool resets it, the
+     * next flush sets it up again). After any failure the connection is rolled back and dropped,
+     * so a broken one is never reused.
+     *
+     * @param mayHaveCommitted whether an earlier attempt's COMMIT was cut off, so that the flush
+     *     may already be in the database
      */
-    private Attempt attempt(Flush flush, long seq) {
+    private Attempt attempt(Flush flush, long seq, boolean mayHaveCommitted) {
         Connection connection;
         try {
             connection = heldConnection();
@@ -193,36 +203,34 @@ final class FlushWriter {
         }
         Dialect dialect = database.dialect();
         boolean commitSent = false;
-        String flushRef = ledger.flusherId() + ":" + seq;
         Map<Pending, IdempotencyKeys.Verdict> verdicts = new IdentityHashMap<>();
         try {
             registerOnce(connection, dialect);
+            Optional<String> oneStatement = mayHaveCommitted ? Optional.empty() : oneStatement(dialect, flush, seq);
+            connection.setAutoCommit(oneStatement.isPresent());
             registry.refreshIfStale(connection);
             keys.pruneIfDue(connection);
-            Optional<OneTripFlush> oneTrip = oneTrip(dialect, flush, seq);
-            if (oneTrip.isPresent()) {
-                commitSent = true;
-                if (oneTrip.get().run(connection)) {
-                    return Attempt.succeeded(verdicts);
+            ledger.touchIfDue(connection);
+            if (oneStatement.isPresent()) {
+                try (Statement statement = connection.createStatement()) {
+                    commitSent = true;
+                    statement.executeUpdate(oneStatement.get());
                 }
-                commitSent = false; // not claimed, nothing written: the ledger decides below
+                return Attempt.succeeded(verdicts);
             }
-            if (ledger.claim(connection, seq) == FlushLedger.Claim.ALREADY_COMMITTED) {
-                recallKeys(connection, flush, flushRef, verdicts);
+            if (mayHaveCommitted && ledger.markShows(connection, seq)) {
                 connection.rollback();
                 stats.outcomeResolved();
                 return Attempt.succeeded(verdicts);
             }
-            SortedMap<CounterKey, Long> sums =
-                    recordKeys(connection, dialect, flush, flushRef, verdicts);
-            SlotRows.upsert(connection, dialect, database.table(), rows(sums));
-            commitSent = true;
-            connection.commit();
+            if (claimedAndWritten(connection, dialect, flush, seq, verdicts)) {
+                commitSent = true;
+                connection.commit();
+            }
             return Attempt.succeeded(verdicts);
         } catch (SQLException e) {
             Failure kind = dialect.classify(e);
             if (kind != Failure.CONNECTION) {
-                // Also a one-trip flush that failed before its COMMIT: its transaction is open.
                 Transactions.rollbackQuietly(connection, e);
             }
             releaseConnection();
@@ -231,28 +239,42 @@ final class FlushWriter {
     }
 
     /**
-     * The flush in one round trip, if it has no idempotency keys and the database can. A flush
-     * whose increments cancel out has no rows to write and takes the careful path, which claims
-     * its number all the same.
+     * Claims the flush's number in the ledger and, if the claim takes, records its keys and writes
+     * its rows in the open transaction.
+     *
+     * @return true if the transaction holds the flush and must be committed; false if the ledger
+     *     shows an earlier attempt committed it (the transaction is then rolled back)
      */
-    private Optional<OneTripFlush> oneTrip(Dialect dialect, Flush flush, long seq) {
+    private boolean claimedAndWritten(Connection connection, Dialect dialect, Flush flush, long seq,
+            Map<Pending, IdempotencyKeys.Verdict> verdicts) throws SQLException {
+        String flushRef = ledger.flusherId() + ":" + seq;
+        if (ledger.claim(connection, seq) == FlushLedger.Claim.ALREADY_COMMITTED) {
+            recallKeys(connection, flush, flushRef, verdicts);
+            connection.rollback();
+            stats.outcomeResolved();
+            return false;
+        }
+        SortedMap<CounterKey, Long> sums = recordKeys(connection, dialect, flush, flushRef, verdicts);
+        SlotRows.upsert(connection, dialect, database.table(), rows(sums));
+        return true;
+    }
+
+    /**
+     * The flush as one statement, if it has no idempotency keys, has rows to write, fits one
+     * statement, and the database has the upsert for it.
+     */
+    private Optional<String> oneStatement(Dialect dialect, Flush flush, long seq) {
         List<SlotRow> rows = rows(flush.sums());
         if (!flush.keyed().isEmpty() || rows.isEmpty() || rows.size() > ROWS_PER_STATEMENT) {
             return Optional.empty();
         }
-        return dialect.oneTripFlush(database.table(), ledger.claimSqlWithValues(seq), rows);
+        return dialect.oneStatementFlushSql(database.table(), ledger.mark(seq), rows);
     }
 
+    /** The flusher's connection, borrowed when it has none; each attempt sets its commit mode. */
     private Connection heldConnection() throws SQLException {
         if (held == null) {
-            Connection connection = database.connect();
-            try {
-                connection.setAutoCommit(false);
-            } catch (SQLException e) {
-                connection.close();
-                throw e;
-            }
-            held = connection;
+            held = database.connect();
         }
         return held;
     }
@@ -308,6 +330,7 @@ final class FlushWriter {
         if (registered) {
             return;
         }
+        connection.setAutoCommit(false);
         ledger.pruneAbandoned(connection);
         try {
             ledger.register(connection);
