@@ -3,10 +3,10 @@ package io.slotted.internal.dialect;
 import io.slotted.SlottedCounters;
 
 /**
- * A flusher's mark: one reserved row of the counter table that a one-trip flush sets to its own
- * number in the same statement as its upserts, so that a flush whose commit was lost can later
- * tell whether it landed, at the price of one more row in that statement rather than a second
- * table in a transaction.
+ * A flusher's mark: one reserved row of the counter table that a one-statement flush sets to its
+ * own number in the same statement as its upserts, so that a flush whose commit was lost can
+ * later tell whether it landed, at the price of one more row in that statement rather than a
+ * second table in a transaction.
  *
  * <p>The row's {@code record_type} is {@value #RECORD_TYPE}, which no counter may use; its
  * {@code record_id} and {@code slot} both stay within the range of a 32-bit column, so the seed's

@@ -6,13 +6,16 @@ import io.slotted.OutcomeUnknownException;
 import io.slotted.SlottedCounters;
 import io.slotted.WriteMode;
 import java.math.BigInteger;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -41,7 +44,9 @@ import java.util.function.Supplier;
  * never forgotten.
  *
  * <p>A set ({@link #set}) replaces the total: increments committed before it are gone, those
- * committed after it count on top. While it is in flight the total is either the old one or the
+ * committed after it count on top. A set first waits (up to a second) for the writes let through
+ * before it began to settle: they were checked against the old total only, and could otherwise
+ * land on top of a count near the edge. While it is in flight the total is either the old one or the
  * new count, so the interval covers both and nothing is reread (a read could see either). A write
  * whose flight overlapped a set may have committed on either side of it, so it settles as maybe
  * applied, and the guard sums what such writes may have added. When a set lands with no other set
@@ -54,6 +59,8 @@ import java.util.function.Supplier;
  */
 public final class OverflowGuard {
     static final int REMEMBERED = 100_000;
+    /** How long a set waits for the writes let through before it to settle. */
+    static final Duration SET_WAITS_FOR_EARLIER_WRITES = Duration.ofSeconds(1);
     private static final BigInteger MIN = BigInteger.valueOf(Long.MIN_VALUE);
     private static final BigInteger MAX = BigInteger.valueOf(Long.MAX_VALUE);
 
@@ -124,6 +131,7 @@ public final class OverflowGuard {
                 "a set is never refused, but " + counter + " " + state.describe()));
         Outcome outcome = Outcome.MAYBE_APPLIED;
         try {
+            awaitWritesBefore(counter, begun);
             write.run();
             outcome = Outcome.APPLIED;
         } catch (RuntimeException e) {
@@ -131,6 +139,31 @@ public final class OverflowGuard {
             throw e;
         } finally {
             endSet(counter, value, begun, outcome);
+        }
+    }
+
+    /**
+     * Waits, up to {@link #SET_WAITS_FOR_EARLIER_WRITES}, until every write the guard let through
+     * before a set began has settled. Such a write was checked against the total before the set,
+     * not against the set's count, and could land on top of a count near the edge and carry the
+     * total past the range; a write let through since was checked against both. Writes settle once
+     * their flush commits or fails, in milliseconds; one that takes longer still settles as maybe
+     * applied, as before.
+     */
+    private synchronized void awaitWritesBefore(Counter counter, long begun) {
+        long deadline = System.nanoTime() + SET_WAITS_FOR_EARLIER_WRITES.toNanos();
+        boolean interrupted = false;
+        for (long left = SET_WAITS_FOR_EARLIER_WRITES.toMillis();
+                left > 0 && known.get(counter).writesInFlightBefore(begun);
+                left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())) {
+            try {
+                wait(left);
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
         }
     }
 
@@ -233,6 +266,7 @@ public final class OverflowGuard {
 
     private synchronized void settle(List<Reservation> reserved, Outcome outcome) {
         reserved.forEach(reservation -> known.get(reservation.counter()).settle(reservation, outcome));
+        notifyAll();
     }
 
     /** Forgets the least recently used counters past the limit, skipping any with writes in flight. */
@@ -297,6 +331,8 @@ public final class OverflowGuard {
         private BigInteger overlapUp = BigInteger.ZERO;
         private BigInteger overlapDown = BigInteger.ZERO;
         private int inFlight;
+        /** Writes in flight by the set events seen when they were let through. */
+        private final TreeMap<Long, Integer> writesBySetEvents = new TreeMap<>();
         private int setsInFlight;
         private long settled;
         private long setEvents;
@@ -318,6 +354,7 @@ public final class OverflowGuard {
                     down = down.add(delta);
                 }
                 inFlight++;
+                writesBySetEvents.merge(setEvents, 1, Integer::sum);
             }
             return fits;
         }
@@ -334,6 +371,7 @@ public final class OverflowGuard {
                 down = down.subtract(delta);
             }
             inFlight--;
+            writesBySetEvents.computeIfPresent(reservation.setEvents(), (events, n) -> n == 1 ? null : n - 1);
             settled++;
             boolean overlapped = setsInFlight > 0 || setEvents != reservation.setEvents();
             Outcome landed = overlapped && outcome == Outcome.APPLIED ? Outcome.MAYBE_APPLIED : outcome;
@@ -402,6 +440,11 @@ public final class OverflowGuard {
 
         boolean idle() {
             return inFlight == 0;
+        }
+
+        /** Whether a write let through before set event {@code begun} is still in flight. */
+        boolean writesInFlightBefore(long begun) {
+            return !writesBySetEvents.headMap(begun).isEmpty();
         }
 
         boolean setting() {
