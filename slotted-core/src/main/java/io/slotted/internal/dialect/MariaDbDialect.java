@@ -87,11 +87,7 @@ public final class MariaDbDialect extends Dialect {
 
     @Override
     public String upsertRowsSqlWithValues(TableName table, List<SlotRow> rows) {
-        String insert = "INSERT INTO " + table + " (record_type, record_id, slot, count) VALUES "
-                + tuples(rows);
-        return mysql
-                ? insert + " AS new ON DUPLICATE KEY UPDATE count = count + new.count"
-                : insert + " ON DUPLICATE KEY UPDATE count = count + VALUES(count)";
+        return upsert(table, tuples(rows), "count + %s");
     }
 
     /**
@@ -100,13 +96,19 @@ public final class MariaDbDialect extends Dialect {
      */
     @Override
     public Optional<String> oneStatementFlushSql(TableName table, FlushMark mark, List<SlotRow> rows) {
-        String insert = FLUSH_COMMENT + "INSERT INTO " + table + " (record_type, record_id, slot, count) VALUES "
-                + tuples(mark, rows);
-        return Optional.of(mysql
-                ? insert + " AS new ON DUPLICATE KEY UPDATE count = IF(new.record_type = "
-                        + FlushMark.RECORD_TYPE + ", new.count, count + new.count)"
-                : insert + " ON DUPLICATE KEY UPDATE count = IF(record_type = " + FlushMark.RECORD_TYPE
-                        + ", VALUES(count), count + VALUES(count))");
+        return Optional.of(FLUSH_COMMENT + upsert(table, tuples(mark, rows),
+                "IF(record_type = " + FlushMark.RECORD_TYPE + ", %s, count + %s)"));
+    }
+
+    /**
+     * Upserts tuples of (type, id, slot, delta), an existing row's count becoming {@code update},
+     * in which {@code %s} stands for the inserted row's delta in this server's own form.
+     */
+    private String upsert(TableName table, String values, String update) {
+        String insert = "INSERT INTO " + table + " (record_type, record_id, slot, count) VALUES " + values;
+        return mysql
+                ? insert + " AS new ON DUPLICATE KEY UPDATE count = " + update.replace("%s", "new.count")
+                : insert + " ON DUPLICATE KEY UPDATE count = " + update.replace("%s", "VALUES(count)");
     }
 
     @Override

@@ -31,18 +31,20 @@ public final class PostgresDialect extends Dialect {
 
     /** Adds each row of {@code values}, tuples of (type, id, slot, delta), to its slot row. */
     private static String upsert(TableName table, String values) {
+        return upsert(table, values, "c.count + excluded.count");
+    }
+
+    /** Upserts tuples of (type, id, slot, delta), an existing row's count becoming {@code update}. */
+    private static String upsert(TableName table, String values, String update) {
         return "INSERT INTO " + table + " AS c (record_type, record_id, slot, count) VALUES " + values
-                + " ON CONFLICT (record_type, record_id, slot)"
-                + " DO UPDATE SET count = c.count + excluded.count";
+                + " ON CONFLICT (record_type, record_id, slot) DO UPDATE SET count = " + update;
     }
 
     /** One {@code INSERT … ON CONFLICT DO UPDATE} that sets the mark row and adds to the others. */
     @Override
     public Optional<String> oneStatementFlushSql(TableName table, FlushMark mark, List<SlotRow> rows) {
-        return Optional.of(FLUSH_COMMENT + "INSERT INTO " + table + " AS c (record_type, record_id, slot, count) VALUES "
-                + tuples(mark, rows) + " ON CONFLICT (record_type, record_id, slot) DO UPDATE SET count ="
-                + " CASE WHEN c.record_type = " + FlushMark.RECORD_TYPE + " THEN excluded.count"
-                + " ELSE c.count + excluded.count END");
+        return Optional.of(FLUSH_COMMENT + upsert(table, tuples(mark, rows), "CASE WHEN c.record_type = "
+                + FlushMark.RECORD_TYPE + " THEN excluded.count ELSE c.count + excluded.count END"));
     }
 
     @Override

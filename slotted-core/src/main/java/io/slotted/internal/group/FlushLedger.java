@@ -58,6 +58,8 @@ final class FlushLedger {
     private final TableName ledger;
     private final TableName counters;
     private final String flusherId;
+    /** This flusher's mark, its value aside: its key is hashed once, not per flush. */
+    private final FlushMark markKey;
     private final Clock clock;
     private long touchedAt;
 
@@ -68,12 +70,13 @@ final class FlushLedger {
         this.ledger = ledger;
         this.counters = counters;
         this.flusherId = flusherId;
+        this.markKey = markOf(flusherId, NO_FLUSH);
         this.clock = clock;
     }
 
     /** This flusher's mark holding flush {@code seq}'s number. */
     FlushMark mark(long seq) {
-        return markOf(flusherId, (int) (seq % Integer.MAX_VALUE));
+        return new FlushMark(markKey.recordId(), markKey.slot(), (int) (seq % Integer.MAX_VALUE));
     }
 
     /**
@@ -110,7 +113,7 @@ final class FlushLedger {
     }
 
     private void insertMark(Connection connection, int value) throws SQLException {
-        FlushMark mark = markOf(flusherId, value);
+        FlushMark mark = new FlushMark(markKey.recordId(), markKey.slot(), value);
         try (PreparedStatement insert = connection.prepareStatement("INSERT INTO " + counters
                 + " (record_type, record_id, slot, count) VALUES (?, ?, ?, ?)")) {
             bindMarkKey(insert, mark);

@@ -6,6 +6,7 @@ import io.slotted.SlottedException;
 import io.slotted.internal.sql.CounterKey;
 import io.slotted.internal.write.StatsRecorder;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -125,9 +126,7 @@ final class FlushQueue {
         for (Pending p = taken; p != null; p = p.next) {
             oldestFirst.add(p);
         }
-        for (int i = 0, j = oldestFirst.size() - 1; i < j; i++, j--) {
-            oldestFirst.set(i, oldestFirst.set(j, oldestFirst.get(i)));
-        }
+        Collections.reverse(oldestFirst);
         size.addAndGet(-oldestFirst.size());
         if (waitingForRoom.get() > 0) {
             roomLock.lock();

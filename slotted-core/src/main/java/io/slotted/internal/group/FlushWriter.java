@@ -264,8 +264,11 @@ final class FlushWriter {
      * statement, and the database has the upsert for it.
      */
     private Optional<String> oneStatement(Dialect dialect, Flush flush, long seq) {
+        if (!flush.keyed().isEmpty() || flush.counters() > ROWS_PER_STATEMENT) {
+            return Optional.empty();
+        }
         List<SlotRow> rows = rows(flush.sums());
-        if (!flush.keyed().isEmpty() || rows.isEmpty() || rows.size() > ROWS_PER_STATEMENT) {
+        if (rows.isEmpty()) {
             return Optional.empty();
         }
         return dialect.oneStatementFlushSql(database.table(), ledger.mark(seq), rows);
