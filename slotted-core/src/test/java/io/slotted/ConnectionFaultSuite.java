@@ -12,6 +12,7 @@ import io.slotted.db.TestDatabase;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
@@ -195,13 +196,16 @@ abstract class ConnectionFaultSuite {
         AtomicLong acknowledged = new AtomicLong();
         AtomicLong notApplied = new AtomicLong();
         AtomicLong unknown = new AtomicLong();
+        AtomicBoolean stopWriting = new AtomicBoolean();
         try (HikariDataSource pool = direct.poolFor(server.jdbcUrl(), "restart", 20);
                 SlottedCounters counters = SlottedCounters.builder(pool).table(table)
                         .writeMode(WriteMode.GROUPED).maxAttempts(3).retryBackoff(Duration.ofMillis(20))
                         .build()) {
             counters.migrate();
+            // The writers run until told to stop, not for a fixed number of calls: a fixed number
+            // can all be acknowledged before the server is stopped, leaving the outage unfelt.
             CompletableFuture<Void> load = CompletableFuture.runAsync(
-                    () -> addUntil(counters, 4_000, acknowledged, notApplied, unknown));
+                    () -> addUntil(counters, stopWriting, acknowledged, notApplied, unknown));
             await().atMost(Duration.ofSeconds(60)).until(() -> acknowledged.get() >= 500);
             long retriesBefore = counters.stats().retries();
             server.stop();
@@ -211,7 +215,11 @@ abstract class ConnectionFaultSuite {
             await().atMost(Duration.ofSeconds(60))
                     .until(() -> counters.stats().retries() >= retriesBefore + 4);
             server.start();
-            load.get(3, TimeUnit.MINUTES);
+            long acknowledgedAtRestart = acknowledged.get();
+            await().atMost(Duration.ofMinutes(2))
+                    .until(() -> acknowledged.get() >= acknowledgedAtRestart + 500);
+            stopWriting.set(true);
+            load.get(1, TimeUnit.MINUTES);
 
             long total = counters.get(1, 1L);
             System.out.printf("%s restart: acknowledged=%d notApplied=%d unknown=%d total=%d%n",
@@ -221,17 +229,17 @@ abstract class ConnectionFaultSuite {
             counters.add(1, 2L, 3);
             assertThat(counters.get(1, 2L)).as("recovered without a rebuild").isEqualTo(3);
         } finally {
+            stopWriting.set(true);
             server.stop();
         }
     }
 
-    /** 16 writers adding 1 each until {@code total} calls have been made, tallying outcomes. */
-    private static void addUntil(SlottedCounters counters, int total, AtomicLong acknowledged,
+    /** 16 writers adding 1 each until {@code stop} is set, tallying outcomes. */
+    private static void addUntil(SlottedCounters counters, AtomicBoolean stop, AtomicLong acknowledged,
             AtomicLong notApplied, AtomicLong unknown) {
-        AtomicInteger calls = new AtomicInteger();
         try {
             CounterTableTest.runConcurrently(16, t -> {
-                while (calls.incrementAndGet() <= total) {
+                while (!stop.get()) {
                     try {
                         counters.add(1, 1L, 1);
                         acknowledged.incrementAndGet();
