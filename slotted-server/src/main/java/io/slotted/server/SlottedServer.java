@@ -8,11 +8,16 @@ import io.slotted.server.config.ServerSettings;
 import io.slotted.server.http.HttpFrontEnd;
 import io.slotted.server.http.HttpSettings;
 import io.slotted.server.metrics.ServerMetrics;
+import io.slotted.server.resp.RespFrontEnd;
+import io.slotted.server.resp.RespSettings;
+import io.slotted.server.store.AsyncCounters;
 import io.slotted.server.store.FailureMessage;
 import io.slotted.server.store.PooledCounters;
+import io.slotted.server.store.SharedH2File;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
@@ -43,13 +48,19 @@ public final class SlottedServer implements AutoCloseable {
 
     private final ServerMetrics metrics;
     private final PooledCounters store;
+    private final AsyncCounters asyncCounters;
+    private final Optional<SharedH2File> sharing;
     private final HttpFrontEnd http;
+    private RespFrontEnd resp;
     private final AtomicBoolean closed = new AtomicBoolean();
     private final CountDownLatch stopped = new CountDownLatch(1);
 
-    private SlottedServer(ServerMetrics metrics, PooledCounters store, HttpFrontEnd http) {
+    private SlottedServer(ServerMetrics metrics, PooledCounters store, AsyncCounters asyncCounters,
+            Optional<SharedH2File> sharing, HttpFrontEnd http) {
         this.metrics = metrics;
         this.store = store;
+        this.asyncCounters = asyncCounters;
+        this.sharing = sharing;
         this.http = http;
     }
 
@@ -80,25 +91,57 @@ public final class SlottedServer implements AutoCloseable {
      * @throws ServiceFailure if the address cannot be listened on
      */
     public static SlottedServer start(ServerSettings settings, HttpSettings httpSettings) {
+        return start(settings, httpSettings, null);
+    }
+
+    /**
+     * Reads the tokens, opens the database, creates or checks the schema, and starts listening for
+     * HTTP and, when {@code respSettings} is given, for the Redis protocol on the same address.
+     *
+     * @param settings what to run with
+     * @param httpSettings the HTTP front end's deadlines, workers and connection limits
+     * @param respSettings the Redis-protocol front end's port and bounds, or null for none
+     * @return the running service
+     * @throws IllegalArgumentException if the token file cannot be read or is malformed, or the
+     *     library refuses a counter setting
+     * @throws io.slotted.server.store.DatabaseFailure if the database cannot be reached or migrated
+     * @throws ServiceFailure if an address cannot be listened on
+     */
+    public static SlottedServer start(ServerSettings settings, HttpSettings httpSettings,
+            RespSettings respSettings) {
         AccessTokens tokens = settings.tokenFile() == null ? null
                 : AccessTokens.read(settings.tokenFile());
         checkPortFree(settings);
         ServerMetrics metrics = new ServerMetrics();
         PooledCounters store = null;
+        AsyncCounters asyncCounters = null;
+        Optional<SharedH2File> sharing = Optional.empty();
         try {
             store = PooledCounters.open(settings.database(), settings.counters(), POOL_SIZE,
                     metrics.registry());
             migrate(store);
             metrics.bind(store.counters());
-            HttpFrontEnd http = new HttpFrontEnd(store, settings.types(),
-                    tokens == null ? AccessCheck.open() : tokens, metrics, httpSettings);
-            SlottedServer server = new SlottedServer(metrics, store, http);
+            AccessCheck access = tokens == null ? AccessCheck.open() : tokens;
+            // One AsyncCounters, and so one overflow guard, for every front end.
+            asyncCounters = new AsyncCounters(store.counters());
+            HttpFrontEnd http = new HttpFrontEnd(store, asyncCounters, settings.types(), access,
+                    metrics, httpSettings);
+            // Without tokens, commands such as `slotted incr` reach an embedded H2 file through
+            // the service; with tokens, sharing it would let any local user past them.
+            sharing = tokens == null ? SharedH2File.start(settings.database()) : Optional.empty();
+            SlottedServer server = new SlottedServer(metrics, store, asyncCounters, sharing, http);
             listen(http, settings);
-            // The Redis-protocol front end will start here, on the same store. The roll-up of
-            // bound types already runs in the store's counters, when the settings ask for it.
+            if (respSettings != null) {
+                server.listenForResp(settings, respSettings, access);
+            }
+            // The roll-up of bound types runs in the store's counters, when the settings ask for it.
             logStart(settings, store, http.port(), tokens);
             return server;
         } catch (RuntimeException e) {
+            sharing.ifPresent(SharedH2File::close);
+            if (asyncCounters != null) {
+                asyncCounters.close();
+            }
             if (store != null) {
                 store.close();
             }
@@ -148,6 +191,25 @@ public final class SlottedServer implements AutoCloseable {
         }
     }
 
+    private void listenForResp(ServerSettings settings, RespSettings respSettings, AccessCheck access) {
+        resp = new RespFrontEnd(asyncCounters, settings.types(), access, metrics, respSettings,
+                version());
+        try {
+            resp.start(settings.bind());
+        } catch (RuntimeException e) {
+            http.stop();
+            resp = null;
+            throw new ServiceFailure("cannot listen for the Redis protocol on " + settings.bind()
+                    + ":" + respSettings.port() + ": " + FailureMessage.rootMessage(e), e);
+        }
+        log.info("slotted listening for the Redis protocol on {}:{}", settings.bind(), resp.port());
+    }
+
+    private static String version() {
+        String version = SlottedServer.class.getPackage().getImplementationVersion();
+        return version == null ? "development" : version;
+    }
+
     private static void logStart(ServerSettings settings, PooledCounters store, int port,
             AccessTokens tokens) {
         log.info("slotted listening on http://{}:{} with the database {} ({} mode)",
@@ -176,6 +238,19 @@ public final class SlottedServer implements AutoCloseable {
         return http.port();
     }
 
+    /**
+     * The port the Redis-protocol front end listens on.
+     *
+     * @return the TCP port
+     * @throws IllegalStateException if the service was started without it
+     */
+    public int respPort() {
+        if (resp == null) {
+            throw new IllegalStateException("the service was started without the Redis protocol");
+        }
+        return resp.port();
+    }
+
     /** The store the front ends write through, for tests that reach under the service. */
     PooledCounters store() {
         return store;
@@ -202,9 +277,17 @@ public final class SlottedServer implements AutoCloseable {
         log.info("stopping: finishing requests in flight, then writing what was accepted");
         try {
             // Every front end stops here, before the store they write through is closed.
-            http.stop();
+            try {
+                if (resp != null) {
+                    resp.stop();
+                }
+            } finally {
+                http.stop();
+            }
+            asyncCounters.close();
         } finally {
             try {
+                sharing.ifPresent(SharedH2File::close);
                 store.close();
             } finally {
                 metrics.close();

@@ -6,6 +6,7 @@ import io.slotted.server.config.CounterSettings;
 import io.slotted.server.config.DatabaseSettings;
 import io.slotted.server.store.DatabaseFailure;
 import io.slotted.server.store.PooledCounters;
+import io.slotted.server.store.SharedH2File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -76,7 +77,8 @@ public final class DatabaseOptions {
      * @throws DatabaseFailure if the database cannot be reached
      */
     public PooledCounters open(CounterSettings counters, int poolSize) {
-        return PooledCounters.open(settings(), counters, poolSize, null);
+        // An H2 file database that a running service has open is reached through the service.
+        return PooledCounters.open(SharedH2File.reach(settings()), counters, poolSize, null);
     }
 
     private String password() {

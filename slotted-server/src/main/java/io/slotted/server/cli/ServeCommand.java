@@ -2,6 +2,7 @@ package io.slotted.server.cli;
 
 import io.slotted.WriteMode;
 import io.slotted.server.SlottedServer;
+import io.slotted.server.resp.RespSettings;
 import io.slotted.server.config.CounterSettings;
 import io.slotted.server.config.ServerSettings;
 import io.slotted.server.store.FailureMessage;
@@ -26,7 +27,7 @@ import picocli.CommandLine.Spec;
  * every accepted increment was written; the hook ends the process with 0 itself after a clean
  * drain, and 1 if the drain failed, so a supervisor can tell the two apart.
  */
-@Command(name = "serve", mixinStandardHelpOptions = true, description = "Runs the HTTP service.")
+@Command(name = "serve", mixinStandardHelpOptions = true, description = "Runs the HTTP service, and the Redis protocol with --resp-port.")
 final class ServeCommand implements Callable<Integer> {
     private static final Logger log = LoggerFactory.getLogger(ServeCommand.class);
 
@@ -38,6 +39,11 @@ final class ServeCommand implements Callable<Integer> {
             description = "Address to listen on; anything but loopback needs --tokens."
                     + " Default: 127.0.0.1. Env: SLOTTED_BIND.")
     String bind;
+
+    @Option(names = "--resp-port", paramLabel = "PORT", defaultValue = "${env:SLOTTED_RESP_PORT}",
+            description = "Also serve the Redis protocol (INCR, GET, ...) on this TCP port, on the"
+                    + " same address and tokens as HTTP. Default: off. Env: SLOTTED_RESP_PORT.")
+    Integer respPort;
 
     @Mixin
     DatabaseOptions db;
@@ -113,7 +119,8 @@ final class ServeCommand implements Callable<Integer> {
         HttpSettings defaults = HttpSettings.defaults();
         HttpSettings http = defaults.withRequestDeadline(requestTimeout).withBodyDeadline(bodyTimeout)
                 .withWorkers(workers, defaults.workerQueue()).withConnections(maxConnections, idleTimeout);
-        SlottedServer server = SlottedServer.start(settings, http);
+        SlottedServer server = SlottedServer.start(settings, http,
+                respPort == null ? null : RespSettings.on(respPort));
         Runtime.getRuntime().addShutdownHook(new Thread(() -> stop(server), "slotted-shutdown"));
         server.awaitClose();
         return 0;

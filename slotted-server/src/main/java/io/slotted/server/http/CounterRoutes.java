@@ -19,6 +19,7 @@ import io.slotted.server.http.response.BatchResponse;
 import io.slotted.server.http.response.CountResponse;
 import io.slotted.server.http.response.CountsResponse;
 import io.slotted.server.http.response.IncrementResponse;
+import io.slotted.server.store.AsyncCounters;
 import io.slotted.server.store.OverflowGuard;
 import java.util.ArrayList;
 import java.util.List;
@@ -35,8 +36,11 @@ import java.util.regex.Pattern;
  * {@code Idempotency-Key}, then the body, then whether the counts could overflow; only a request
  * that passes all of them reaches the library. A request rejected on the way has changed nothing.
  * The checks that need no body run on Jetty's thread; then the handler lets the thread go
- * ({@code ctx.future}): the body is read as it arrives ({@link RequestBodies}) and the library's
- * blocking calls run on {@link CounterWork}'s workers, within the request deadline.
+ * ({@code ctx.future}): the body is read as it arrives ({@link RequestBodies}). Plain increments
+ * and reads then hold no thread: they go to {@link AsyncCounters}, where increments join group
+ * commits and reads made at the same time share one query. The library's blocking calls (keyed
+ * increments, batches, sets) run on {@link CounterWork}'s workers. Both within the request
+ * deadline, and through the one overflow guard every front end shares.
  *
  * <p>An increment answers 200 with {@code "durable": true} once it is committed. In
  * {@code BUFFERED} mode the library takes an increment without a key into memory and writes it
@@ -59,6 +63,7 @@ final class CounterRoutes {
     private static final Set<String> DELTA_FIELDS = Set.of("delta");
 
     private final SlottedCounters counters;
+    private final AsyncCounters async;
     private final TypeNames types;
     private final BearerAuth auth;
     private final OverflowGuard overflow;
@@ -66,12 +71,13 @@ final class CounterRoutes {
     private final RequestBodies bodies;
     private final boolean buffered;
 
-    CounterRoutes(SlottedCounters counters, TypeNames types, BearerAuth auth, CounterWork work,
-            RequestBodies bodies) {
+    CounterRoutes(SlottedCounters counters, AsyncCounters async, TypeNames types, BearerAuth auth,
+            CounterWork work, RequestBodies bodies) {
         this.counters = counters;
+        this.async = async;
         this.types = types;
         this.auth = auth;
-        this.overflow = new OverflowGuard(counters);
+        this.overflow = async.guard();
         this.work = work;
         this.bodies = bodies;
         this.buffered = counters.config().writeMode() == WriteMode.BUFFERED;
@@ -114,20 +120,23 @@ final class CounterRoutes {
 
     private CompletableFuture<IncrementResponse> increment(CounterType type, long id, long delta,
             String key) {
+        if (key == null) {
+            // No thread waits for the commit: the guard, the library and the answer run on
+            // whichever thread completes each step.
+            return work.startWrite(gate -> async.add(type.recordType(), id, delta, gate::enter))
+                    .thenApply(done -> new IncrementResponse(type.echo(), id, delta, false, !buffered));
+        }
         List<Increment> one = List.of(new Increment(type.recordType(), id, delta));
-        boolean durable = key != null || !buffered;
-        return guardedWrite(one, key == null
-                ? () -> counters.addAsync(type.recordType(), id, delta).thenApply(done -> true)
-                : () -> CompletableFuture.completedFuture(
+        return guardedWrite(one, () -> CompletableFuture.completedFuture(
                         counters.add(type.recordType(), id, delta, key)))
-                .thenApply(applied -> new IncrementResponse(type.echo(), id, delta, !applied, durable));
+                .thenApply(applied -> new IncrementResponse(type.echo(), id, delta, !applied, true));
     }
 
     private void read(Context ctx) {
         auth.require(ctx, Scope.READ);
         CounterType type = type(ctx);
         long id = recordId(ctx.pathParam("id"));
-        ctx.future(() -> work.read(() -> counters.get(type.recordType(), id))
+        ctx.future(() -> work.startRead(() -> async.get(type.recordType(), id))
                 .thenAccept(count -> JsonResponse.ok(ctx, new CountResponse(type.echo(), id, count))));
     }
 
@@ -135,7 +144,7 @@ final class CounterRoutes {
         auth.require(ctx, Scope.READ);
         CounterType type = type(ctx);
         List<Long> ids = recordIds(ctx.queryParams("ids"));
-        ctx.future(() -> work.read(() -> counters.getAll(type.recordType(), ids))
+        ctx.future(() -> work.startRead(() -> async.getAll(type.recordType(), ids))
                 .thenAccept(counts -> JsonResponse.ok(ctx, new CountsResponse(type.echo(), counts))));
     }
 

@@ -2,16 +2,17 @@ package io.slotted.server.http;
 
 import java.time.Duration;
 import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 
 /**
  * Runs the counters' blocking calls off Jetty's request threads, each within a deadline.
@@ -31,6 +32,13 @@ import java.util.concurrent.atomic.AtomicReference;
  * lock goes), so the answer is {@code outcome_unknown}: retry with the same Idempotency-Key. A read
  * changes nothing and is answered {@code timeout}.
  *
+ * <p>Work that never blocks — a plain increment handed to group commit, a read that joins the
+ * reads in flight — takes no worker: {@link #startWrite} and {@link #startRead} start it on the
+ * calling thread and it completes on whichever thread learns the outcome, so a request waiting
+ * for its commit holds no thread at all. Such work counts against the same bound as the workers'
+ * (threads plus queue) and keeps the same deadline and the same rule for what a missed deadline
+ * may promise.
+ *
  * <p>Answers are completed on the response executor (Jetty's own threads), never on the thread that
  * finished the work: the library completes a group commit's futures on its flusher thread, which
  * must go back to flushing rather than write HTTP responses.
@@ -39,6 +47,9 @@ final class CounterWork implements AutoCloseable {
     private static final long CLOSE_WAIT_SECONDS = 5;
 
     private final ThreadPoolExecutor workers;
+    /** Work in flight without a thread, at most as much as the workers and their queue hold. */
+    private final Semaphore started;
+    private final int startedLimit;
     private final Executor responses;
     private final Duration deadline;
 
@@ -52,6 +63,8 @@ final class CounterWork implements AutoCloseable {
         this.workers = new ThreadPoolExecutor(settings.workerThreads(), settings.workerThreads(), 0,
                 TimeUnit.MILLISECONDS, new ArrayBlockingQueue<>(settings.workerQueue()),
                 daemonThreads());
+        this.startedLimit = settings.workerThreads() + settings.workerQueue();
+        this.started = new Semaphore(startedLimit);
         this.responses = responses;
         this.deadline = settings.requestDeadline();
     }
@@ -75,17 +88,6 @@ final class CounterWork implements AutoCloseable {
     }
 
     /**
-     * Runs a read.
-     *
-     * @param read the blocking read
-     * @return its result, or a failure: the read's own, or an {@link HttpError} if there was no room
-     *     or the deadline passed
-     */
-    <T> CompletableFuture<T> read(Callable<T> read) {
-        return submit(new Task<T>(gate -> CompletableFuture.completedFuture(read.call())));
-    }
-
-    /**
      * Runs a write.
      *
      * @param write the write, which may block until it starts and complete its future later
@@ -96,15 +98,55 @@ final class CounterWork implements AutoCloseable {
         return submit(new Task<>(write));
     }
 
+    /**
+     * Starts a read that does not block, on the calling thread.
+     *
+     * @param read starts the read and gives its future
+     * @return its result, or a failure: the read's own, or an {@link HttpError} if there was no room
+     *     or the deadline passed
+     */
+    <T> CompletableFuture<T> startRead(Supplier<CompletableFuture<T>> read) {
+        return start(new Task<T>(gate -> read.get()));
+    }
+
+    /**
+     * Starts a write that does not block, on the calling thread.
+     *
+     * @param write starts the write, calling the gate right before it hands the write to the
+     *     library, and gives its future
+     * @return its result, or a failure: the write's own, or an {@link HttpError} if there was no
+     *     room or the deadline passed
+     */
+    <T> CompletableFuture<T> startWrite(Write<T> write) {
+        return start(new Task<>(write));
+    }
+
     private <T> CompletableFuture<T> submit(Task<T> task) {
         try {
             workers.execute(task);
         } catch (RejectedExecutionException e) {
-            return CompletableFuture.failedFuture(new HttpError(ErrorCode.OVERLOADED, "the server"
-                    + " is at its limit for counter work (running=" + workers.getActiveCount()
-                    + ", waiting=" + workers.getQueue().size() + "), so nothing was applied: retry"
-                    + " later"));
+            return CompletableFuture.failedFuture(overloaded());
         }
+        return answer(task);
+    }
+
+    private <T> CompletableFuture<T> start(Task<T> task) {
+        if (!started.tryAcquire()) {
+            return CompletableFuture.failedFuture(overloaded());
+        }
+        task.result.whenComplete((value, failure) -> started.release());
+        task.run();
+        return answer(task);
+    }
+
+    private HttpError overloaded() {
+        return new HttpError(ErrorCode.OVERLOADED, "the server is at its limit for counter work"
+                + " (running=" + workers.getActiveCount() + ", waiting=" + workers.getQueue().size()
+                + ", in flight without a thread=" + (startedLimit - started.availablePermits())
+                + "), so nothing was applied: retry later");
+    }
+
+    private <T> CompletableFuture<T> answer(Task<T> task) {
         CompletableFuture<T> answer = new CompletableFuture<>();
         task.result.orTimeout(deadline.toNanos(), TimeUnit.NANOSECONDS)
                 .whenCompleteAsync((value, failure) -> {

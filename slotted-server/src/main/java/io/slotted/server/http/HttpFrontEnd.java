@@ -8,6 +8,7 @@ import io.slotted.server.config.TypeNames;
 import io.slotted.server.http.body.MessageFraming;
 import io.slotted.server.http.body.RequestBodies;
 import io.slotted.server.metrics.ServerMetrics;
+import io.slotted.server.store.AsyncCounters;
 import io.slotted.server.store.PooledCounters;
 import org.eclipse.jetty.server.AbstractConnector;
 import org.eclipse.jetty.server.Connector;
@@ -53,34 +54,22 @@ public final class HttpFrontEnd {
     private final ReadinessProbe readiness;
 
     /**
-     * Creates the front end with the default bounds, not yet listening.
-     *
-     * @param store the counters and the pool they write through
-     * @param types the configured type names
-     * @param access who may do what
-     * @param metrics where requests are recorded and what {@code /metrics} serves
-     */
-    public HttpFrontEnd(PooledCounters store, TypeNames types, AccessCheck access,
-            ServerMetrics metrics) {
-        this(store, types, access, metrics, HttpSettings.defaults());
-    }
-
-    /**
      * Creates the front end, not yet listening.
      *
      * @param store the counters and the pool they write through
+     * @param async the same counters as every front end writes through them
      * @param types the configured type names
      * @param access who may do what
      * @param metrics where requests are recorded and what {@code /metrics} serves
      * @param settings the bounds it keeps
      */
-    public HttpFrontEnd(PooledCounters store, TypeNames types, AccessCheck access,
-            ServerMetrics metrics, HttpSettings settings) {
+    public HttpFrontEnd(PooledCounters store, AsyncCounters async, TypeNames types,
+            AccessCheck access, ServerMetrics metrics, HttpSettings settings) {
         QueuedThreadPool jettyThreads = new QueuedThreadPool(MAX_JETTY_THREADS, MIN_JETTY_THREADS);
         jettyThreads.setName("slotted-http");
         this.work = new CounterWork(settings, jettyThreads);
         this.readiness = new ReadinessProbe(store.pool(), store.counters().config(), settings);
-        CounterRoutes counters = new CounterRoutes(store.counters(), types, new BearerAuth(access),
+        CounterRoutes counters = new CounterRoutes(store.counters(), async, types, new BearerAuth(access),
                 work, new RequestBodies(settings, jettyThreads));
         HealthRoutes health = new HealthRoutes(readiness, metrics);
         RequestMetrics requests = new RequestMetrics(metrics.registry());

@@ -64,7 +64,7 @@ public final class OverflowGuard {
     private static final BigInteger MIN = BigInteger.valueOf(Long.MIN_VALUE);
     private static final BigInteger MAX = BigInteger.valueOf(Long.MAX_VALUE);
 
-    private final SlottedCounters counters;
+    private final TotalReader reader;
     private final boolean rereadAllowed;
     /** Reads of one counter before a refusal stands, when writes keep settling meanwhile. */
     private static final int MAX_READS = 3;
@@ -74,13 +74,46 @@ public final class OverflowGuard {
     private long forgotten;
 
     /**
-     * Creates the guard for the counters a service writes through.
+     * Creates the guard for the counters a service writes through, reading totals on the calling
+     * thread.
      *
      * @param counters where totals are read
      */
     public OverflowGuard(SlottedCounters counters) {
-        this.counters = counters;
+        this(counters, (recordType, recordId) -> {
+            try {
+                return CompletableFuture.completedFuture(counters.get(recordType, recordId));
+            } catch (RuntimeException e) {
+                return CompletableFuture.failedFuture(e);
+            }
+        });
+    }
+
+    /**
+     * Creates the guard for the counters a service writes through, reading totals through
+     * {@code reader}, such as {@link CoalescedReads#read}, so that {@link #writeAsync} never
+     * blocks.
+     *
+     * @param counters the counters written through, for their write mode
+     * @param reader reads one counter's total
+     */
+    public OverflowGuard(SlottedCounters counters, TotalReader reader) {
+        this.reader = reader;
         this.rereadAllowed = counters.config().writeMode() != WriteMode.BUFFERED;
+    }
+
+    /** Reads one counter's total, now or later. */
+    @FunctionalInterface
+    public interface TotalReader {
+        /**
+         * Reads a total.
+         *
+         * @param recordType what is counted
+         * @param recordId whose count it is
+         * @return the total, or the read's failure: {@link CounterOverflowException} with the
+         *     total when it is out of range
+         */
+        CompletableFuture<Long> read(int recordType, long recordId);
     }
 
     /**
@@ -99,7 +132,7 @@ public final class OverflowGuard {
      */
     public CompletableFuture<Boolean> write(List<Increment> increments,
             Supplier<CompletableFuture<Boolean>> write) {
-        List<Reservation> reserved = reserve(sums(increments));
+        List<Reservation> reserved = await(reserve(sums(increments)));
         CompletableFuture<Boolean> started;
         try {
             started = write.get();
@@ -108,6 +141,44 @@ public final class OverflowGuard {
             throw e;
         }
         return started.whenComplete((applied, failure) -> settle(reserved, Outcome.of(applied, failure)));
+    }
+
+    /**
+     * Does what {@link #write} does without blocking: totals the guard must read first are read
+     * through the reader, and {@code write} is started by whichever thread completes the last of
+     * them (the caller's, when the guard knows every counter already). A refusal, or what
+     * {@code write.get()} threw, fails the returned future instead of being thrown.
+     *
+     * @param increments the write's increments, all or nothing
+     * @param write starts the write; its future says whether the increments were applied
+     * @return the write's future, completed once the reservation is settled; failed with
+     *     {@link CounterOverflowException} if a counter could leave the range, and nothing was
+     *     written
+     */
+    public CompletableFuture<Boolean> writeAsync(List<Increment> increments,
+            Supplier<CompletableFuture<Boolean>> write) {
+        return reserve(sums(increments)).thenCompose(reserved -> {
+            CompletableFuture<Boolean> started;
+            try {
+                started = write.get();
+            } catch (RuntimeException e) {
+                settle(reserved, Outcome.of(null, e));
+                return CompletableFuture.failedFuture(e);
+            }
+            return started.whenComplete((applied, failure) -> settle(reserved, Outcome.of(applied, failure)));
+        });
+    }
+
+    /** The future's value, or what it failed with, rethrown as it was. */
+    private static <T> T await(CompletableFuture<T> future) {
+        try {
+            return future.join();
+        } catch (CompletionException e) {
+            if (e.getCause() instanceof RuntimeException cause) {
+                throw cause;
+            }
+            throw e;
+        }
     }
 
     /**
@@ -127,8 +198,8 @@ public final class OverflowGuard {
     public void set(int recordType, long recordId, long count, Runnable write) {
         Counter counter = new Counter(recordType, recordId);
         BigInteger value = BigInteger.valueOf(count);
-        long begun = claim(counter, state -> state.beginSet(value), state -> new IllegalStateException(
-                "a set is never refused, but " + counter + " " + state.describe()));
+        long begun = await(claim(counter, state -> state.beginSet(value), state -> new IllegalStateException(
+                "a set is never refused, but " + counter + " " + state.describe()), 1));
         Outcome outcome = Outcome.MAYBE_APPLIED;
         try {
             awaitWritesBefore(counter, begun);
@@ -182,21 +253,27 @@ public final class OverflowGuard {
     }
 
     /** Reserves every counter's sum, or none: a refusal releases what was already reserved. */
-    private List<Reservation> reserve(Map<Counter, BigInteger> sums) {
-        List<Reservation> reserved = new ArrayList<>();
-        try {
-            sums.forEach((counter, delta) -> reserved.add(reserve(counter, delta)));
-        } catch (RuntimeException e) {
-            settle(reserved, Outcome.NOT_APPLIED);
-            throw e;
+    private CompletableFuture<List<Reservation>> reserve(Map<Counter, BigInteger> sums) {
+        List<Reservation> reserved = new ArrayList<>(sums.size());
+        CompletableFuture<Void> chain = CompletableFuture.completedFuture(null);
+        for (Map.Entry<Counter, BigInteger> sum : sums.entrySet()) {
+            chain = chain.thenCompose(done -> reserve(sum.getKey(), sum.getValue()))
+                    .thenAccept(reserved::add);
         }
-        return reserved;
+        return chain.handle((done, failure) -> {
+            if (failure != null) {
+                settle(reserved, Outcome.NOT_APPLIED);
+                throw failure instanceof CompletionException wrapped ? wrapped
+                        : new CompletionException(failure);
+            }
+            return reserved;
+        });
     }
 
-    private Reservation reserve(Counter counter, BigInteger delta) {
+    private CompletableFuture<Reservation> reserve(Counter counter, BigInteger delta) {
         return claim(counter, state -> state.tryReserve(delta)
                         ? new Reservation(counter, delta, state.setEvents()) : null,
-                state -> refusal(counter, delta, state));
+                state -> refusal(counter, delta, state), 1);
     }
 
     /**
@@ -208,28 +285,28 @@ public final class OverflowGuard {
      * before the set or after it.
      *
      * @param attempt what to do; null when what is known refuses it
-     * @param refusal what to throw when the attempt fails on a total that is as fresh as it gets
+     * @param refusal what to fail with when the attempt fails on a total that is as fresh as it gets
+     * @param pass how many reads this claim has made, plus one
      * @return what the attempt returned
      */
-    private <T> T claim(Counter counter, Function<Known, T> attempt,
-            Function<Known, RuntimeException> refusal) {
-        for (int pass = 1; ; pass++) {
-            Known before;
-            long changesBefore;
-            long forgottenBefore;
-            synchronized (this) {
-                before = known.get(counter);
-                T done = before == null ? null : attempt.apply(before);
-                if (done != null) {
-                    return done;
-                }
-                if (before != null && (!rereadAllowed || before.setting() || pass > MAX_READS)) {
-                    throw refusal.apply(before);
-                }
-                changesBefore = before == null ? 0 : before.changes();
-                forgottenBefore = forgotten;
+    private <T> CompletableFuture<T> claim(Counter counter, Function<Known, T> attempt,
+            Function<Known, RuntimeException> refusal, int pass) {
+        Known before;
+        long changesBefore;
+        long forgottenBefore;
+        synchronized (this) {
+            before = known.get(counter);
+            T done = before == null ? null : attempt.apply(before);
+            if (done != null) {
+                return CompletableFuture.completedFuture(done);
             }
-            BigInteger total = readTotal(counter);
+            if (before != null && (!rereadAllowed || before.setting() || pass > MAX_READS)) {
+                return CompletableFuture.failedFuture(refusal.apply(before));
+            }
+            changesBefore = before == null ? 0 : before.changes();
+            forgottenBefore = forgotten;
+        }
+        return readTotal(counter).thenCompose(total -> {
             synchronized (this) {
                 Known now = known.get(counter);
                 boolean unchanged = now == before && forgotten == forgottenBefore
@@ -237,13 +314,12 @@ public final class OverflowGuard {
                 if (unchanged) {
                     Known state = now == null ? remember(counter, total) : now.reread(total);
                     T done = attempt.apply(state);
-                    if (done != null) {
-                        return done;
-                    }
-                    throw refusal.apply(state);
+                    return done != null ? CompletableFuture.completedFuture(done)
+                            : CompletableFuture.failedFuture(refusal.apply(state));
                 }
             }
-        }
+            return claim(counter, attempt, refusal, pass + 1);
+        });
     }
 
     private Known remember(Counter counter, BigInteger total) {
@@ -253,15 +329,19 @@ public final class OverflowGuard {
         return state;
     }
 
-    private BigInteger readTotal(Counter counter) {
-        try {
-            return BigInteger.valueOf(counters.get(counter.recordType(), counter.recordId()));
-        } catch (CounterOverflowException e) {
-            if (e.total() == null) {
-                throw e;
+    private CompletableFuture<BigInteger> readTotal(Counter counter) {
+        return reader.read(counter.recordType(), counter.recordId()).handle((total, failure) -> {
+            if (failure == null) {
+                return BigInteger.valueOf(total);
             }
-            return e.total();
-        }
+            Throwable cause = failure instanceof CompletionException && failure.getCause() != null
+                    ? failure.getCause() : failure;
+            if (cause instanceof CounterOverflowException overflow && overflow.total() != null) {
+                return overflow.total();
+            }
+            throw failure instanceof CompletionException wrapped ? wrapped
+                    : new CompletionException(failure);
+        });
     }
 
     private synchronized void settle(List<Reservation> reserved, Outcome outcome) {

@@ -6,6 +6,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.slotted.DatabaseUnavailableException;
 import io.slotted.SlottedCounters;
 import io.slotted.SlottedCountersBuilder;
+import io.slotted.WriteMode;
 import io.slotted.server.config.CounterSettings;
 import io.slotted.server.config.DatabaseSettings;
 import java.sql.SQLException;
@@ -24,6 +25,8 @@ import java.sql.SQLException;
 public final class PooledCounters implements AutoCloseable {
     /** How long a request waits for a pooled connection before the database counts as down. */
     static final long CONNECTION_TIMEOUT_MILLIS = 5_000;
+    /** H2's "Database may be already in use": another process has the file open. */
+    private static final int H2_DATABASE_IN_USE = 90020;
 
     private final DatabaseSettings settings;
     private final HikariDataSource pool;
@@ -91,6 +94,10 @@ public final class PooledCounters implements AutoCloseable {
 
     private static SlottedCounters build(SlottedCountersBuilder builder, CounterSettings settings) {
         builder.table(settings.table()).writeMode(settings.mode());
+        if (settings.mode() == WriteMode.BUFFERED) {
+            // A read answers with what was acknowledged, written or still in memory.
+            builder.readsIncludeUnwritten(true);
+        }
         if (settings.slots() != null) {
             builder.slots(settings.slots());
         }
@@ -161,8 +168,24 @@ public final class PooledCounters implements AutoCloseable {
             return new DatabaseFailure("the database at " + settings.describe() + " refused the"
                     + " login: check the user and the password (" + reason + ")", e);
         }
+        if (hasErrorCode(e, H2_DATABASE_IN_USE)) {
+            return new DatabaseFailure("the H2 database " + settings.describe() + " is open in"
+                    + " another process, and H2 lets one process at a time open a file database."
+                    + " If that process is slotted serve started with --tokens, it does not share"
+                    + " the file: use its HTTP API, or stop it first; otherwise stop the other"
+                    + " process, or serve the counters from MariaDB or PostgreSQL (" + reason + ")", e);
+        }
         return new DatabaseFailure("cannot reach the database at " + settings.describe() + ": "
                 + reason, e);
+    }
+
+    private static boolean hasErrorCode(Throwable e, int vendorCode) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof SQLException sql && sql.getErrorCode() == vendorCode) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** SQLState class 28, invalid authorization, anywhere in the chain of causes. */

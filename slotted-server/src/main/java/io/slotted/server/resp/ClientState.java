@@ -1,0 +1,47 @@
+package io.slotted.server.resp;
+
+/**
+ * What one connection has told the server about itself: its token once {@code AUTH} accepted it,
+ * and the name {@code CLIENT SETNAME} gave it. Read and changed only on the connection's event
+ * loop, in command order.
+ */
+final class ClientState {
+    private final long id;
+    private String token;
+    private String name;
+    private boolean quitting;
+
+    ClientState(long id) {
+        this.id = id;
+    }
+
+    long id() {
+        return id;
+    }
+
+    /** The token accepted by {@code AUTH} or {@code HELLO … AUTH}, or null before that. */
+    String token() {
+        return token;
+    }
+
+    void authenticate(String token) {
+        this.token = token;
+    }
+
+    String name() {
+        return name;
+    }
+
+    void name(String name) {
+        this.name = name;
+    }
+
+    /** Whether {@code QUIT} was sent: the connection closes once its answers are out. */
+    boolean quitting() {
+        return quitting;
+    }
+
+    void quit() {
+        quitting = true;
+    }
+}

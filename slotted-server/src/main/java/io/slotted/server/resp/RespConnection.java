@@ -1,0 +1,215 @@
+package io.slotted.server.resp;
+
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.codec.DecoderException;
+import io.netty.handler.codec.redis.ArrayRedisMessage;
+import io.netty.handler.codec.redis.ErrorRedisMessage;
+import io.netty.handler.codec.redis.FullBulkStringRedisMessage;
+import io.netty.handler.codec.redis.InlineCommandRedisMessage;
+import io.netty.handler.codec.redis.RedisCodecException;
+import io.netty.handler.codec.redis.RedisMessage;
+import io.netty.handler.timeout.IdleStateEvent;
+import io.netty.util.ReferenceCountUtil;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One client connection: runs its commands and answers them in the order they were sent, however
+ * the answers complete, with bounded memory.
+ *
+ * <p>Commands are started as they arrive (a pipeline of 1,000 increments joins the same group
+ * commits), and each gives a future answer. Answers go out in command order: an answer that is
+ * ready while earlier ones are not waits in the queue of unanswered commands; when a future
+ * completes, on whatever thread learned the outcome, the connection's event loop is asked to write
+ * every answer now ready at the head of the queue, and flushes once. No thread waits for an answer.
+ *
+ * <p>Memory stays bounded however the client behaves. With {@value #DEFAULT_MAX_UNANSWERED}
+ * commands unanswered, or with more written than the client has read (the channel is no longer
+ * writable), the connection stops reading until answers go out; the kernel's buffers then push back
+ * on the client. A client that sends without ever reading therefore holds at most one read's worth
+ * of commands and their answers.
+ *
+ * <p>A malformed stream is answered {@code -ERR Protocol error: …} after the answers before it,
+ * and the connection is closed; other connections are not affected.
+ */
+final class RespConnection extends ChannelInboundHandlerAdapter {
+    /** Unanswered commands past which the connection stops reading. */
+    static final int DEFAULT_MAX_UNANSWERED = 1024;
+
+    private static final Logger log = LoggerFactory.getLogger(RespConnection.class);
+
+    private final RespCommands commands;
+    private final ClientState client;
+    private final int maxUnanswered;
+    private final ArrayDeque<CompletableFuture<RedisMessage>> unanswered = new ArrayDeque<>();
+    private ChannelHandlerContext ctx;
+    private boolean closing;
+    private boolean unflushed;
+    private boolean writeScheduled;
+
+    RespConnection(RespCommands commands, long id, int maxUnanswered) {
+        this.commands = commands;
+        this.client = new ClientState(id);
+        this.maxUnanswered = maxUnanswered;
+    }
+
+    @Override
+    public void handlerAdded(ChannelHandlerContext ctx) {
+        this.ctx = ctx;
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        List<String> arguments;
+        try {
+            if (closing) {
+                return;
+            }
+            arguments = arguments(msg);
+        } finally {
+            ReferenceCountUtil.release(msg);
+        }
+        if (arguments == null) {
+            protocolError("expected '$' in a command's array");
+            return;
+        }
+        if (arguments.isEmpty()) {
+            return;
+        }
+        answer(commands.run(client, arguments));
+        if (client.quitting()) {
+            closing = true;
+            ctx.channel().config().setAutoRead(false);
+        }
+        readOnlyWithRoom();
+    }
+
+    /** A command's words, empty for a blank line, or null when an array holds anything else. */
+    private static List<String> arguments(Object msg) {
+        if (msg instanceof InlineCommandRedisMessage inline) {
+            String line = inline.content().strip();
+            return line.isEmpty() ? List.of() : List.of(line.split("\\s+"));
+        }
+        ArrayRedisMessage array = (ArrayRedisMessage) msg;
+        if (array.isNull()) {
+            return List.of();
+        }
+        List<String> words = new ArrayList<>(array.children().size());
+        for (RedisMessage child : array.children()) {
+            if (!(child instanceof FullBulkStringRedisMessage bulk) || bulk.isNull()) {
+                return null;
+            }
+            // Latin-1 maps each byte to one char and back, so arguments stay binary-safe: ECHO
+            // answers the very bytes it was sent, as clients such as redis-cli --pipe expect.
+            words.add(bulk.content().toString(StandardCharsets.ISO_8859_1));
+        }
+        return words;
+    }
+
+    private void answer(CompletableFuture<RedisMessage> answer) {
+        if (unanswered.isEmpty() && answer.isDone()) {
+            ctx.write(answer.join(), ctx.voidPromise());
+            unflushed = true;
+            return;
+        }
+        unanswered.add(answer);
+        if (!answer.isDone()) {
+            answer.whenComplete((message, failure) -> scheduleWrite());
+        }
+    }
+
+    /** Called from any thread: writes what is ready, on the connection's event loop. */
+    private void scheduleWrite() {
+        if (ctx.executor().inEventLoop()) {
+            writeReady();
+        } else {
+            ctx.executor().execute(this::writeReady);
+        }
+    }
+
+    /** Writes the answers ready at the head of the queue, in order, and flushes once. */
+    private void writeReady() {
+        while (!unanswered.isEmpty() && unanswered.peek().isDone()) {
+            ctx.write(unanswered.poll().join(), ctx.voidPromise());
+            unflushed = true;
+        }
+        flush();
+        readOnlyWithRoom();
+    }
+
+    @Override
+    public void channelReadComplete(ChannelHandlerContext ctx) {
+        // Answers that became ready while the read was handled go out with the rest.
+        writeReady();
+    }
+
+    private void flush() {
+        if (unflushed) {
+            unflushed = false;
+            ctx.flush();
+        }
+        if (closing && unanswered.isEmpty()) {
+            ctx.writeAndFlush(io.netty.buffer.Unpooled.EMPTY_BUFFER)
+                    .addListener(ChannelFutureListener.CLOSE);
+        }
+    }
+
+    /** Reads on while there is room for more answers; stops until answers go out otherwise. */
+    private void readOnlyWithRoom() {
+        Channel channel = ctx.channel();
+        boolean room = !closing && channel.isWritable() && unanswered.size() < maxUnanswered;
+        if (channel.config().isAutoRead() != room) {
+            channel.config().setAutoRead(room);
+        }
+    }
+
+    @Override
+    public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+        readOnlyWithRoom();
+        ctx.fireChannelWritabilityChanged();
+    }
+
+    @Override
+    public void userEventTriggered(ChannelHandlerContext ctx, Object event) {
+        if (event instanceof IdleStateEvent && unanswered.isEmpty()) {
+            ctx.close();
+            return;
+        }
+        ctx.fireUserEventTriggered(event);
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        if (cause instanceof RedisCodecException || cause instanceof DecoderException) {
+            Throwable reason = cause instanceof DecoderException && cause.getCause() != null
+                    ? cause.getCause() : cause;
+            protocolError(reason.getMessage());
+            return;
+        }
+        if (!(cause instanceof IOException)) {
+            log.warn("closing a Redis-protocol connection after an unexpected failure", cause);
+        }
+        ctx.close();
+    }
+
+    /** Answers the error after the answers before it, then closes; nothing more is read. */
+    private void protocolError(String reason) {
+        if (closing) {
+            return;
+        }
+        answer(CompletableFuture.completedFuture(new ErrorRedisMessage("ERR Protocol error: "
+                + reason)));
+        closing = true;
+        ctx.channel().config().setAutoRead(false);
+        writeReady();
+    }
+}

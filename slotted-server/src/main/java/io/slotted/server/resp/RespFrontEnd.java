@@ -1,0 +1,163 @@
+package io.slotted.server.resp;
+
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.AdaptiveRecvByteBufAllocator;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.ChannelPipeline;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.WriteBufferWaterMark;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.codec.redis.ErrorRedisMessage;
+import io.netty.handler.codec.redis.RedisArrayAggregator;
+import io.netty.handler.codec.redis.RedisBulkStringAggregator;
+import io.netty.handler.codec.redis.RedisDecoder;
+import io.netty.handler.codec.redis.RedisEncoder;
+import io.netty.handler.timeout.IdleStateHandler;
+import io.slotted.server.auth.AccessCheck;
+import io.slotted.server.config.TypeNames;
+import io.slotted.server.metrics.ServerMetrics;
+import io.slotted.server.store.AsyncCounters;
+import java.net.InetSocketAddress;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The Redis-protocol front end: RESP2 over TCP on Netty, in front of the service's counters, so
+ * that {@code redis-cli INCR downloads:456} counts durably in the SQL database.
+ *
+ * <p>Each connection's bytes go through Netty's RESP decoder (inline commands included, for a
+ * person typing at a terminal), {@link FrameLimits} (which keeps every frame to a command's size),
+ * Netty's aggregators, and a {@link RespConnection}, which runs the commands and answers them in
+ * order. Commands never hold an event-loop thread while the database works: increments and reads
+ * go to {@link AsyncCounters}, and answers are written when their futures complete.
+ *
+ * <p>Bounds: {@link RespSettings#maxConnections()} connections, reads of at most
+ * {@value #MAX_READ_BYTES} bytes at a time, {@link RespSettings#maxUnanswered()} commands in
+ * flight per connection, and {@value #WRITE_HIGH_WATER_BYTES} bytes of answers the client has not
+ * read before the connection stops being read.
+ */
+public final class RespFrontEnd {
+    /** The most bytes one read takes from a connection, which bounds the commands it decodes. */
+    static final int MAX_READ_BYTES = 16 * 1024;
+    /** Unread answers past which a connection is no longer read, and below which it is again. */
+    static final int WRITE_HIGH_WATER_BYTES = 64 * 1024;
+    static final int WRITE_LOW_WATER_BYTES = 32 * 1024;
+    /** How long a stop waits for event loops to finish what they hold. */
+    private static final long STOP_QUIET_MILLIS = 100;
+    private static final long STOP_TIMEOUT_MILLIS = 5_000;
+
+    private final RespSettings settings;
+    private final RespCommands commands;
+    private final RespMetrics metrics;
+    private final AtomicLong connectionIds = new AtomicLong();
+    private EventLoopGroup acceptor;
+    private EventLoopGroup workers;
+    private Channel listener;
+
+    /**
+     * Creates the front end, not yet listening.
+     *
+     * @param counters the counters, as front ends use them
+     * @param types the configured type names
+     * @param access who may do what
+     * @param metrics where commands are recorded
+     * @param settings the bounds it keeps
+     * @param version the service's version, for {@code HELLO} and {@code INFO}
+     */
+    public RespFrontEnd(AsyncCounters counters, TypeNames types, AccessCheck access,
+            ServerMetrics metrics, RespSettings settings, String version) {
+        this.settings = settings;
+        this.metrics = new RespMetrics(metrics.registry());
+        this.commands = new RespCommands(counters, types, access, this.metrics, version);
+    }
+
+    /**
+     * Starts listening on the settings' port.
+     *
+     * @param bind the address to listen on
+     * @throws IllegalStateException if the address cannot be listened on; nothing is left running
+     */
+    public void start(String bind) {
+        int port = settings.port();
+        acceptor = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
+        workers = new MultiThreadIoEventLoopGroup(Runtime.getRuntime().availableProcessors(),
+                NioIoHandler.newFactory());
+        ServerBootstrap bootstrap = new ServerBootstrap()
+                .group(acceptor, workers)
+                .channel(NioServerSocketChannel.class)
+                .option(ChannelOption.SO_BACKLOG, 1024)
+                .childOption(ChannelOption.TCP_NODELAY, true)
+                .childOption(ChannelOption.RCVBUF_ALLOCATOR,
+                        new AdaptiveRecvByteBufAllocator(512, 4096, MAX_READ_BYTES))
+                .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK,
+                        new WriteBufferWaterMark(WRITE_LOW_WATER_BYTES, WRITE_HIGH_WATER_BYTES))
+                .childHandler(new ChannelInitializer<SocketChannel>() {
+                    @Override
+                    protected void initChannel(SocketChannel channel) {
+                        accept(channel);
+                    }
+                });
+        try {
+            listener = bootstrap.bind(new InetSocketAddress(bind, port)).syncUninterruptibly().channel();
+        } catch (RuntimeException e) {
+            stop();
+            throw new IllegalStateException("cannot listen for the Redis protocol on " + bind + ":"
+                    + port + ": " + e.getMessage(), e);
+        }
+    }
+
+    private void accept(SocketChannel channel) {
+        int open = metrics.opened();
+        channel.closeFuture().addListener(closed -> metrics.closed());
+        if (open > settings.maxConnections()) {
+            channel.pipeline().addLast(new RedisEncoder());
+            channel.writeAndFlush(new ErrorRedisMessage("ERR max number of clients reached"))
+                    .addListener(ChannelFutureListener.CLOSE);
+            return;
+        }
+        ChannelPipeline pipeline = channel.pipeline();
+        if (!settings.idleTimeout().isZero()) {
+            pipeline.addLast(new IdleStateHandler(0, 0, settings.idleTimeout().toMillis(),
+                    TimeUnit.MILLISECONDS));
+        }
+        pipeline.addLast(new RedisDecoder(true))
+                .addLast(new FrameLimits())
+                .addLast(new RedisBulkStringAggregator())
+                .addLast(new RedisArrayAggregator())
+                .addLast(new RedisEncoder())
+                .addLast(new RespConnection(commands, connectionIds.incrementAndGet(),
+                        settings.maxUnanswered()));
+    }
+
+    /**
+     * The port listened on, which is the one asked for unless that was 0.
+     *
+     * @return the TCP port
+     */
+    public int port() {
+        return ((InetSocketAddress) listener.localAddress()).getPort();
+    }
+
+    /**
+     * Stops accepting, closes the connections, and stops the event loops. Commands in flight
+     * still complete in the counters; their answers are not sent.
+     */
+    public void stop() {
+        if (listener != null) {
+            listener.close().syncUninterruptibly();
+        }
+        if (acceptor != null) {
+            acceptor.shutdownGracefully(0, STOP_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS);
+        }
+        if (workers != null) {
+            workers.shutdownGracefully(STOP_QUIET_MILLIS, STOP_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS)
+                    .syncUninterruptibly();
+        }
+    }
+}

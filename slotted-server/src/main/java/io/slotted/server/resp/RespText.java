@@ -1,0 +1,32 @@
+package io.slotted.server.resp;
+
+import io.slotted.server.config.Excerpt;
+
+/** Text the front end puts in answers: client words quoted safely, and the {@code INFO} page. */
+final class RespText {
+    private RespText() {
+    }
+
+    /** A client's word, shortened and with all but printable ASCII replaced, for an error answer. */
+    static String excerpt(String word) {
+        return Excerpt.of(word).replaceAll("[^\\x20-\\x7e]", "?");
+    }
+
+    /** A message fit for a RESP error line, which must not hold a line break. */
+    static String oneLine(String message) {
+        return message.replaceAll("[\\r\\n]+", " ");
+    }
+
+    /**
+     * The {@code INFO} answer: enough for clients that look up the server's version and mode.
+     * {@code redis_version} names the version of the protocol's commands this server answers.
+     */
+    static String info(String version) {
+        return "# Server\r\n"
+                + "redis_version:7.0.0\r\n"
+                + "slotted_version:" + version + "\r\n"
+                + "redis_mode:standalone\r\n"
+                + "\r\n# Replication\r\n"
+                + "role:master\r\n";
+    }
+}

@@ -1,0 +1,165 @@
+package io.slotted.server.store;
+
+import io.slotted.Increment;
+import io.slotted.QueueFullException;
+import io.slotted.SlottedCounters;
+import io.slotted.WriteMode;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
+
+/**
+ * The counters as a front end on an event loop uses them: every call returns a future at once and
+ * no call holds the caller's thread while the database works.
+ *
+ * <p>An increment passes the {@link OverflowGuard} (whose reads of totals it does not yet know go
+ * through {@link CoalescedReads}), then is handed to the library: in {@code GROUPED} and
+ * {@code BUFFERED} mode on the calling thread, since {@link SlottedCounters#addAsync} only queues
+ * it; in {@code DIRECT} mode, where {@code addAsync} writes before it returns, on a small pool of
+ * its own with a bounded queue, so a slow database holds those threads and not the caller's. The
+ * future completes on the thread that learned the outcome (a flusher, a reader, that pool): a
+ * caller hands its answer on to its own thread rather than working there.
+ *
+ * <p>A full group-commit queue is the one place where handing an increment over can wait: the
+ * library waits up to its {@code queueFullWait} for room, which happens only while the database is
+ * slower than the load or down.
+ */
+public final class AsyncCounters implements AutoCloseable {
+    /** Threads that run {@code DIRECT} writes, and how many more may wait for one. */
+    static final int DIRECT_WRITERS = 16;
+    static final int DIRECT_QUEUE = 1000;
+
+    private final SlottedCounters counters;
+    private final CoalescedReads reads;
+    private final OverflowGuard guard;
+    private final ThreadPoolExecutor directWriters;
+
+    /**
+     * Starts the readers, and the writers of {@code DIRECT} mode.
+     *
+     * @param counters the counters the front ends write through
+     */
+    public AsyncCounters(SlottedCounters counters) {
+        this.counters = counters;
+        this.reads = new CoalescedReads(counters);
+        this.guard = new OverflowGuard(counters, reads::read);
+        this.directWriters = counters.config().writeMode() == WriteMode.DIRECT ? directWriters() : null;
+    }
+
+    private static ThreadPoolExecutor directWriters() {
+        AtomicInteger threads = new AtomicInteger();
+        return new ThreadPoolExecutor(DIRECT_WRITERS, DIRECT_WRITERS, 0, TimeUnit.MILLISECONDS,
+                new ArrayBlockingQueue<>(DIRECT_QUEUE), runnable -> {
+                    Thread thread = new Thread(runnable, "slotted-direct-" + threads.incrementAndGet());
+                    thread.setDaemon(true);
+                    return thread;
+                });
+    }
+
+    /**
+     * Adds {@code delta} to a counter.
+     *
+     * @param recordType what is counted
+     * @param recordId whose count it is
+     * @param delta the amount, never 0
+     * @return completed once the increment is durable (accepted, in {@code BUFFERED} mode); failed
+     *     with {@link io.slotted.CounterOverflowException} if the total could leave the signed
+     *     64-bit range, or with what the library failed with
+     */
+    public CompletableFuture<Void> add(int recordType, long recordId, long delta) {
+        return add(recordType, recordId, delta, () -> { });
+    }
+
+    /**
+     * Adds {@code delta} to a counter, unless {@code beforeWrite} refuses just before the library
+     * is asked to write.
+     *
+     * @param recordType what is counted
+     * @param recordId whose count it is
+     * @param delta the amount, never 0
+     * @param beforeWrite runs right before the write is handed to the library, on whatever thread
+     *     passed the overflow guard; what it throws fails the add, and nothing is written
+     * @return as {@link #add(int, long, long)}
+     */
+    public CompletableFuture<Void> add(int recordType, long recordId, long delta, Runnable beforeWrite) {
+        return guard.writeAsync(List.of(new Increment(recordType, recordId, delta)), () -> {
+            beforeWrite.run();
+            return start(() -> counters.addAsync(recordType, recordId, delta));
+        }).thenApply(applied -> null);
+    }
+
+    /**
+     * The overflow guard every front end's writes pass, for the writes that block (those with an
+     * idempotency key, batches and sets), which run on threads of their own.
+     *
+     * @return the guard
+     */
+    public OverflowGuard guard() {
+        return guard;
+    }
+
+    /**
+     * Reads one counter, together with the other reads waiting at the time.
+     *
+     * @param recordType what is counted
+     * @param recordId whose count it is
+     * @return its total, read after this call
+     */
+    public CompletableFuture<Long> get(int recordType, long recordId) {
+        return reads.read(recordType, recordId);
+    }
+
+    /**
+     * Reads counters of one type, together with the other reads waiting at the time.
+     *
+     * @param recordType what is counted
+     * @param recordIds whose counts to read
+     * @return every id mapped to its total, in the order given
+     */
+    public CompletableFuture<Map<Long, Long>> getAll(int recordType, List<Long> recordIds) {
+        return reads.readAll(recordType, recordIds);
+    }
+
+    /**
+     * The write mode of the counters, which says what an acknowledged increment promises.
+     *
+     * @return the mode
+     */
+    public WriteMode writeMode() {
+        return counters.config().writeMode();
+    }
+
+    private CompletableFuture<Boolean> start(Supplier<CompletableFuture<Void>> write) {
+        if (directWriters == null) {
+            return write.get().thenApply(done -> true);
+        }
+        try {
+            return CompletableFuture.supplyAsync(write, directWriters)
+                    .thenCompose(started -> started).thenApply(done -> true);
+        } catch (RejectedExecutionException e) {
+            return CompletableFuture.failedFuture(new QueueFullException("every direct writer is busy"
+                    + " and " + DIRECT_QUEUE + " more writes wait for one: the database is slower than"
+                    + " the load or down"));
+        }
+    }
+
+    /** Stops the readers and writers once they have finished what they hold. */
+    @Override
+    public void close() {
+        if (directWriters != null) {
+            directWriters.shutdown();
+            try {
+                directWriters.awaitTermination(5, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        reads.close();
+    }
+}
