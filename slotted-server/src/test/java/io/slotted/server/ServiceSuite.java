@@ -34,6 +34,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Matcher;
@@ -566,6 +567,64 @@ abstract class ServiceSuite {
         }
 
         assertThat(count("downloads", id)).isEqualTo((long) perClient * clients * (clients + 1) / 2);
+    }
+
+    @Test
+    void concurrentReadsDuringIncrements_neverReadLessThanWasAcknowledgedBeforeThem() throws Exception {
+        long id = newId();
+        int writers = 16;
+        int readers = 16;
+        AtomicLong sent = new AtomicLong();
+        AtomicLong acknowledged = new AtomicLong();
+        AtomicBoolean writing = new AtomicBoolean(true);
+        ExecutorService pool = Executors.newFixedThreadPool(writers + readers);
+        List<Future<Integer>> writes = new ArrayList<>();
+        List<Future<Integer>> reads = new ArrayList<>();
+        try {
+            for (int w = 0; w < writers; w++) {
+                writes.add(pool.submit(() -> {
+                    for (int i = 0; i < 100; i++) {
+                        sent.incrementAndGet();
+                        assertThat(increment("downloads", id, null, null).status()).isEqualTo(200);
+                        acknowledged.incrementAndGet();
+                    }
+                    return 100;
+                }));
+            }
+            for (int r = 0; r < readers; r++) {
+                boolean many = r % 2 == 0;
+                reads.add(pool.submit(() -> {
+                    int made = 0;
+                    while (writing.get()) {
+                        long before = acknowledged.get();
+                        long read = many ? countOfMany(id) : count("downloads", id);
+                        long after = sent.get();
+                        assertThat(read).as("acknowledged before the read").isGreaterThanOrEqualTo(before);
+                        assertThat(read).as("sent by the end of the read").isLessThanOrEqualTo(after);
+                        made++;
+                    }
+                    return made;
+                }));
+            }
+            for (Future<Integer> write : writes) {
+                write.get(2, TimeUnit.MINUTES);
+            }
+            writing.set(false);
+            for (Future<Integer> read : reads) {
+                assertThat(read.get(1, TimeUnit.MINUTES)).as("reads made").isPositive();
+            }
+        } finally {
+            writing.set(false);
+            pool.shutdownNow();
+        }
+        assertThat(count("downloads", id)).isEqualTo(writers * 100L);
+    }
+
+    private long countOfMany(long id) {
+        Response response = client.get("/v1/counters/downloads?ids=" + id + "," + (id + 1_000_000))
+                .token(READER).send();
+        assertThat(response.status()).as("%s", response).isEqualTo(200);
+        return response.json().get("counts").get(String.valueOf(id)).longValue();
     }
 
     @Test

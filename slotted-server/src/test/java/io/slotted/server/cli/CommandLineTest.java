@@ -26,6 +26,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
@@ -442,6 +443,72 @@ class CommandLineTest {
             assertThat(err.lines()).as(err).hasSize(1);
             assertThat(err).startsWith("slotted serve: cannot listen on 127.0.0.1:" + taken.getLocalPort());
         }
+    }
+
+    @Test
+    void incrAndGet_whileServeHasTheH2FileOpen_goThroughTheService() throws Exception {
+        Process serve = serveInItsOwnProcess();
+        try {
+            Path addressFile = Path.of(h2Url.substring("jdbc:h2:file:".length()) + ".server");
+            await().atMost(Duration.ofSeconds(60)).until(() -> Files.exists(addressFile) || !serve.isAlive());
+            assertThat(serve.isAlive()).as("slotted serve is running").isTrue();
+
+            Run incr = run("incr", "1", "7", "--by", "5", "--db", h2Url);
+            Run get = run("get", "1", "7", "--db", h2Url);
+
+            assertThat(incr.status()).as(incr.err()).isZero();
+            assertThat(incr.out()).isEqualTo("1 7: 5 (+5)" + System.lineSeparator());
+            assertThat(get.out()).isEqualTo("1 7: 5" + System.lineSeparator());
+            stop(serve);
+            assertThat(addressFile).as("removed when the service stops").doesNotExist();
+            assertThat(run("get", "1", "7", "--db", h2Url).out())
+                    .as("the increment is in the file, which the command line now opens itself")
+                    .isEqualTo("1 7: 5" + System.lineSeparator());
+        } finally {
+            serve.destroyForcibly();
+        }
+    }
+
+    @Test
+    void incr_whileServeWithTokensHasTheH2FileOpen_saysWhatToDo() throws Exception {
+        Path tokens = Files.writeString(Path.of("target", "cli-tokens.txt"), "t0ken write\n");
+        Process serve = serveInItsOwnProcess("--tokens", tokens.toString());
+        try {
+            // Until the service has opened the file, an increment goes into it directly.
+            AtomicReference<Run> last = new AtomicReference<>();
+            await().atMost(Duration.ofSeconds(60)).until(() -> {
+                last.set(run("incr", "1", "7", "--db", h2Url));
+                return last.get().status() != 0 || !serve.isAlive();
+            });
+            Run incr = last.get();
+
+            assertThat(serve.isAlive()).as("slotted serve is running").isTrue();
+            assertThat(incr.status()).isEqualTo(1);
+            assertThat(incr.err().lines()).hasSize(1);
+            assertThat(incr.err()).contains("is open in another process")
+                    .contains("started with --tokens, it does not share the file");
+        } finally {
+            stop(serve);
+        }
+    }
+
+    /** {@code slotted serve} on this test's H2 file, as a process of its own. */
+    private Process serveInItsOwnProcess(String... options) throws IOException {
+        int port;
+        try (ServerSocket free = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+            port = free.getLocalPort();
+        }
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin",
+                "java").toString(), "-cp", System.getProperty("java.class.path"), Main.class.getName(),
+                "serve", "--port", String.valueOf(port), "--db", h2Url));
+        command.addAll(List.of(options));
+        return new ProcessBuilder(command).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+    }
+
+    private static void stop(Process process) throws InterruptedException {
+        process.destroy();
+        assertThat(process.waitFor(60, TimeUnit.SECONDS)).as("stopped on SIGTERM").isTrue();
     }
 
     @Test
