@@ -4,7 +4,9 @@ import io.javalin.http.Context;
 import io.javalin.router.Endpoint;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import org.eclipse.jetty.http.HttpStatus;
 
@@ -25,6 +27,12 @@ final class RequestMetrics {
             "PATCH");
 
     private final MeterRegistry registry;
+    /**
+     * The timers made so far, by their tags: registering looks the meter up by building its whole
+     * identity, which cost more than the rest of a {@code /healthz} request. The tags come from
+     * bounded sets, so this map is bounded too.
+     */
+    private final Map<Tags, Timer> timers = new ConcurrentHashMap<>();
 
     RequestMetrics(MeterRegistry registry) {
         this.registry = registry;
@@ -38,14 +46,22 @@ final class RequestMetrics {
      */
     void record(Context ctx, Float millis) {
         int status = ctx.statusCode();
-        Timer.builder("slotted.http.requests")
-                .description("HTTP requests by route template, method and status")
-                .tag("route", route(ctx))
-                .tag("method", method(ctx))
-                .tag("status", Integer.toString(status))
-                .tag("outcome", outcome(status))
-                .register(registry)
+        timers.computeIfAbsent(new Tags(route(ctx), method(ctx), status), this::timer)
                 .record((long) (millis * 1_000_000L), TimeUnit.NANOSECONDS);
+    }
+
+    private Timer timer(Tags tags) {
+        return Timer.builder("slotted.http.requests")
+                .description("HTTP requests by route template, method and status")
+                .tag("route", tags.route())
+                .tag("method", tags.method())
+                .tag("status", Integer.toString(tags.status()))
+                .tag("outcome", outcome(tags.status()))
+                .register(registry);
+    }
+
+    /** One timer's tags, as a key. */
+    private record Tags(String route, String method, int status) {
     }
 
     /** The method on the request line, not Javalin's, which follows X-HTTP-Method-Override. */
