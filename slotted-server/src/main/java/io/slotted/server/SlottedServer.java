@@ -49,18 +49,17 @@ public final class SlottedServer implements AutoCloseable {
     private final ServerMetrics metrics;
     private final PooledCounters store;
     private final AsyncCounters asyncCounters;
-    private final Optional<SharedH2File> sharing;
+    private Optional<SharedH2File> sharing = Optional.empty();
     private final HttpFrontEnd http;
     private RespFrontEnd resp;
     private final AtomicBoolean closed = new AtomicBoolean();
     private final CountDownLatch stopped = new CountDownLatch(1);
 
     private SlottedServer(ServerMetrics metrics, PooledCounters store, AsyncCounters asyncCounters,
-            Optional<SharedH2File> sharing, HttpFrontEnd http) {
+            HttpFrontEnd http) {
         this.metrics = metrics;
         this.store = store;
         this.asyncCounters = asyncCounters;
-        this.sharing = sharing;
         this.http = http;
     }
 
@@ -115,7 +114,6 @@ public final class SlottedServer implements AutoCloseable {
         ServerMetrics metrics = new ServerMetrics();
         PooledCounters store = null;
         AsyncCounters asyncCounters = null;
-        Optional<SharedH2File> sharing = Optional.empty();
         try {
             store = PooledCounters.open(settings.database(), settings.counters(), POOL_SIZE,
                     metrics.registry());
@@ -126,19 +124,20 @@ public final class SlottedServer implements AutoCloseable {
             asyncCounters = new AsyncCounters(store.counters());
             HttpFrontEnd http = new HttpFrontEnd(store, asyncCounters, settings.types(), access,
                     metrics, httpSettings);
-            // Without tokens, commands such as `slotted incr` reach an embedded H2 file through
-            // the service; with tokens, sharing it would let any local user past them.
-            sharing = tokens == null ? SharedH2File.start(settings.database()) : Optional.empty();
-            SlottedServer server = new SlottedServer(metrics, store, asyncCounters, sharing, http);
+            SlottedServer server = new SlottedServer(metrics, store, asyncCounters, http);
             listen(http, settings);
             if (respSettings != null) {
                 server.listenForResp(settings, respSettings, access);
+            }
+            // Last, once the service is up: without tokens, commands such as `slotted incr` reach
+            // an embedded H2 file through it; with tokens, that would let any local user past them.
+            if (tokens == null) {
+                server.shareH2File(settings);
             }
             // The roll-up of bound types runs in the store's counters, when the settings ask for it.
             logStart(settings, store, http.port(), tokens);
             return server;
         } catch (RuntimeException e) {
-            sharing.ifPresent(SharedH2File::close);
             if (asyncCounters != null) {
                 asyncCounters.close();
             }
@@ -203,6 +202,21 @@ public final class SlottedServer implements AutoCloseable {
                     + ":" + respSettings.port() + ": " + FailureMessage.rootMessage(e), e);
         }
         log.info("slotted listening for the Redis protocol on {}:{}", settings.bind(), resp.port());
+    }
+
+    private void shareH2File(ServerSettings settings) {
+        try {
+            sharing = SharedH2File.start(settings.database());
+        } catch (RuntimeException e) {
+            try {
+                if (resp != null) {
+                    resp.stop();
+                }
+            } finally {
+                http.stop();
+            }
+            throw e;
+        }
     }
 
     private static String version() {

@@ -19,6 +19,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -54,7 +55,7 @@ final class RespConnection extends ChannelInboundHandlerAdapter {
     private ChannelHandlerContext ctx;
     private boolean closing;
     private boolean unflushed;
-    private boolean writeScheduled;
+    private final AtomicBoolean writeScheduled = new AtomicBoolean();
 
     RespConnection(RespCommands commands, long id, int maxUnanswered) {
         this.commands = commands;
@@ -127,17 +128,23 @@ final class RespConnection extends ChannelInboundHandlerAdapter {
         }
     }
 
-    /** Called from any thread: writes what is ready, on the connection's event loop. */
+    /**
+     * Called from any thread: writes what is ready, on the connection's event loop. A flusher or
+     * reader completes many answers of a pipeline at once; they share one task on the event loop
+     * (each task is a wake-up of its selector), which writes every answer ready when it runs.
+     */
     private void scheduleWrite() {
         if (ctx.executor().inEventLoop()) {
             writeReady();
-        } else {
+        } else if (writeScheduled.compareAndSet(false, true)) {
             ctx.executor().execute(this::writeReady);
         }
     }
 
     /** Writes the answers ready at the head of the queue, in order, and flushes once. */
     private void writeReady() {
+        // Cleared before looking: an answer completed from now on schedules another task.
+        writeScheduled.set(false);
         while (!unanswered.isEmpty() && unanswered.peek().isDone()) {
             ctx.write(unanswered.poll().join(), ctx.voidPromise());
             unflushed = true;
