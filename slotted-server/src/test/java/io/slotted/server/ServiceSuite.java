@@ -570,6 +570,20 @@ abstract class ServiceSuite {
     }
 
     @Test
+    void doctor_answersTheReportAsJson_toAnAdminOnly() {
+        Response report = client.get("/v1/doctor?watch=1s").token(ADMIN).send();
+
+        assertThat(report.status()).as("%s", report).isEqualTo(200);
+        assertThat(report.json().has("hot_rows")).isTrue();
+        assertThat(report.json().get("database").asText()).isNotBlank();
+        assertThat(report.text()).contains(table);
+        assertThat(client.get("/v1/doctor").token(WRITER).send().status()).isEqualTo(403);
+        Response badWatch = client.get("/v1/doctor?watch=2h").token(ADMIN).send();
+        assertThat(badWatch.status()).isEqualTo(400);
+        assertThat(badWatch.text()).contains("watch must be whole seconds");
+    }
+
+    @Test
     void concurrentReadsDuringIncrements_neverReadLessThanWasAcknowledgedBeforeThem() throws Exception {
         long id = newId();
         int writers = 16;

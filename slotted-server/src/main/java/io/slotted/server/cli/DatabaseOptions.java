@@ -12,6 +12,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.function.Consumer;
+import java.util.function.Function;
+import javax.sql.DataSource;
 import picocli.CommandLine.Option;
 
 /**
@@ -79,6 +81,30 @@ public final class DatabaseOptions {
     public PooledCounters open(CounterSettings counters, int poolSize) {
         // An H2 file database that a running service has open is reached through the service.
         return PooledCounters.open(SharedH2File.reach(settings()), counters, poolSize, null);
+    }
+
+    /**
+     * Opens the database for one command that needs only connections, such as {@code doctor}, and
+     * closes it after {@code work}.
+     *
+     * @param work what the command does with the database
+     * @return what {@code work} returned
+     * @throws DatabaseFailure if the database cannot be reached
+     */
+    public <T> T withDataSource(Function<DataSource, T> work) {
+        try (PooledCounters store = open(CounterSettings.DEFAULTS, 1)) {
+            return work.apply(store.pool());
+        }
+    }
+
+    /**
+     * The {@code --db} option as a command advised to the user should repeat it, with any password
+     * masked; empty when the default database is used.
+     *
+     * @return such as {@code --db 'jdbc:mariadb://127.0.0.1:3306/app'}
+     */
+    String describeOption() {
+        return blankToNull(url) == null ? "" : "--db '" + settings().describe() + "'";
     }
 
     private String password() {

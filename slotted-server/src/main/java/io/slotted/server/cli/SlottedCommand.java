@@ -38,7 +38,7 @@ import picocli.CommandLine;
         description = "Hot counters kept exact and durable in your SQL database.",
         subcommands = {ServeCommand.class, IncrCommand.class, GetCommand.class, SetCommand.class,
             MigrateCommand.class, AdoptCommand.class, ReleaseCommand.class, RollupCommand.class,
-            RecountCommand.class, ShrinkCommand.class, BenchCommand.class})
+            RecountCommand.class, ShrinkCommand.class, DoctorCommand.class, BenchCommand.class})
 public final class SlottedCommand implements Callable<Integer> {
     /** Exit status of a usage error. */
     public static final int USAGE = 2;

@@ -25,7 +25,7 @@ import java.util.regex.Pattern;
 record InnoDbStatus(List<LockWait> waits, Optional<Deadlock> latestDeadlock) {
     private static final Pattern TRANSACTION = Pattern.compile("^-*\\s*TRANSACTION (\\d+), ACTIVE (\\d+) sec");
     private static final Pattern WAITING = Pattern.compile("TRX HAS BEEN WAITING (\\d+) SEC FOR THIS LOCK");
-    private static final Pattern THREAD = Pattern.compile("^MySQL thread id (\\d+),");
+    private static final Pattern THREAD = Pattern.compile("^(?:MySQL|MariaDB) thread id (\\d+),");
     private static final Pattern RECORD_LOCK = Pattern.compile(
             "^RECORD LOCKS .* index (\\S+) of table `([^`]*)`\\.`([^`]*)`");
     private static final Pattern FIELD = Pattern.compile("^\\s*(\\d+): len (\\d+); hex ([0-9a-f]*);");

@@ -52,6 +52,7 @@ public final class HttpFrontEnd {
     private final Javalin app;
     private final CounterWork work;
     private final ReadinessProbe readiness;
+    private final DoctorRoutes doctor;
 
     /**
      * Creates the front end, not yet listening.
@@ -72,6 +73,7 @@ public final class HttpFrontEnd {
         CounterRoutes counters = new CounterRoutes(store.counters(), async, types, new BearerAuth(access),
                 work, new RequestBodies(settings, jettyThreads));
         HealthRoutes health = new HealthRoutes(readiness, metrics);
+        this.doctor = new DoctorRoutes(store, new BearerAuth(access));
         RequestMetrics requests = new RequestMetrics(metrics.registry());
         this.app = Javalin.create(config -> {
             config.startup.showJavalinBanner = false;
@@ -90,6 +92,7 @@ public final class HttpFrontEnd {
             ErrorMapping.register(config.routes);
             config.routes.before(MessageFraming::checkTransferCoding);
             counters.register(config.routes);
+            doctor.register(config.routes);
             health.register(config.routes);
         });
     }
@@ -139,6 +142,7 @@ public final class HttpFrontEnd {
         } catch (RuntimeException e) {
             readiness.close();
             work.close();
+            doctor.close();
             throw e;
         }
     }
@@ -158,6 +162,7 @@ public final class HttpFrontEnd {
             app.stop();
         } finally {
             work.close();
+            doctor.close();
             readiness.close();
         }
     }

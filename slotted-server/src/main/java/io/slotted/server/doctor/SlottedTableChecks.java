@@ -1,0 +1,278 @@
+package io.slotted.server.doctor;
+
+import io.slotted.SlottedCounters;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * Slotted's own tables: how counters spread over their slots, the headroom of the seed's
+ * {@code INT} columns (its auto-increment {@code id}, its {@code count}), flush-ledger rows no
+ * process has touched for a day, idempotency keys older than their retention, and how far behind
+ * each bound type's roll-up is.
+ *
+ * <p>The table names follow Slotted's: {@code <table>_ledger}, {@code <table>_keys},
+ * {@code <table>_types}. A table that does not exist is simply not checked. Flushers' marks
+ * (record type {@link SlottedCounters#RESERVED_RECORD_TYPE}) are left out of every count.
+ */
+final class SlottedTableChecks {
+    /** A ledger row untouched this long belongs to a flusher that is gone (a live one touches it hourly). */
+    static final Duration ABANDONED_AFTER = Duration.ofDays(1);
+    /** A bound type rolled up longer ago than this is behind. */
+    static final Duration ROLL_UP_LAG_LIMIT = Duration.ofMinutes(1);
+    /** Pruning runs a few times per retention period: keys this much past it are a backlog. */
+    static final Duration KEY_PRUNING_SLACK = Duration.ofHours(1);
+    /** Used past this share of a column's range, or exhausted within a year, is a finding. */
+    static final double HEADROOM_LIMIT = 0.5;
+
+    private final String table;
+    private final boolean postgres;
+    private final Duration keyRetention;
+    private final Clock clock;
+    private Long idAtStart;
+    private Instant startedAt;
+
+    SlottedTableChecks(String table, boolean postgres, Duration keyRetention, Clock clock) {
+        this.table = table;
+        this.postgres = postgres;
+        this.keyRetention = keyRetention;
+        this.clock = clock;
+    }
+
+    /** Reads the auto-increment id at the window's start, to measure its rate. */
+    void begin(Connection connection) {
+        idAtStart = nextId(connection).orElse(null);
+        startedAt = clock.instant();
+    }
+
+    /**
+     * Runs the checks of every table that exists.
+     *
+     * @param connection a connection of the doctor's own
+     * @return the checks, empty when the counter table does not exist
+     */
+    List<Check> run(Connection connection) {
+        List<Check> checks = new ArrayList<>();
+        if (!exists(connection, table)) {
+            return checks;
+        }
+        spread(connection).ifPresent(checks::add);
+        idHeadroom(connection).ifPresent(checks::add);
+        countHeadroom(connection).ifPresent(checks::add);
+        olderThan(connection, table + "_ledger", "updated_ms", ABANDONED_AFTER).ifPresent(checks::add);
+        olderThan(connection, table + "_keys", "created_ms", keyRetention.plus(KEY_PRUNING_SLACK))
+                .ifPresent(checks::add);
+        checks.addAll(rollUpLag(connection));
+        return checks;
+    }
+
+    private Optional<Check> spread(Connection connection) {
+        String sql = "SELECT record_type, COUNT(DISTINCT record_id), COUNT(*), MAX(slot) FROM " + table
+                + " WHERE record_type <> " + SlottedCounters.RESERVED_RECORD_TYPE
+                + " GROUP BY record_type ORDER BY record_type";
+        List<String> types = new ArrayList<>();
+        query(connection, sql, rows -> {
+            while (rows.next()) {
+                long counters = rows.getLong(2);
+                long slotRows = rows.getLong(3);
+                types.add(String.format(Locale.ROOT, "type %d: %,d counters in %,d slot rows (%.1f each,"
+                        + " highest slot %d)", rows.getInt(1), counters, slotRows,
+                        counters == 0 ? 0.0 : (double) slotRows / counters, rows.getInt(4)));
+            }
+            return null;
+        });
+        return Optional.of(Check.ok(table + ": slots per counter",
+                types.isEmpty() ? "no counters yet" : String.join("; ", types),
+                "a hot counter spread over more slots waits less for row locks; one on a single"
+                        + " slot row is an ordinary hot row"));
+    }
+
+    /** The seed's table: an auto-increment id, which each new slot row consumes. */
+    private Optional<Check> idHeadroom(Connection connection) {
+        Optional<Long> next = nextId(connection);
+        Optional<Long> max = columnMax(connection, "id");
+        if (next.isEmpty() || max.isEmpty()) {
+            return Optional.empty();
+        }
+        double used = (double) next.get() / max.get();
+        double seconds = Math.max(0.001, Duration.between(startedAt, clock.instant()).toMillis() / 1000.0);
+        double rate = idAtStart == null ? 0 : Math.max(0, next.get() - idAtStart) / seconds;
+        String exhaustion = rate <= 0 ? "no ids taken during the window"
+                : "at " + String.format(Locale.ROOT, "%.1f", rate) + " ids/s, exhausted on "
+                        + LocalDate.ofInstant(clock.instant().plusSeconds((long) Math.min(
+                                (max.get() - next.get()) / rate, 1e12)), ZoneOffset.UTC);
+        String value = String.format(Locale.ROOT, "next id %,d of %,d (%.1f%% used); %s", next.get(),
+                max.get(), used * 100, exhaustion);
+        String name = table + ": auto-increment id headroom";
+        String why = "every new slot row takes an id, even an upsert that ends as an update on"
+                + " MariaDB; at the column's limit every new counter fails";
+        boolean soon = rate > 0 && (max.get() - next.get()) / rate < Duration.ofDays(365).toSeconds();
+        return Optional.of(used < HEADROOM_LIMIT && !soon ? Check.ok(name, value, why)
+                : Check.finding(name, value, why, "widen the id to BIGINT, or migrate to Slotted's own"
+                        + " table (a composite primary key, no id)"));
+    }
+
+    /** The seed's {@code INT} count: the largest counter against the column's range. */
+    private Optional<Check> countHeadroom(Connection connection) {
+        Optional<Long> max = columnMax(connection, "count");
+        if (max.isEmpty() || max.get() == Long.MAX_VALUE) {
+            return Optional.empty();
+        }
+        Long largest = query(connection, "SELECT MAX(ABS(total)) FROM (SELECT SUM(count) AS total FROM "
+                + table + " WHERE record_type <> " + SlottedCounters.RESERVED_RECORD_TYPE
+                + " GROUP BY record_type, record_id) t", rows -> rows.next() ? rows.getLong(1) : 0L);
+        if (largest == null) {
+            return Optional.empty();
+        }
+        double used = (double) largest / max.get();
+        String value = String.format(Locale.ROOT, "largest counter %,d of %,d (%.1f%%)", largest, max.get(),
+                used * 100);
+        String name = table + ": count column headroom";
+        String why = "the count column is narrower than BIGINT: a slot or a roll-up past its range fails";
+        return Optional.of(used < HEADROOM_LIMIT ? Check.ok(name, value, why)
+                : Check.finding(name, value, why, "ALTER TABLE " + table + " MODIFY count BIGINT"
+                        + (postgres ? " (PostgreSQL: ALTER COLUMN count TYPE BIGINT)" : "")));
+    }
+
+    private Optional<Check> olderThan(Connection connection, String other, String column, Duration age) {
+        if (!exists(connection, other)) {
+            return Optional.empty();
+        }
+        long cutoff = clock.millis() - age.toMillis();
+        Long old = query(connection, "SELECT COUNT(*) FROM " + other + " WHERE " + column + " < " + cutoff,
+                rows -> rows.next() ? rows.getLong(1) : 0L);
+        if (old == null) {
+            return Optional.empty();
+        }
+        boolean ledger = other.endsWith("_ledger");
+        String name = other + (ledger ? ": abandoned flusher rows" : ": idempotency keys past retention");
+        String value = old + (ledger ? " untouched for over a day" : " older than " + age.toHours() + " h");
+        String why = ledger ? "a flusher's row is kept while it lives and pruned a day after it is gone;"
+                + " old rows mean no Slotted process has started on this table since"
+                : "keys are kept for the retention period and then pruned by the writing processes;"
+                + " a backlog means none is running or pruning falls behind, and the table grows";
+        String advice = ledger ? "start any Slotted process on " + table + " (it prunes them at start),"
+                + " or DELETE FROM " + other + " WHERE " + column + " < " + cutoff
+                : "check that a Slotted process writes with keys on " + table + ", or DELETE FROM "
+                + other + " WHERE " + column + " < " + cutoff;
+        return Optional.of(old == 0 ? Check.ok(name, "none", why) : Check.finding(name, value, why, advice));
+    }
+
+    private List<Check> rollUpLag(Connection connection) {
+        List<Check> checks = new ArrayList<>();
+        String registry = table + "_types";
+        if (!exists(connection, registry)) {
+            return checks;
+        }
+        long now = clock.millis();
+        query(connection, "SELECT record_type, owner_table, count_column, rolled_up_ms FROM " + registry
+                + " WHERE owner_table IS NOT NULL ORDER BY record_type", rows -> {
+                    while (rows.next()) {
+                        long lag = Math.max(0, now - rows.getLong(4));
+                        String name = "type " + rows.getInt(1) + ": roll-up lag into " + rows.getString(2)
+                                + "." + rows.getString(3);
+                        String value = String.format(Locale.ROOT, "%.1f s since the last roll-up", lag / 1000.0);
+                        String why = "the owner column trails the counter by the roll-up's lag; reads"
+                                + " through Slotted are exact, readers of the column are not";
+                        checks.add(lag <= ROLL_UP_LAG_LIMIT.toMillis() ? Check.ok(name, value, why)
+                                : Check.finding(name, value, why, "run slotted serve (it rolls up every second)"
+                                        + " or slotted rollup, or a process built with rollUpEvery(…)"));
+                    }
+                    return null;
+                });
+        return checks;
+    }
+
+    private Optional<Long> nextId(Connection connection) {
+        if (columnMax(connection, "id").isEmpty()) {
+            return Optional.empty();
+        }
+        String sql;
+        if (postgres) {
+            String sequence = query(connection, "SELECT pg_get_serial_sequence('" + table + "', 'id')",
+                    rows -> rows.next() ? rows.getString(1) : null);
+            if (sequence == null) {
+                return Optional.empty();
+            }
+            sql = "SELECT CASE WHEN is_called THEN last_value + 1 ELSE last_value END FROM " + sequence;
+        } else {
+            sql = "SELECT AUTO_INCREMENT FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE()"
+                    + " AND TABLE_NAME = '" + unqualified() + "'";
+        }
+        return Optional.ofNullable(query(connection, sql,
+                rows -> rows.next() && rows.getObject(1) != null ? rows.getLong(1) : null));
+    }
+
+    private String unqualified() {
+        return table.substring(table.lastIndexOf('.') + 1);
+    }
+
+    /** The largest value an integer column of the table can hold, or empty when it has no such column. */
+    private Optional<Long> columnMax(Connection connection, String column) {
+        String sql = postgres
+                ? "SELECT data_type FROM information_schema.columns WHERE table_schema = current_schema()"
+                        + " AND table_name = ? AND column_name = ?"
+                : "SELECT COLUMN_TYPE FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE()"
+                        + " AND TABLE_NAME = ? AND COLUMN_NAME = ?";
+        try (PreparedStatement query = connection.prepareStatement(sql)) {
+            query.setString(1, unqualified());
+            query.setString(2, column);
+            try (ResultSet rows = query.executeQuery()) {
+                return rows.next() ? integerMax(rows.getString(1).toLowerCase(Locale.ROOT)) : Optional.empty();
+            }
+        } catch (SQLException e) {
+            return Optional.empty();
+        }
+    }
+
+    private static Optional<Long> integerMax(String type) {
+        boolean unsigned = type.contains("unsigned");
+        if (type.startsWith("bigint")) {
+            return Optional.of(Long.MAX_VALUE);
+        }
+        if (type.startsWith("int") || type.equals("integer")) {
+            return Optional.of(unsigned ? 4_294_967_295L : Integer.MAX_VALUE);
+        }
+        if (type.startsWith("mediumint")) {
+            return Optional.of(unsigned ? 16_777_215L : 8_388_607L);
+        }
+        if (type.startsWith("smallint")) {
+            return Optional.of(unsigned ? 65_535L : 32_767L);
+        }
+        return Optional.empty();
+    }
+
+    private static boolean exists(Connection connection, String name) {
+        try (Statement statement = connection.createStatement()) {
+            statement.executeQuery("SELECT 1 FROM " + name + " WHERE 1 = 0").close();
+            return true;
+        } catch (SQLException e) {
+            return false;
+        }
+    }
+
+    /** What reading the rows gives, or null when the query fails (the check is then left out). */
+    private static <T> T query(Connection connection, String sql, RowsReader<T> reader) {
+        try (Statement statement = connection.createStatement(); ResultSet rows = statement.executeQuery(sql)) {
+            return reader.read(rows);
+        } catch (SQLException e) {
+            return null;
+        }
+    }
+
+    @FunctionalInterface
+    private interface RowsReader<T> {
+        T read(ResultSet rows) throws SQLException;
+    }
+}

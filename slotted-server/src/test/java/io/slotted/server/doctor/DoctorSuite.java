@@ -1,0 +1,211 @@
+package io.slotted.server.doctor;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.slotted.SlottedCounters;
+import io.slotted.db.TestDatabase;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code slotted doctor} against real contention on a real server: 32 connections updating one
+ * row, a quiet database, a deadlock made on purpose, and each check of Slotted's tables tripped by
+ * the state it looks for. One subclass per database.
+ */
+abstract class DoctorSuite {
+    private static final AtomicInteger TABLES = new AtomicInteger();
+
+    protected final TestDatabase db;
+    protected String table;
+
+    DoctorSuite(TestDatabase db) {
+        this.db = db;
+    }
+
+    @BeforeEach
+    void freshTable() {
+        table = "doc_" + ProcessHandle.current().pid() + "_" + TABLES.incrementAndGet();
+    }
+
+    protected DoctorReport examine(Duration watch) {
+        return examine(watch, table + "_counters");
+    }
+
+    protected DoctorReport examine(Duration watch, String slottedTable) {
+        DoctorSettings settings = DoctorSettings.watching(watch, "").withTable(slottedTable);
+        return new Doctor(db.dataSource(), settings, Clock.systemUTC()).examine();
+    }
+
+    @Test
+    void thirtyTwoSessionsUpdatingOneRow_nameTheTableTheKeyAndTheStatement_andAdviseAdopting()
+            throws Exception {
+        db.execute("CREATE TABLE " + table + " (id INT PRIMARY KEY, n BIGINT NOT NULL)");
+        db.execute("INSERT INTO " + table + " VALUES (1, 0), (2, 0)");
+        AtomicBoolean stop = new AtomicBoolean();
+        AtomicLong updates = new AtomicLong();
+        ExecutorService sessions = Executors.newFixedThreadPool(32);
+        List<Future<?>> work = new ArrayList<>();
+        DoctorReport report;
+        try {
+            for (int s = 0; s < 32; s++) {
+                work.add(sessions.submit(() -> {
+                    try (Connection connection = db.dataSource().getConnection();
+                            Statement statement = connection.createStatement()) {
+                        while (!stop.get()) {
+                            statement.executeUpdate("UPDATE " + table + " SET n = n + 1 WHERE id = 1");
+                            updates.incrementAndGet();
+                        }
+                    }
+                    return null;
+                }));
+            }
+            await().atMost(Duration.ofSeconds(30)).until(() -> updates.get() >= 100);
+            report = examine(Duration.ofSeconds(3));
+        } finally {
+            stop.set(true);
+            sessions.shutdown();
+        }
+        for (Future<?> session : work) {
+            session.get(1, TimeUnit.MINUTES);
+        }
+
+        System.out.println(DoctorText.render(report));
+        assertThat(report.hotRows()).as("the one hot row").hasSize(1);
+        HotRow row = report.hotRows().get(0);
+        assertThat(row.table()).endsWith("." + table);
+        assertThat(row.key()).isEqualTo(Map.of("id", "1"));
+        assertThat(row.statement()).isEqualTo("UPDATE " + table + " SET n = n + ? WHERE id = ?");
+        assertThat(row.waits()).isGreaterThanOrEqualTo(HotRows.MIN_WAITS);
+        assertThat(row.sessions()).isGreaterThan(1).isLessThanOrEqualTo(32);
+        assertThat(row.advice()).contains("slotted adopt 1 --owner " + table + ".id.n");
+        assertThat(report.hasFindings()).isTrue();
+        assertThat(report.toJson()).contains("\"hot_rows\"").contains("\"total_wait_millis\"");
+    }
+
+    @Test
+    void aQuietDatabase_hasNoHotRows() {
+        DoctorReport report = examine(Duration.ofSeconds(1));
+
+        assertThat(report.hotRows()).isEmpty();
+        assertThat(report.samples()).isGreaterThan(1);
+        assertThat(report.missingGrants()).isEmpty();
+        assertThat(report.checks()).isNotEmpty().allSatisfy(check -> assertThat(check.ok()).as(check.toString()).isTrue());
+        assertThat(report.hasFindings()).as(DoctorText.render(report)).isFalse();
+    }
+
+    @Test
+    void aDeadlockMadeOnPurpose_isReported() throws Exception {
+        db.execute("CREATE TABLE " + table + " (id INT PRIMARY KEY, n BIGINT NOT NULL)");
+        db.execute("INSERT INTO " + table + " VALUES (1, 0), (2, 0)");
+        CompletableFuture<DoctorReport> report = CompletableFuture.supplyAsync(() -> examine(Duration.ofSeconds(3)));
+        Thread.sleep(500); // inside the window, after its counters were read
+        try (Connection first = db.dataSource().getConnection();
+                Connection second = db.dataSource().getConnection()) {
+            first.setAutoCommit(false);
+            second.setAutoCommit(false);
+            update(first, 1);
+            update(second, 2);
+            CompletableFuture<Void> firstWaits = CompletableFuture.runAsync(() -> updateQuietly(first, 2));
+            await().pollDelay(Duration.ofMillis(200)).until(() -> true);
+            CompletableFuture<Void> secondWaits = CompletableFuture.runAsync(() -> updateQuietly(second, 1));
+            CompletableFuture.allOf(firstWaits, secondWaits).get(30, TimeUnit.SECONDS);
+            first.rollback();
+            second.rollback();
+        }
+
+        DoctorReport found = report.get(1, TimeUnit.MINUTES);
+        System.out.println(DoctorText.render(found));
+        assertThat(found.deadlocks()).isGreaterThanOrEqualTo(1);
+        assertThat(found.hasFindings()).isTrue();
+        checkLatestDeadlock(found);
+    }
+
+    /** What the database says of the latest deadlock beyond its count, where it says anything. */
+    protected abstract void checkLatestDeadlock(DoctorReport report);
+
+    private void update(Connection connection, int id) throws SQLException {
+        try (Statement statement = connection.createStatement()) {
+            statement.executeUpdate("UPDATE " + table + " SET n = n + 1 WHERE id = " + id);
+        }
+    }
+
+    /** An update that may be the deadlock's victim: that failure is the point. */
+    private void updateQuietly(Connection connection, int id) {
+        try {
+            update(connection, id);
+        } catch (SQLException e) {
+            assertThat(e.getSQLState()).as(e.toString()).isIn("40001", "40P01");
+        }
+    }
+
+    @Test
+    void theSeedsTable_nearItsIntLimits_isReported() {
+        String seed = table + "_seed";
+        db.execute(db.seedTableDdl(seed));
+        db.execute("INSERT INTO " + seed + " (record_type, record_id, slot, count) VALUES (1, 1, 0, 2000000000)");
+        exhaustIds(seed);
+
+        DoctorReport report = examine(Duration.ZERO, seed);
+
+        System.out.println(DoctorText.render(report));
+        assertThat(finding(report, seed + ": auto-increment id headroom").value()).contains("2,100,000,001");
+        assertThat(finding(report, seed + ": count column headroom").value()).contains("2,000,000,000");
+        assertThat(check(report, seed + ": slots per counter").value()).contains("type 1: 1 counters");
+    }
+
+    /** Moves the seed table's next id to 2,100,000,001. */
+    protected abstract void exhaustIds(String seedTable);
+
+    @Test
+    void abandonedLedgerRows_oldKeys_andALaggingRollUp_areReported() {
+        String counters = table + "_counters";
+        try (SlottedCounters slotted = SlottedCounters.builder(db.dataSource()).table(counters).build()) {
+            slotted.migrate();
+        }
+        long twoDaysAgo = System.currentTimeMillis() - Duration.ofDays(2).toMillis();
+        db.execute("INSERT INTO " + counters + "_ledger (flusher_id, flush_seq, updated_ms) VALUES ('gone', 7, "
+                + twoDaysAgo + ")");
+        db.execute("INSERT INTO " + counters + "_keys (idempotency_key, fingerprint, flush_ref, created_ms)"
+                + " VALUES ('old-key', 'f', 'r', " + twoDaysAgo + ")");
+        db.execute("INSERT INTO " + counters + "_types (record_type, owner_table, key_column, count_column,"
+                + " owner_mode, slots, bound_ms, rolled_up_ms) VALUES (5, 'repositories', 'id', 'downloads',"
+                + " 'fold', 16, " + twoDaysAgo + ", " + (System.currentTimeMillis() - 600_000) + ")");
+
+        DoctorReport report = examine(Duration.ZERO, counters);
+
+        System.out.println(DoctorText.render(report));
+        assertThat(finding(report, counters + "_ledger: abandoned flusher rows").value()).startsWith("1 ");
+        assertThat(finding(report, counters + "_keys: idempotency keys past retention").value()).startsWith("1 ");
+        assertThat(finding(report, "type 5: roll-up lag into repositories.downloads").value()).startsWith("600.");
+        assertThat(report.hasFindings()).isTrue();
+    }
+
+    private static Check check(DoctorReport report, String name) {
+        return report.checks().stream().filter(check -> check.name().equals(name)).findFirst()
+                .orElseThrow(() -> new AssertionError("no check " + name + " in " + report.checks()));
+    }
+
+    private static Check finding(DoctorReport report, String name) {
+        Check check = check(report, name);
+        assertThat(check.ok()).as(check.toString()).isFalse();
+        assertThat(check.advice()).isNotBlank();
+        return check;
+    }
+}
