@@ -446,6 +446,26 @@ class CommandLineTest {
     }
 
     @Test
+    void doctor_exits0WithNothingToFix_3WithFindings_andPrintsJsonOnRequest() {
+        assertThat(run("migrate", "--db", h2Url).status()).isZero();
+        Run clean = run("doctor", "--watch", "0s", "--db", h2Url);
+        h2("INSERT INTO slotted_counters_ledger (flusher_id, flush_seq, updated_ms) VALUES ('gone', 1, 0)");
+        Run found = run("doctor", "--watch", "0s", "--db", h2Url);
+        Run json = run("doctor", "--watch", "0s", "--json", "--db", h2Url);
+        Run badWatch = run("doctor", "--watch", "11m", "--db", h2Url);
+
+        assertThat(clean.status()).as(clean.out() + clean.err()).isZero();
+        assertThat(clean.out()).contains("No hot rows").contains("Nothing to fix.");
+        assertThat(found.status()).as(found.out()).isEqualTo(3);
+        assertThat(found.out()).contains("FIX  slotted_counters_ledger: abandoned flusher rows: 1 untouched");
+        assertThat(json.status()).isEqualTo(3);
+        assertThat(json.out()).contains("\"checks\"").contains("\"missing_grants\"").doesNotContain("Nothing to fix");
+        assertThat(badWatch.status()).isEqualTo(2);
+        assertThat(badWatch.err().lines()).hasSize(1);
+        assertThat(badWatch.err()).contains("the watch window must be between 0s and 10m");
+    }
+
+    @Test
     void incrAndGet_whileServeHasTheH2FileOpen_goThroughTheService() throws Exception {
         Process serve = serveInItsOwnProcess();
         try {
