@@ -29,8 +29,8 @@ final class RequestMetrics {
     private final MeterRegistry registry;
     /**
      * The timers made so far, by their tags: registering looks the meter up by building its whole
-     * identity, which cost more than the rest of a {@code /healthz} request. The tags come from
-     * bounded sets, so this map is bounded too.
+     * identity, work a request need not repeat. The tags come from bounded sets, so this map is
+     * bounded too.
      */
     private final Map<Tags, Timer> timers = new ConcurrentHashMap<>();
 
