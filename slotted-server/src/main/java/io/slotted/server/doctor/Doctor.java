@@ -1,12 +1,18 @@
 package io.slotted.server.doctor;
 
+import io.slotted.server.doctor.locks.HotRow;
+import io.slotted.server.doctor.locks.HotRows;
+import io.slotted.server.doctor.locks.LockWindow;
+import io.slotted.server.doctor.locks.MariaDbLockWindow;
+import io.slotted.server.doctor.locks.PostgresLockWindow;
+import io.slotted.server.doctor.locks.Statements;
 import io.slotted.server.store.DatabaseFailure;
 import io.slotted.server.store.FailureMessage;
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.sql.ResultSet;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;

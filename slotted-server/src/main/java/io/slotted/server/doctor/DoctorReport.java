@@ -4,6 +4,8 @@ import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import io.slotted.server.doctor.locks.DeadlockReport;
+import io.slotted.server.doctor.locks.HotRow;
 import java.io.UncheckedIOException;
 import java.util.List;
 

@@ -1,5 +1,7 @@
 package io.slotted.server.doctor;
 
+import io.slotted.server.doctor.locks.DeadlockReport;
+import io.slotted.server.doctor.locks.HotRow;
 import java.util.List;
 import java.util.Locale;
 import java.util.stream.Collectors;

@@ -4,6 +4,8 @@ import io.javalin.http.Context;
 import io.slotted.server.auth.AccessCheck;
 import io.slotted.server.auth.AccessDecision;
 import io.slotted.server.auth.Scope;
+import io.slotted.server.http.error.ErrorCode;
+import io.slotted.server.http.error.HttpError;
 
 /**
  * The access check in HTTP terms: the token comes from the {@code Authorization: Bearer} header,

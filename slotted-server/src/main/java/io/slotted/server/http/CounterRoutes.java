@@ -15,6 +15,8 @@ import io.slotted.server.http.body.JsonBody;
 import io.slotted.server.http.body.MessageFraming;
 import io.slotted.server.http.body.RequestBodies;
 import io.slotted.server.http.body.SetRequest;
+import io.slotted.server.http.error.ErrorCode;
+import io.slotted.server.http.error.HttpError;
 import io.slotted.server.http.response.BatchResponse;
 import io.slotted.server.http.response.CountResponse;
 import io.slotted.server.http.response.CountsResponse;

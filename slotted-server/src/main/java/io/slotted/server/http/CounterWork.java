@@ -1,5 +1,7 @@
 package io.slotted.server.http;
 
+import io.slotted.server.http.error.ErrorCode;
+import io.slotted.server.http.error.HttpError;
 import java.time.Duration;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CompletableFuture;

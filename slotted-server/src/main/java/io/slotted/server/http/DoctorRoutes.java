@@ -5,6 +5,8 @@ import io.javalin.http.Context;
 import io.slotted.server.auth.Scope;
 import io.slotted.server.doctor.Doctor;
 import io.slotted.server.doctor.DoctorSettings;
+import io.slotted.server.http.error.ErrorCode;
+import io.slotted.server.http.error.HttpError;
 import io.slotted.server.store.DatabaseFailure;
 import io.slotted.server.store.PooledCounters;
 import java.time.Clock;

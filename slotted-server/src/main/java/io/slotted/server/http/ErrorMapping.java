@@ -6,6 +6,8 @@ import io.javalin.http.HttpResponseException;
 import io.slotted.SlottedException;
 import io.slotted.server.config.Excerpt;
 import io.slotted.server.http.body.JsonBody;
+import io.slotted.server.http.error.ErrorCode;
+import io.slotted.server.http.error.HttpError;
 import io.slotted.server.store.FailureMessage;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 import io.javalin.http.ContentType;
 import io.javalin.http.Context;
 import io.javalin.http.HttpStatus;
+import io.slotted.server.http.error.HttpError;
 
 /** Writes JSON responses: a success as its record, an error as {@code {"error": {…}}}. */
 final class JsonResponse {

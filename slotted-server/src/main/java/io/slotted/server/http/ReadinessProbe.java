@@ -5,6 +5,8 @@ import com.zaxxer.hikari.HikariDataSource;
 import io.slotted.SlottedConfig;
 import io.slotted.Ticker;
 import io.slotted.server.config.Excerpt;
+import io.slotted.server.http.error.ErrorCode;
+import io.slotted.server.http.error.HttpError;
 import io.slotted.server.store.FailureMessage;
 import java.sql.Connection;
 import java.sql.SQLException;

@@ -5,6 +5,8 @@ import static org.awaitility.Awaitility.await;
 
 import io.slotted.SlottedCounters;
 import io.slotted.db.TestDatabase;
+import io.slotted.server.doctor.locks.HotRow;
+import io.slotted.server.doctor.locks.HotRows;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;

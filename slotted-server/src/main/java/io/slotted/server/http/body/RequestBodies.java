@@ -1,9 +1,9 @@
 package io.slotted.server.http.body;
 
 import io.javalin.http.Context;
-import io.slotted.server.http.ErrorCode;
-import io.slotted.server.http.HttpError;
 import io.slotted.server.http.HttpSettings;
+import io.slotted.server.http.error.ErrorCode;
+import io.slotted.server.http.error.HttpError;
 import jakarta.servlet.ReadListener;
 import jakarta.servlet.ServletInputStream;
 import java.io.ByteArrayOutputStream;

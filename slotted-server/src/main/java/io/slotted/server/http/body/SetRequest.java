@@ -1,7 +1,7 @@
 package io.slotted.server.http.body;
 
-import io.slotted.server.http.ErrorCode;
-import io.slotted.server.http.HttpError;
+import io.slotted.server.http.error.ErrorCode;
+import io.slotted.server.http.error.HttpError;
 import java.util.Set;
 
 /**

@@ -5,6 +5,6 @@
  * ({@link io.slotted.server.http.body.RequestBodies}), and parsing it strictly as a stream of JSON
  * tokens ({@link io.slotted.server.http.body.JsonBody},
  * {@link io.slotted.server.http.body.BatchRequest}, {@link io.slotted.server.http.body.SetRequest}).
- * Every refusal is an {@link io.slotted.server.http.HttpError} naming what to fix.
+ * Every refusal is an {@link io.slotted.server.http.error.HttpError} naming what to fix.
  */
 package io.slotted.server.http.body;

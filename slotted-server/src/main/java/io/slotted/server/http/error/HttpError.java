@@ -1,4 +1,4 @@
-package io.slotted.server.http;
+package io.slotted.server.http.error;
 
 import io.slotted.ContentionException;
 import io.slotted.CounterOverflowException;
@@ -67,7 +67,7 @@ public final class HttpError extends RuntimeException {
      * @param e what the library threw
      * @return the error to answer with
      */
-    static HttpError of(SlottedException e) {
+    public static HttpError of(SlottedException e) {
         if (e instanceof CounterOverflowException) {
             return new HttpError(ErrorCode.OVERFLOW, e.getMessage()
                     + "; nothing was applied: a counter's total and each of its slots must stay"
@@ -118,7 +118,7 @@ public final class HttpError extends RuntimeException {
      *
      * @return the code
      */
-    ErrorCode code() {
+    public ErrorCode code() {
         return code;
     }
 
@@ -127,7 +127,7 @@ public final class HttpError extends RuntimeException {
      *
      * @return {@code {"error": {"code": …, "message": …}}}
      */
-    ErrorResponse body() {
+    public ErrorResponse body() {
         return ErrorResponse.of(code.code(), getMessage());
     }
 }

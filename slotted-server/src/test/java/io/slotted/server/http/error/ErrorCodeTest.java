@@ -1,4 +1,4 @@
-package io.slotted.server.http;
+package io.slotted.server.http.error;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package io.slotted.server.doctor;
+package io.slotted.server.doctor.locks;
 
 /**
  * A table, with the schema (database on MariaDB) it is in.
@@ -6,7 +6,7 @@ package io.slotted.server.doctor;
  * @param schema the schema or database
  * @param name the table's name
  */
-record TableRef(String schema, String name) {
+public record TableRef(String schema, String name) {
     @Override
     public String toString() {
         return schema == null || schema.isEmpty() ? name : schema + "." + name;

@@ -1,4 +1,4 @@
-package io.slotted.server.doctor;
+package io.slotted.server.doctor.locks;
 
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -9,7 +9,7 @@ import java.util.Optional;
  * Where one kind of database shows its row-lock waits: what waits now, and the deadlocks and
  * lock-wait timeouts counted over a window.
  */
-interface LockWindow {
+public interface LockWindow {
     /**
      * Reads the counters the window is measured against.
      *
@@ -57,7 +57,7 @@ interface LockWindow {
      *     database does not count it
      * @param latestDeadlock the latest deadlock's description, when the database keeps one
      */
-    record WindowTotals(long deadlocks, long lockWaitTimeouts, long rowLockWaitMillis,
+    public record WindowTotals(long deadlocks, long lockWaitTimeouts, long rowLockWaitMillis,
             Optional<DeadlockReport> latestDeadlock) {
     }
 }

@@ -1,4 +1,4 @@
-package io.slotted.server.doctor;
+package io.slotted.server.doctor.locks;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -19,9 +19,11 @@ import java.util.function.Function;
  * in the window, or one waited at least {@value #MIN_LONG_WAIT_MILLIS} ms: a single short wait is
  * what row locks are for.
  */
-final class HotRows {
-    static final int MIN_WAITS = 3;
-    static final long MIN_LONG_WAIT_MILLIS = 1_000;
+public final class HotRows {
+    /** Transactions queued for a row in the window that make it hot. */
+    public static final int MIN_WAITS = 3;
+    /** A single wait this long makes a row hot. */
+    public static final long MIN_LONG_WAIT_MILLIS = 1_000;
 
     private final Map<RowKey, Row> rows = new LinkedHashMap<>();
 
@@ -50,7 +52,7 @@ final class HotRows {
      * @param waits the sessions waiting when the sample was taken
      * @param sampledAtMillis when, on a monotonic clock
      */
-    void add(List<Wait> waits, long sampledAtMillis) {
+    public void add(List<Wait> waits, long sampledAtMillis) {
         for (Wait wait : waits) {
             Row row = rows.computeIfAbsent(new RowKey(wait.table(), wait.index(), wait.key()),
                     ignored -> new Row());
@@ -71,7 +73,7 @@ final class HotRows {
      * @param advice what to do about a row, from its table and statement
      * @return the rows that pass the bar
      */
-    List<HotRow> hot(Function<RowSpec, List<String>> keyColumns, Function<RowSpec, String> advice) {
+    public List<HotRow> hot(Function<RowSpec, List<String>> keyColumns, Function<RowSpec, String> advice) {
         mergeUnnamedRows();
         List<HotRow> hot = new ArrayList<>();
         rows.forEach((at, row) -> {
@@ -115,7 +117,7 @@ final class HotRows {
      *
      * @return the transactions seen waiting, every row together
      */
-    int waitsSeen() {
+    public int waitsSeen() {
         return rows.values().stream().mapToInt(row -> row.waited.size()).sum();
     }
 
@@ -127,7 +129,7 @@ final class HotRows {
      * @param key its key values
      * @param statement the statement that waited most often, normalised
      */
-    record RowSpec(TableRef table, String index, List<String> key, String statement) {
+    public record RowSpec(TableRef table, String index, List<String> key, String statement) {
     }
 
     /** The key's values by column name, when the names fit; by position otherwise. */

@@ -1,4 +1,4 @@
-package io.slotted.server.doctor;
+package io.slotted.server.doctor.locks;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -30,7 +30,7 @@ import java.util.regex.Pattern;
  * timeouts nor row-lock time. Other users' statements show only to a superuser or a member of
  * {@code pg_read_all_stats}.
  */
-final class PostgresLockWindow implements LockWindow {
+public final class PostgresLockWindow implements LockWindow {
     private static final String WAITS = "SELECT a.pid, a.xact_start::text, a.query,"
             + " COALESCE(EXTRACT(EPOCH FROM now() - w.waitstart) * 1000, 0)::bigint,"
             + " n.nspname, c.relname, t.relation, t.page, t.tuple"

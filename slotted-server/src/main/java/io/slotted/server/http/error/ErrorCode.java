@@ -1,4 +1,4 @@
-package io.slotted.server.http;
+package io.slotted.server.http.error;
 
 import io.javalin.http.HttpStatus;
 import java.util.EnumSet;
@@ -110,7 +110,7 @@ public enum ErrorCode {
      * @param status the status they chose
      * @return the code for that status, or {@link #BAD_REQUEST} when there is none
      */
-    static ErrorCode forBareStatus(int status) {
+    public static ErrorCode forBareStatus(int status) {
         return FOR_A_BARE_STATUS.stream().filter(code -> code.status() == status).findFirst()
                 .orElse(BAD_REQUEST);
     }
@@ -129,7 +129,7 @@ public enum ErrorCode {
      *
      * @return the status code, such as 400
      */
-    int status() {
+    public int status() {
         return status.getCode();
     }
 
@@ -139,7 +139,7 @@ public enum ErrorCode {
      *
      * @return true for a 5xx status
      */
-    boolean serverFault() {
+    public boolean serverFault() {
         return status.getCode() >= HttpStatus.INTERNAL_SERVER_ERROR.getCode();
     }
 }

@@ -1,4 +1,4 @@
-package io.slotted.server.doctor;
+package io.slotted.server.doctor.locks;
 
 import java.util.Optional;
 import java.util.regex.Matcher;
@@ -9,7 +9,7 @@ import java.util.regex.Pattern;
  * execution of one statement reads the same; and the one shape Slotted replaces, an
  * {@code UPDATE t SET n = n + ? WHERE id = ?} of one row.
  */
-final class Statements {
+public final class Statements {
     private static final Pattern STRING = Pattern.compile("'(?:[^'\\\\]|\\\\.|'')*'");
     private static final Pattern NUMBER = Pattern.compile("(?<![\\w$.])-?\\d+(?:\\.\\d+)?(?![\\w$])");
     private static final Pattern SPACE = Pattern.compile("\\s+");
@@ -27,7 +27,7 @@ final class Statements {
      * @param sql the statement as the database showed it, or null
      * @return the normalised text; empty for null
      */
-    static String normalise(String sql) {
+    public static String normalise(String sql) {
         if (sql == null) {
             return "";
         }
@@ -44,7 +44,7 @@ final class Statements {
      * @param normalised a statement as {@link #normalise} gives it
      * @return the table, counted column and key column, or empty for any other statement
      */
-    static Optional<CounterUpdate> counterUpdate(String normalised) {
+    public static Optional<CounterUpdate> counterUpdate(String normalised) {
         Matcher update = COUNTER_UPDATE.matcher(normalised);
         if (!update.matches()) {
             return Optional.empty();
@@ -67,6 +67,6 @@ final class Statements {
      * @param column the counted column
      * @param key the key column
      */
-    record CounterUpdate(String table, String column, String key) {
+    public record CounterUpdate(String table, String column, String key) {
     }
 }

@@ -1,4 +1,4 @@
-package io.slotted.server.doctor;
+package io.slotted.server.doctor.locks;
 
 import java.util.List;
 
@@ -14,6 +14,6 @@ import java.util.List;
  * @param statement the waiting statement, as the database shows it
  * @param waitedMillis how long the database says it has waited so far, a lower bound
  */
-record Wait(String waiter, long session, TableRef table, String index, List<String> key,
+public record Wait(String waiter, long session, TableRef table, String index, List<String> key,
         String statement, long waitedMillis) {
 }

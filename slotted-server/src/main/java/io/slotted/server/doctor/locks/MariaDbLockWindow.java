@@ -1,4 +1,4 @@
-package io.slotted.server.doctor;
+package io.slotted.server.doctor.locks;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -25,7 +25,7 @@ import java.util.Optional;
  * latest deadlock read from {@code SHOW ENGINE INNODB STATUS}. All of it needs the
  * {@code PROCESS} privilege.
  */
-final class MariaDbLockWindow implements LockWindow {
+public final class MariaDbLockWindow implements LockWindow {
     private static final String WAITS = "SELECT r.trx_id, r.trx_mysql_thread_id, r.trx_query,"
             + " TIMESTAMPDIFF(SECOND, r.trx_wait_started, NOW()), l.lock_table, l.lock_index, l.lock_data"
             + " FROM information_schema.INNODB_LOCK_WAITS w"
