@@ -3,6 +3,7 @@ package io.slotted;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The settings a {@link SlottedCounters} instance runs with. Immutable; made by
@@ -13,6 +14,7 @@ public final class SlottedConfig {
     private final WriteMode writeMode;
     private final int defaultSlots;
     private final Map<Integer, Integer> slotsByType;
+    private final Map<Integer, TimeBuckets> bucketsByType;
     private final int maxAttempts;
     private final Duration retryBackoff;
     private final int flushers;
@@ -31,6 +33,7 @@ public final class SlottedConfig {
         this.writeMode = builder.writeMode;
         this.defaultSlots = defaultSlots;
         this.slotsByType = Map.copyOf(builder.slotsByType);
+        this.bucketsByType = Map.copyOf(builder.bucketsByType);
         this.maxAttempts = builder.maxAttempts;
         this.retryBackoff = builder.retryBackoff;
         this.flushers = builder.flushers;
@@ -116,6 +119,25 @@ public final class SlottedConfig {
      */
     public int slots(int recordType) {
         return slotsByType.getOrDefault(recordType, defaultSlots);
+    }
+
+    /**
+     * The time buckets a counter type also counts in, if it was given any.
+     *
+     * @param recordType the counter type
+     * @return its buckets, or empty when it keeps none
+     */
+    public Optional<TimeBuckets> buckets(int recordType) {
+        return Optional.ofNullable(bucketsByType.get(recordType));
+    }
+
+    /**
+     * Every counter type that counts per time bucket, with its buckets.
+     *
+     * @return an immutable map from record type to buckets
+     */
+    public Map<Integer, TimeBuckets> buckets() {
+        return bucketsByType;
     }
 
     /**

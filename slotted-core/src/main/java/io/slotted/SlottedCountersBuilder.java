@@ -29,6 +29,7 @@ public final class SlottedCountersBuilder {
     private final DataSource dataSource;
     private final Set<String> given = new HashSet<>();
     final Map<Integer, Integer> slotsByType = new HashMap<>();
+    final Map<Integer, TimeBuckets> bucketsByType = new HashMap<>();
     String table = "slotted_counters";
     WriteMode writeMode = WriteMode.GROUPED;
     private Integer defaultSlots;
@@ -103,6 +104,29 @@ public final class SlottedCountersBuilder {
         SlottedCounters.checkRecordType(recordType);
         once("slots for type " + recordType);
         slotsByType.put(recordType, checkSlots(slots));
+        return this;
+    }
+
+    /**
+     * Makes a counter type also count per time bucket, for {@link SlottedCounters#series} and
+     * {@link SlottedCounters#top}: every increment of the type is also added to the bucket of the
+     * moment it was accepted (by {@link #clock(Clock)}), in the same transaction as the total.
+     * Buckets older than the retention are pruned in the background. Every process writing the
+     * type should configure the same buckets: increments made by one that does not are not counted
+     * in any bucket.
+     *
+     * @param recordType the counter type
+     * @param unit the bucket length: minute, hour or day, aligned in UTC
+     * @param retention how long buckets are kept: a whole number of buckets, at least one
+     * @return this builder
+     * @throws IllegalArgumentException if the retention is out of range (see {@link TimeBuckets})
+     * @throws IllegalStateException if the type's buckets were already set
+     */
+    public SlottedCountersBuilder buckets(int recordType, BucketUnit unit, Duration retention) {
+        SlottedCounters.checkRecordType(recordType);
+        TimeBuckets buckets = new TimeBuckets(unit, retention);
+        once("buckets for type " + recordType);
+        bucketsByType.put(recordType, buckets);
         return this;
     }
 

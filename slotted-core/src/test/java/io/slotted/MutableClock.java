@@ -11,6 +11,10 @@ import java.util.concurrent.atomic.AtomicLong;
 final class MutableClock extends Clock {
     private final AtomicLong millis = new AtomicLong(Instant.parse("2026-11-22T00:00:00Z").toEpochMilli());
 
+    void set(Instant instant) {
+        millis.set(instant.toEpochMilli());
+    }
+
     void advance(Duration by) {
         millis.addAndGet(by.toMillis());
     }

@@ -11,7 +11,6 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -107,27 +106,6 @@ abstract class OwnerColumnSuite extends CounterTableTest {
         return pairs;
     }
 
-    /** Ids drawn from a Zipf distribution (s = 1) over the owner rows: a few hot, many cold. */
-    private static final class Zipf {
-        private final double[] cumulative = new double[OWNERS];
-
-        Zipf() {
-            double sum = 0;
-            for (int k = 0; k < OWNERS; k++) {
-                sum += 1.0 / (k + 1);
-                cumulative[k] = sum;
-            }
-            for (int k = 0; k < OWNERS; k++) {
-                cumulative[k] /= sum;
-            }
-        }
-
-        long next(Random random) {
-            int at = Arrays.binarySearch(cumulative, random.nextDouble());
-            return Math.min(OWNERS - 1, at >= 0 ? at : -at - 1);
-        }
-    }
-
     /**
      * Runs {@code threads} writers until {@code duration} has passed, each adding Zipf-distributed
      * deltas through {@code add}, and returns what was acknowledged per id.
@@ -135,7 +113,7 @@ abstract class OwnerColumnSuite extends CounterTableTest {
     private static Map<Long, Long> writeFor(int threads, Duration duration, long seed, Adder add)
             throws Exception {
         Map<Long, Long> acknowledged = new ConcurrentHashMap<>();
-        Zipf zipf = new Zipf();
+        Zipf zipf = new Zipf(OWNERS);
         long until = System.nanoTime() + duration.toNanos();
         runConcurrently(threads, t -> {
             Random random = new Random(seed + t);

@@ -1,19 +1,25 @@
 package io.slotted.internal;
 
 import io.slotted.AdoptionReport;
+import io.slotted.BucketCount;
 import io.slotted.Increment;
 import io.slotted.MigrationReport;
 import io.slotted.OwnerColumn;
 import io.slotted.OwnerMode;
+import io.slotted.RankedCounter;
 import io.slotted.RecountReport;
 import io.slotted.RollUpReport;
 import io.slotted.SlottedConfig;
 import io.slotted.SlottedCounters;
 import io.slotted.SlottedCountersBuilder;
 import io.slotted.SlottedStats;
+import io.slotted.TimeBuckets;
 import io.slotted.internal.admin.CounterSetter;
 import io.slotted.internal.admin.Recount;
 import io.slotted.internal.admin.SlotShrinker;
+import io.slotted.internal.bucket.BucketClock;
+import io.slotted.internal.bucket.BucketKeeper;
+import io.slotted.internal.bucket.BucketWindow;
 import io.slotted.internal.group.BufferedWriter;
 import io.slotted.internal.group.UnwrittenIncrements;
 import io.slotted.internal.group.GroupedWriter;
@@ -22,6 +28,7 @@ import io.slotted.internal.jdbc.Retrier;
 import io.slotted.internal.jdbc.RetryPolicy;
 import io.slotted.internal.keys.IdempotencyKeys;
 import io.slotted.internal.owner.Adoption;
+import io.slotted.internal.read.BucketReader;
 import io.slotted.internal.read.CounterReader;
 import io.slotted.internal.registry.TypeRegistry;
 import io.slotted.internal.rollup.Roller;
@@ -33,6 +40,7 @@ import io.slotted.internal.write.DirectWriter;
 import io.slotted.internal.write.SlotPicker;
 import io.slotted.internal.write.StatsRecorder;
 import java.sql.Connection;
+import java.time.Instant;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -48,6 +56,8 @@ import javax.sql.DataSource;
  * {@link Roller}, and the owner column's and counters' lifecycle to their own classes.
  */
 public final class DefaultSlottedCounters implements SlottedCounters {
+    /** The most counters one top-N may ask for. */
+    private static final int MAX_TOP = 1_000;
     private final SlottedConfig config;
     private final Database database;
     private final StatsRecorder stats = new StatsRecorder();
@@ -62,6 +72,8 @@ public final class DefaultSlottedCounters implements SlottedCounters {
     private final CounterSetter setter;
     private final Recount recount;
     private final SlotShrinker shrinker;
+    private final BucketReader buckets;
+    private final BucketKeeper keeper;
     private final AtomicBoolean closed = new AtomicBoolean();
 
     /**
@@ -79,7 +91,8 @@ public final class DefaultSlottedCounters implements SlottedCounters {
                 config.idempotencyRetention(), config.clock());
         this.registry = new TypeRegistry(database, config);
         this.unwritten = config.readsIncludeUnwritten() ? UnwrittenIncrements.tracking() : UnwrittenIncrements.off();
-        this.direct = new DirectWriter(database, new SlotPicker(registry), retrier, keys, registry, stats);
+        this.direct = new DirectWriter(database, new SlotPicker(registry), retrier, keys, registry, stats,
+                BucketClock.of(config));
         this.writer = switch (config.writeMode()) {
             case DIRECT -> direct;
             case GROUPED -> new GroupedWriter(database, config, keys, registry, stats);
@@ -91,8 +104,11 @@ public final class DefaultSlottedCounters implements SlottedCounters {
         this.setter = new CounterSetter(database, retrier, registry, stats);
         this.recount = new Recount(database, retrier, registry, direct);
         this.shrinker = new SlotShrinker(database, retrier, registry, config, stats);
+        this.buckets = new BucketReader(database, retrier);
+        this.keeper = new BucketKeeper(database, retrier, config);
         stats.watchRollUpLag(registry::lagMillis);
         roller.start();
+        keeper.start();
     }
 
     @Override
@@ -217,6 +233,42 @@ public final class DefaultSlottedCounters implements SlottedCounters {
     }
 
     @Override
+    public List<BucketCount> series(int recordType, long recordId, Instant from, Instant to) {
+        BucketWindow window = window(recordType, from, to);
+        return buckets.series(new CounterKey(recordType, recordId), window);
+    }
+
+    @Override
+    public List<RankedCounter> top(int recordType, Instant from, Instant to, int n) {
+        if (n < 1 || n > MAX_TOP) {
+            throw new IllegalArgumentException("n must be between 1 and " + MAX_TOP + ", but was " + n);
+        }
+        return buckets.top(recordType, window(recordType, from, to), n);
+    }
+
+    private BucketWindow window(int recordType, Instant from, Instant to) {
+        Objects.requireNonNull(from, "from must not be null");
+        Objects.requireNonNull(to, "to must not be null");
+        SlottedCounters.checkRecordType(recordType);
+        TimeBuckets kept = config.buckets(recordType).orElseThrow(() -> new IllegalArgumentException(
+                "record_type " + recordType + " keeps no time buckets; configure them with"
+                        + " SlottedCountersBuilder.buckets(" + recordType + ", unit, retention)"));
+        checkOpen();
+        return BucketWindow.of(recordType, kept, from, to, config.clock().instant());
+    }
+
+    /**
+     * Prunes and folds time buckets now rather than at the next background pass, for tests and
+     * tools that move the clock.
+     *
+     * @return what was done
+     */
+    public BucketKeeper.Kept keepBucketsNow() {
+        checkOpen();
+        return keeper.keepNow();
+    }
+
+    @Override
     public SlottedConfig config() {
         return config;
     }
@@ -230,6 +282,7 @@ public final class DefaultSlottedCounters implements SlottedCounters {
     public void close() {
         if (closed.compareAndSet(false, true)) {
             roller.close();
+            keeper.close();
             writer.close();
         }
     }

@@ -93,7 +93,7 @@ public final class Recount {
             }
         }
         for (int from = 0; from < repairs.size(); from += FIX_BATCH) {
-            writer.addAll(repairs.subList(from, Math.min(repairs.size(), from + FIX_BATCH)), null);
+            writer.correct(repairs.subList(from, Math.min(repairs.size(), from + FIX_BATCH)));
         }
         return report(recordType, second, repairs.size(), unsettled);
     }

@@ -82,6 +82,47 @@ public abstract class Dialect {
                 + "PRIMARY KEY (record_type))" + tableOptions();
     }
 
+    /**
+     * The DDL of the time bucket table and of the index that reads one counter's series. Its
+     * primary key begins with the bucket, so that a top-N of a window reads one range of rows;
+     * the index begins with the counter, so that a series reads only that counter's rows. Both
+     * hold only columns a write never changes, so an increment updates no index.
+     *
+     * @param buckets the checked table name
+     * @return {@code CREATE … IF NOT EXISTS} statements, run in order
+     */
+    public List<String> createBucketsSql(TableName buckets) {
+        return List.of("CREATE TABLE IF NOT EXISTS " + buckets + " ("
+                        + "record_type INT NOT NULL, "
+                        + "bucket_start BIGINT NOT NULL, "
+                        + "record_id BIGINT NOT NULL, "
+                        + "slot INT NOT NULL, "
+                        + "count BIGINT NOT NULL, "
+                        + "PRIMARY KEY (record_type, bucket_start, record_id, slot))" + tableOptions(),
+                "CREATE INDEX IF NOT EXISTS " + buckets.table() + "_counter ON " + buckets
+                        + " (record_type, record_id, bucket_start)");
+    }
+
+    /**
+     * One statement that adds each row's delta to its bucket slot row, creating rows that are
+     * missing, with the values written into the text. Only numbers are written in. The rows must
+     * name distinct bucket slot rows, in the order their locks are to be taken.
+     *
+     * @param buckets the checked bucket table name
+     * @param rows the bucket slot rows and their deltas
+     * @return the SQL text
+     */
+    public abstract String upsertBucketsSql(TableName buckets, List<BucketRow> rows);
+
+    /** The bucket rows as comma-separated tuples. */
+    protected static String bucketTuples(List<BucketRow> rows) {
+        StringBuilder text = new StringBuilder(rows.size() * 40);
+        for (BucketRow row : rows) {
+            text.append(text.length() == 0 ? "" : ", ").append(row.tuple());
+        }
+        return text.toString();
+    }
+
     /** The idempotency keys' columns, in the order {@link #insertKeyIfAbsentSql} binds them. */
     protected static final String KEY_COLUMNS = "idempotency_key, fingerprint, flush_ref, created_ms";
 

@@ -51,6 +51,17 @@ public final class H2Dialect extends Dialect {
                 + FlushMark.RECORD_TYPE + " THEN s.delta ELSE c.count + s.delta END"));
     }
 
+    @Override
+    public String upsertBucketsSql(TableName buckets, List<BucketRow> rows) {
+        return "MERGE INTO " + buckets + " AS c USING (VALUES " + bucketTuples(rows) + ")"
+                + " AS s (record_type, bucket_start, record_id, slot, delta)"
+                + " ON c.record_type = s.record_type AND c.bucket_start = s.bucket_start"
+                + " AND c.record_id = s.record_id AND c.slot = s.slot"
+                + " WHEN MATCHED THEN UPDATE SET count = c.count + s.delta"
+                + " WHEN NOT MATCHED THEN INSERT (record_type, bucket_start, record_id, slot, count)"
+                + " VALUES (s.record_type, s.bucket_start, s.record_id, s.slot, s.delta)";
+    }
+
     private static String merge(TableName table, String values) {
         return merge(table, values, "c.count + s.delta");
     }

@@ -112,6 +112,15 @@ public final class MariaDbDialect extends Dialect {
     }
 
     @Override
+    public String upsertBucketsSql(TableName buckets, List<BucketRow> rows) {
+        String insert = "INSERT INTO " + buckets + " (record_type, bucket_start, record_id, slot, count)"
+                + " VALUES " + bucketTuples(rows);
+        return mysql
+                ? insert + " AS new ON DUPLICATE KEY UPDATE count = count + new.count"
+                : insert + " ON DUPLICATE KEY UPDATE count = count + VALUES(count)";
+    }
+
+    @Override
     protected long[] upsertValues(CounterKey key, int slot, long delta) {
         return new long[] {key.recordType(), key.recordId(), slot, delta, delta};
     }

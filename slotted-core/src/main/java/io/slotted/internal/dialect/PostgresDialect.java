@@ -40,6 +40,14 @@ public final class PostgresDialect extends Dialect {
                 + " ON CONFLICT (record_type, record_id, slot) DO UPDATE SET count = " + update;
     }
 
+    @Override
+    public String upsertBucketsSql(TableName buckets, List<BucketRow> rows) {
+        return "INSERT INTO " + buckets + " AS c (record_type, bucket_start, record_id, slot, count)"
+                + " VALUES " + bucketTuples(rows)
+                + " ON CONFLICT (record_type, bucket_start, record_id, slot)"
+                + " DO UPDATE SET count = c.count + excluded.count";
+    }
+
     /** One {@code INSERT … ON CONFLICT DO UPDATE} that sets the mark row and adds to the others. */
     @Override
     public Optional<String> oneStatementFlushSql(TableName table, FlushMark mark, List<SlotRow> rows) {

@@ -3,6 +3,7 @@ package io.slotted.internal.group;
 import io.slotted.CounterOverflowException;
 import io.slotted.SlottedConfig;
 import io.slotted.SlottedException;
+import io.slotted.internal.bucket.BucketClock;
 import io.slotted.internal.jdbc.Database;
 import io.slotted.internal.registry.TypeRegistry;
 import io.slotted.internal.keys.IdempotencyKeys;
@@ -31,6 +32,7 @@ public final class BufferedWriter implements CounterWriter {
     private final SlottedConfig config;
     private final StatsRecorder stats;
     private final FlushQueue queue;
+    private final BucketClock buckets;
     private final Flushers flushers;
     private final UnwrittenIncrements unwritten;
 
@@ -49,6 +51,7 @@ public final class BufferedWriter implements CounterWriter {
         this.unwritten = unwritten;
         this.stats = stats;
         this.queue = new FlushQueue(config, stats);
+        this.buckets = BucketClock.of(config);
         this.flushers = new Flushers(database, config, keys, registry, stats, this::flushEveryInterval);
         flushers.start();
     }
@@ -58,7 +61,7 @@ public final class BufferedWriter implements CounterWriter {
         // Tracked before it is queued, so that a flush can never take it out before it is in.
         unwritten.accepted(key, delta);
         try {
-            queue.offer(Pending.released(key, delta));
+            queue.offer(Pending.released(key, delta, buckets.startOf(key.recordType())));
         } catch (RuntimeException refused) {
             unwritten.refused(key, delta);
             throw refused;
@@ -73,7 +76,7 @@ public final class BufferedWriter implements CounterWriter {
 
     @Override
     public boolean add(CounterKey key, long delta, String idempotencyKey) {
-        return queue.addKeyed(key, delta, idempotencyKey);
+        return queue.addKeyed(key, delta, buckets.startOf(key.recordType()), idempotencyKey);
     }
 
     /** Stops taking work, lets the flushers write everything queued, and waits for them. */

@@ -2,23 +2,24 @@ package io.slotted.internal.group;
 
 import io.slotted.SlottedException;
 import io.slotted.internal.sql.CounterKey;
+import io.slotted.internal.write.Deltas;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.NavigableMap;
-import java.util.TreeMap;
 
 /**
  * The increments one transaction writes: the callers' increments summed per counter, in counter
  * order.
  *
- * <p>Summing is what makes group commit pay: a thousand increments of one hot counter become one
+ * <p>Increments of a type that keeps time buckets are also summed per bucket, by when each was
+ * accepted. Summing is what makes group commit pay: a thousand increments of one hot counter become one
  * row update. Rows are kept sorted so that every flusher, in every process, locks rows in the same
  * order, and two flushes can never deadlock on each other.
  */
 final class Flush {
     private final List<Pending> pending = new ArrayList<>();
-    private final TreeMap<CounterKey, Long> sums = new TreeMap<>();
+    private final Deltas deltas = new Deltas();
 
     /**
      * Groups increments into as few flushes as possible. A counter's in-flush sum must fit in a
@@ -45,19 +46,21 @@ final class Flush {
     }
 
     private boolean tryAdd(Pending increment) {
-        long sum = sums.getOrDefault(increment.key(), 0L);
-        long next = sum + increment.delta();
-        if (((sum ^ next) & (increment.delta() ^ next)) < 0) {
+        if (!deltas.tryAdd(increment.key(), increment.bucketStart(), increment.delta())) {
             return false;
         }
-        sums.put(increment.key(), next);
         pending.add(increment);
         return true;
     }
 
     /** Per counter, in counter order; a sum may be 0 when increments cancelled out. */
     NavigableMap<CounterKey, Long> sums() {
-        return sums;
+        return deltas.counters();
+    }
+
+    /** Per counter and, for types that keep them, per time bucket. */
+    Deltas deltas() {
+        return deltas;
     }
 
     List<Pending> pending() {
@@ -76,7 +79,7 @@ final class Flush {
     /** One flush per counter, for isolating a counter whose slot overflows. */
     List<Flush> perCounter() {
         List<Flush> parts = new ArrayList<>();
-        for (CounterKey key : sums.keySet()) {
+        for (CounterKey key : sums().keySet()) {
             Flush part = new Flush();
             pending.stream().filter(p -> p.key().equals(key)).forEach(part::tryAdd);
             parts.add(part);
@@ -98,7 +101,7 @@ final class Flush {
     }
 
     int counters() {
-        return sums.size();
+        return sums().size();
     }
 
     int increments() {

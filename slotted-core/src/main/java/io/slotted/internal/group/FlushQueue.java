@@ -109,8 +109,8 @@ final class FlushQueue {
      *
      * @return true if applied now, false if the key showed a replay
      */
-    boolean addKeyed(CounterKey key, long delta, String idempotencyKey) {
-        Pending keyed = Pending.keyed(key, delta, idempotencyKey);
+    boolean addKeyed(CounterKey key, long delta, long bucketStart, String idempotencyKey) {
+        Pending keyed = Pending.keyed(key, delta, bucketStart, idempotencyKey);
         offer(keyed);
         keyed.awaitDurable();
         return !keyed.replayed();

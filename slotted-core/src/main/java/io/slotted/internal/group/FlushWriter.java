@@ -4,6 +4,7 @@ import io.slotted.OutcomeUnknownException;
 import io.slotted.SlottedConfig;
 import io.slotted.SlottedException;
 import io.slotted.Ticker;
+import io.slotted.internal.dialect.BucketRow;
 import io.slotted.internal.dialect.Dialect;
 import io.slotted.internal.dialect.Failure;
 import io.slotted.internal.dialect.SlotRow;
@@ -15,6 +16,9 @@ import io.slotted.internal.registry.TypeRegistry;
 import io.slotted.internal.keys.IdempotencyKeys;
 import io.slotted.internal.schema.SchemaMigrator;
 import io.slotted.internal.sql.CounterKey;
+import io.slotted.internal.sql.TableName;
+import io.slotted.internal.write.BucketRows;
+import io.slotted.internal.write.Deltas;
 import io.slotted.internal.write.SlotPicker;
 import io.slotted.internal.write.SlotRows;
 import io.slotted.internal.write.StatsRecorder;
@@ -27,8 +31,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.SortedMap;
-import java.util.TreeMap;
 
 /**
  * Writes one flusher's flushes: each flush in one transaction, committed exactly once.
@@ -207,15 +209,14 @@ final class FlushWriter {
         try {
             registerOnce(connection, dialect);
             Optional<String> oneStatement = mayHaveCommitted ? Optional.empty() : oneStatement(dialect, flush, seq);
-            connection.setAutoCommit(oneStatement.isPresent());
+            List<BucketRow> bucketRows = flush.deltas().bucketRows(this::slotFor);
+            connection.setAutoCommit(oneStatement.isPresent() && bucketRows.isEmpty());
             registry.refreshIfStale(connection);
             keys.pruneIfDue(connection);
             ledger.touchIfDue(connection);
             if (oneStatement.isPresent()) {
-                try (Statement statement = connection.createStatement()) {
-                    commitSent = true;
-                    statement.executeUpdate(oneStatement.get());
-                }
+                commitSent = true;
+                writeMarked(connection, dialect, oneStatement.get(), bucketRows, database.buckets());
                 return Attempt.succeeded(verdicts);
             }
             if (mayHaveCommitted && ledger.markShows(connection, seq)) {
@@ -239,6 +240,28 @@ final class FlushWriter {
     }
 
     /**
+     * Writes the flush's marked upsert: alone in auto-commit when no counter of the flush keeps
+     * time buckets; otherwise in the open transaction, followed by the bucket rows and COMMIT.
+     * The statements go as one batch, which the drivers send in one round trip. Either way the
+     * mark commits with the rows, so a lost commit is resolved as for any marked flush.
+     */
+    private static void writeMarked(Connection connection, Dialect dialect, String marked,
+            List<BucketRow> bucketRows, TableName buckets) throws SQLException {
+        try (Statement statement = connection.createStatement()) {
+            if (bucketRows.isEmpty()) {
+                statement.executeUpdate(marked);
+                return;
+            }
+            statement.addBatch(marked);
+            for (String upsert : BucketRows.statements(dialect, buckets, bucketRows)) {
+                statement.addBatch(upsert);
+            }
+            statement.executeBatch();
+        }
+        connection.commit();
+    }
+
+    /**
      * Claims the flush's number in the ledger and, if the claim takes, records its keys and writes
      * its rows in the open transaction.
      *
@@ -254,8 +277,9 @@ final class FlushWriter {
             stats.outcomeResolved();
             return false;
         }
-        SortedMap<CounterKey, Long> sums = recordKeys(connection, dialect, flush, flushRef, verdicts);
-        SlotRows.upsert(connection, dialect, database.table(), rows(sums));
+        Deltas applied = recordKeys(connection, dialect, flush, flushRef, verdicts);
+        SlotRows.upsert(connection, dialect, database.table(), applied.counterRows(this::slotFor));
+        BucketRows.upsert(connection, dialect, database.buckets(), applied.bucketRows(this::slotFor));
         return true;
     }
 
@@ -267,7 +291,7 @@ final class FlushWriter {
         if (!flush.keyed().isEmpty() || flush.counters() > ROWS_PER_STATEMENT) {
             return Optional.empty();
         }
-        List<SlotRow> rows = rows(flush.sums());
+        List<SlotRow> rows = flush.deltas().counterRows(this::slotFor);
         if (rows.isEmpty()) {
             return Optional.empty();
         }
@@ -298,18 +322,18 @@ final class FlushWriter {
      * Records each keyed increment's key; an increment whose key is a replay or a conflict is
      * taken back out of the sums, so that only new keys' increments are written.
      */
-    private SortedMap<CounterKey, Long> recordKeys(Connection connection, Dialect dialect, Flush flush,
+    private Deltas recordKeys(Connection connection, Dialect dialect, Flush flush,
             String flushRef, Map<Pending, IdempotencyKeys.Verdict> verdicts) throws SQLException {
-        SortedMap<CounterKey, Long> sums = new TreeMap<>(flush.sums());
+        Deltas applied = flush.deltas().copy();
         for (Pending keyed : flush.keyed()) {
             IdempotencyKeys.Verdict verdict = keys.record(connection, dialect, keyed.idempotencyKey(),
                     IdempotencyKeys.fingerprint(keyed.key(), keyed.delta()), flushRef);
             verdicts.put(keyed, verdict);
             if (verdict.outcome() != IdempotencyKeys.Outcome.APPLIED) {
-                sums.merge(keyed.key(), -keyed.delta(), Long::sum);
+                applied.remove(keyed.key(), keyed.bucketStart(), keyed.delta());
             }
         }
-        return sums;
+        return applied;
     }
 
     /** The flush had committed in an earlier attempt: learn what its keys found then. */
@@ -347,9 +371,9 @@ final class FlushWriter {
         registered = true;
     }
 
-    /** One row per counter, in a slot this flusher owns. */
-    private List<SlotRow> rows(SortedMap<CounterKey, Long> sums) {
-        return SlotRows.of(sums, key -> slots.pickOwned(key.recordType(), index, config.flushers()));
+    /** A slot this flusher owns, for one counter's row or bucket row. */
+    private int slotFor(CounterKey key) {
+        return slots.pickOwned(key.recordType(), index, config.flushers());
     }
 
     private static String describe(Flush flush) {

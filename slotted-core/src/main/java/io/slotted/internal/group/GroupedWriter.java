@@ -2,6 +2,7 @@ package io.slotted.internal.group;
 
 import io.slotted.SlottedConfig;
 import io.slotted.Ticker;
+import io.slotted.internal.bucket.BucketClock;
 import io.slotted.internal.jdbc.Database;
 import io.slotted.internal.registry.TypeRegistry;
 import io.slotted.internal.keys.IdempotencyKeys;
@@ -36,6 +37,7 @@ public final class GroupedWriter implements CounterWriter {
 
     private final Ticker ticker;
     private final FlushQueue queue;
+    private final BucketClock buckets;
     private final Flushers flushers;
 
     /**
@@ -50,27 +52,28 @@ public final class GroupedWriter implements CounterWriter {
             StatsRecorder stats) {
         this.ticker = config.ticker();
         this.queue = new FlushQueue(config, stats);
+        this.buckets = BucketClock.of(config);
         this.flushers = new Flushers(database, config, keys, registry, stats, this::flushUntilClosed);
         flushers.start();
     }
 
     @Override
     public void add(CounterKey key, long delta) {
-        Pending increment = Pending.awaited(key, delta);
+        Pending increment = Pending.awaited(key, delta, buckets.startOf(key.recordType()));
         queue.offer(increment);
         increment.awaitDurable();
     }
 
     @Override
     public CompletableFuture<Void> addAsync(CounterKey key, long delta) {
-        Pending increment = Pending.async(key, delta);
+        Pending increment = Pending.async(key, delta, buckets.startOf(key.recordType()));
         queue.offer(increment);
         return increment.future();
     }
 
     @Override
     public boolean add(CounterKey key, long delta, String idempotencyKey) {
-        return queue.addKeyed(key, delta, idempotencyKey);
+        return queue.addKeyed(key, delta, buckets.startOf(key.recordType()), idempotencyKey);
     }
 
     /** Stops taking work, lets the flushers write everything queued, and waits for them. */

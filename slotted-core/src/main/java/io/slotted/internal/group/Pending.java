@@ -33,6 +33,8 @@ final class Pending {
 
     private final CounterKey key;
     private final long delta;
+    /** The time bucket it counts in, by when it was accepted, or {@code BucketClock.NONE}. */
+    private final long bucketStart;
     private final String idempotencyKey;
     private final Thread waiter;
     private final CompletableFuture<Void> future;
@@ -42,33 +44,34 @@ final class Pending {
     /** The next older increment in the queue's stack; written before the increment is queued. */
     Pending next;
 
-    private Pending(CounterKey key, long delta, String idempotencyKey, Thread waiter,
+    private Pending(CounterKey key, long delta, long bucketStart, String idempotencyKey, Thread waiter,
             CompletableFuture<Void> future) {
         this.key = key;
         this.delta = delta;
+        this.bucketStart = bucketStart;
         this.idempotencyKey = idempotencyKey;
         this.waiter = waiter;
         this.future = future;
     }
 
     /** An increment whose calling thread waits for its commit in {@link #awaitDurable()}. */
-    static Pending awaited(CounterKey key, long delta) {
-        return new Pending(key, delta, null, Thread.currentThread(), null);
+    static Pending awaited(CounterKey key, long delta, long bucketStart) {
+        return new Pending(key, delta, bucketStart, null, Thread.currentThread(), null);
     }
 
     /** An increment whose caller gets {@link #future()}, completed after its commit. */
-    static Pending async(CounterKey key, long delta) {
-        return new Pending(key, delta, null, null, new CompletableFuture<>());
+    static Pending async(CounterKey key, long delta, long bucketStart) {
+        return new Pending(key, delta, bucketStart, null, null, new CompletableFuture<>());
     }
 
     /** A {@code BUFFERED} increment: its caller was released when it was queued. */
-    static Pending released(CounterKey key, long delta) {
-        return new Pending(key, delta, null, null, null);
+    static Pending released(CounterKey key, long delta, long bucketStart) {
+        return new Pending(key, delta, bucketStart, null, null, null);
     }
 
     /** An increment with an idempotency key, whose calling thread waits in every mode. */
-    static Pending keyed(CounterKey key, long delta, String idempotencyKey) {
-        return new Pending(key, delta, idempotencyKey, Thread.currentThread(), null);
+    static Pending keyed(CounterKey key, long delta, long bucketStart, String idempotencyKey) {
+        return new Pending(key, delta, bucketStart, idempotencyKey, Thread.currentThread(), null);
     }
 
     CounterKey key() {
@@ -77,6 +80,10 @@ final class Pending {
 
     long delta() {
         return delta;
+    }
+
+    long bucketStart() {
+        return bucketStart;
     }
 
     String idempotencyKey() {

@@ -2,6 +2,7 @@ package io.slotted.internal.jdbc;
 
 import io.slotted.internal.dialect.Dialect;
 import io.slotted.internal.dialect.Dialects;
+import io.slotted.internal.schema.SchemaMigrator;
 import io.slotted.internal.sql.TableName;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -83,5 +84,14 @@ public final class Database {
      */
     public TableName table() {
         return table;
+    }
+
+    /**
+     * The time bucket table beside the counter table.
+     *
+     * @return the checked table name
+     */
+    public TableName buckets() {
+        return table.withSuffix(SchemaMigrator.BUCKETS_SUFFIX);
     }
 }

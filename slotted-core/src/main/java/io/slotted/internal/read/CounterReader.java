@@ -166,7 +166,7 @@ public final class CounterReader {
         return String.join(", ", java.util.Collections.nCopies(count, "?"));
     }
 
-    private static long toLong(BigDecimal sum, CounterKey key) {
+    static long toLong(BigDecimal sum, CounterKey key) {
         if (sum == null) {
             return 0L;
         }

@@ -25,9 +25,8 @@ import java.util.Set;
  * out after about 2.1 billion increments), {@code INT} counts that overflow at 2,147,483,647, and
  * {@code INT} record ids that cannot hold larger ids.
  *
- * <p>The companions, the flush ledger, the idempotency key table and the type registry, are
- * Slotted's alone, so an
- * earlier release's shape is converted: a key column that ignores trailing spaces (MariaDB and
+ * <p>The companions, the flush ledger, the idempotency key table, the type registry and the time
+ * buckets, are Slotted's alone, so an earlier release's shape is converted: a key column that ignores trailing spaces (MariaDB and
  * MySQL before exact keys) is changed to one that compares keys exactly.
  */
 public final class SchemaMigrator {
@@ -39,6 +38,8 @@ public final class SchemaMigrator {
     public static final String KEYS_SUFFIX = "_keys";
     /** The type registry's name is the counter table's plus this. */
     public static final String REGISTRY_SUFFIX = "_types";
+    /** The time bucket table's name is the counter table's plus this. */
+    public static final String BUCKETS_SUFFIX = "_buckets";
 
     private SchemaMigrator() {
     }
@@ -67,6 +68,7 @@ public final class SchemaMigrator {
         ledger(connection, dialect, table.withSuffix(LEDGER_SUFFIX)).ifPresent(actions::add);
         keys(connection, dialect, table.withSuffix(KEYS_SUFFIX)).ifPresent(actions::add);
         registry(connection, dialect, table.withSuffix(REGISTRY_SUFFIX)).ifPresent(actions::add);
+        buckets(connection, dialect, table.withSuffix(BUCKETS_SUFFIX)).ifPresent(actions::add);
         return new MigrationReport(table.toString(), existing.isEmpty(), actions, warnings);
     }
 
@@ -90,6 +92,19 @@ public final class SchemaMigrator {
         run(connection, dialect.createRegistrySql(registry));
         return Optional.of("created table " + registry + " (the type registry: owner column"
                 + " bindings and slot counts every process follows)");
+    }
+
+    /** Creates the time bucket table if it is missing. */
+    private static Optional<String> buckets(Connection connection, Dialect dialect, TableName buckets)
+            throws SQLException {
+        if (TableShape.read(connection, buckets).isPresent()) {
+            return Optional.empty();
+        }
+        for (String ddl : dialect.createBucketsSql(buckets)) {
+            run(connection, ddl);
+        }
+        return Optional.of("created table " + buckets + " (counts per time bucket, for the types"
+                + " configured with buckets)");
     }
 
     /** Creates the idempotency key table, or upgrades an earlier release's. */

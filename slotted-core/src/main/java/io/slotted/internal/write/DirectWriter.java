@@ -3,6 +3,7 @@ package io.slotted.internal.write;
 import io.slotted.CounterOverflowException;
 import io.slotted.Increment;
 import io.slotted.SlottedException;
+import io.slotted.internal.bucket.BucketClock;
 import io.slotted.internal.dialect.Dialect;
 import io.slotted.internal.dialect.SlotRow;
 import io.slotted.internal.jdbc.Database;
@@ -15,9 +16,6 @@ import io.slotted.internal.sql.CounterKey;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.List;
-import java.util.Map;
-import java.util.SortedMap;
-import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -35,6 +33,7 @@ public final class DirectWriter implements CounterWriter {
     private final StatsRecorder stats;
     private final IdempotencyKeys keys;
     private final TypeRegistry registry;
+    private final BucketClock buckets;
 
     /**
      * Creates the writer.
@@ -45,10 +44,12 @@ public final class DirectWriter implements CounterWriter {
      * @param keys where idempotency keys are recorded
      * @param registry the type registry, re-read now and then on the writes' own connections
      * @param stats where applied increments are counted
+     * @param buckets which time bucket an increment accepted now counts in
      */
     public DirectWriter(Database database, SlotPicker slots, Retrier retrier, IdempotencyKeys keys,
-            TypeRegistry registry, StatsRecorder stats) {
+            TypeRegistry registry, StatsRecorder stats, BucketClock buckets) {
         this.registry = registry;
+        this.buckets = buckets;
         this.database = database;
         this.slots = slots;
         this.retrier = retrier;
@@ -56,8 +57,17 @@ public final class DirectWriter implements CounterWriter {
         this.stats = stats;
     }
 
+    /**
+     * One upsert in auto-commit; for a type that keeps time buckets, a transaction that also
+     * upserts the bucket row.
+     */
     @Override
     public void add(CounterKey key, long delta) {
+        long bucketStart = buckets.startOf(key.recordType());
+        if (bucketStart != BucketClock.NONE) {
+            writeTransaction(deltas(key, bucketStart, delta), 1, null, null, describe(key, delta));
+            return;
+        }
         retrier.write(describe(key, delta), (connection, dialect) -> {
             registry.refreshIfStale(connection);
             upsertAndCommit(connection, dialect, row(key, delta));
@@ -84,7 +94,7 @@ public final class DirectWriter implements CounterWriter {
      */
     @Override
     public boolean add(CounterKey key, long delta, String idempotencyKey) {
-        return writeTransaction(new TreeMap<>(Map.of(key, delta)), 1, idempotencyKey,
+        return writeTransaction(deltas(key, buckets.startOf(key.recordType()), delta), 1, idempotencyKey,
                 IdempotencyKeys.fingerprint(key, delta),
                 describe(key, delta) + " with idempotency key '" + idempotencyKey + "'");
     }
@@ -99,22 +109,36 @@ public final class DirectWriter implements CounterWriter {
      * @throws CounterOverflowException if a counter's sum within the batch leaves the 64-bit range
      */
     public boolean addAll(List<Increment> increments, String idempotencyKey) {
-        SortedMap<CounterKey, Long> sums = new TreeMap<>();
+        Deltas deltas = new Deltas();
         for (Increment increment : increments) {
             CounterKey key = new CounterKey(increment.recordType(), increment.recordId());
-            try {
-                sums.merge(key, increment.delta(), Math::addExact);
-            } catch (ArithmeticException e) {
+            if (!deltas.tryAdd(key, buckets.startOf(key.recordType()), increment.delta())) {
                 throw new CounterOverflowException("the batch's increments to counter " + key
                         + " add up to more than a 64-bit count can hold; nothing was applied");
             }
         }
         String operation = "add a batch of " + increments.size() + " increments";
         String fingerprint = idempotencyKey == null ? null : IdempotencyKeys.fingerprint(increments);
-        return writeTransaction(sums, increments.size(), idempotencyKey, fingerprint, operation);
+        return writeTransaction(deltas, increments.size(), idempotencyKey, fingerprint, operation);
     }
 
-    private boolean writeTransaction(SortedMap<CounterKey, Long> sums, int increments,
+    /**
+     * Writes corrections of counters' totals in one transaction, counted in no time bucket: a
+     * repair restores what was lost, it is not new traffic in the bucket of the moment.
+     *
+     * @param corrections the amounts to add, at most one per counter, none overflowing
+     */
+    public void correct(List<Increment> corrections) {
+        Deltas deltas = new Deltas();
+        for (Increment correction : corrections) {
+            deltas.tryAdd(new CounterKey(correction.recordType(), correction.recordId()),
+                    BucketClock.NONE, correction.delta());
+        }
+        writeTransaction(deltas, corrections.size(), null, null,
+                "correct " + corrections.size() + " counters");
+    }
+
+    private boolean writeTransaction(Deltas deltas, int increments,
             String idempotencyKey, String fingerprint, String operation) {
         IdempotencyKeys.Verdict verdict = retrier.write(operation, (connection, dialect) -> {
             registry.refreshIfStale(connection);
@@ -127,8 +151,8 @@ public final class DirectWriter implements CounterWriter {
                     found = keys.record(connection, dialect, idempotencyKey, fingerprint, "direct");
                 }
                 if (found.outcome() == IdempotencyKeys.Outcome.APPLIED) {
-                    SlotRows.upsert(connection, dialect, database.table(),
-                            SlotRows.of(sums, key -> slots.pick(key.recordType())));
+                    SlotRows.upsert(connection, dialect, database.table(), deltas.counterRows(this::slotFor));
+                    BucketRows.upsert(connection, dialect, database.buckets(), deltas.bucketRows(this::slotFor));
                 }
                 connection.commit();
                 return found;
@@ -169,8 +193,13 @@ public final class DirectWriter implements CounterWriter {
         } catch (SQLException e) {
             throw FailureReport.unavailable(operation, e);
         }
+        long bucketStart = buckets.startOf(key.recordType());
         try {
             SlotRows.upsertOne(connection, dialect, database.table(), row(key, delta), stats::retried);
+            if (bucketStart != BucketClock.NONE) {
+                BucketRows.upsert(connection, dialect, database.buckets(),
+                        deltas(key, bucketStart, delta).bucketRows(this::slotFor));
+            }
         } catch (SQLException e) {
             throw FailureReport.of(operation, database.table(), dialect.classify(e), e, 1, true);
         }
@@ -193,7 +222,17 @@ public final class DirectWriter implements CounterWriter {
     }
 
     private SlotRow row(CounterKey key, long delta) {
-        return new SlotRow(key, slots.pick(key.recordType()), delta);
+        return new SlotRow(key, slotFor(key), delta);
+    }
+
+    private int slotFor(CounterKey key) {
+        return slots.pick(key.recordType());
+    }
+
+    private static Deltas deltas(CounterKey key, long bucketStart, long delta) {
+        Deltas deltas = new Deltas();
+        deltas.tryAdd(key, bucketStart, delta);
+        return deltas;
     }
 
     private static String describe(CounterKey key, long delta) {

@@ -1,0 +1,277 @@
+package io.slotted.internal.bucket;
+
+import io.slotted.SlottedConfig;
+import io.slotted.TimeBuckets;
+import io.slotted.internal.dialect.BucketRow;
+import io.slotted.internal.dialect.Dialect;
+import io.slotted.internal.jdbc.Database;
+import io.slotted.internal.jdbc.Retrier;
+import io.slotted.internal.jdbc.Transactions;
+import io.slotted.internal.sql.BucketKey;
+import io.slotted.internal.write.BucketRows;
+import io.slotted.internal.write.LockedSlots;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Looks after the time bucket table in the background: prunes buckets past their retention and
+ * folds the slots of closed buckets.
+ *
+ * <p>Pruning reads the keys of up to {@value #BATCH} expired rows without locking them, then
+ * deletes exactly those rows by their full primary key. Deleting by key locks only those rows,
+ * never a range or the gaps around it, so an increment creating a row in the current bucket never
+ * waits for pruning; and increments never write to buckets that old. A bucket is pruned only once
+ * it is a full bucket older than the oldest a read may ask for, so no read sees one half pruned.
+ *
+ * <p>Folding: a hot counter's bucket has a row per slot while it is current. Once the bucket has
+ * closed (its end plus {@link #GRACE}, for increments accepted just before the end and written
+ * just after), nothing but a late write touches it again, so each counter's rows in it are summed
+ * into one, in a transaction that locks them in key order as writers do. A top-N then reads about
+ * one row per counter and bucket. A late write after the fold only adds a row, which is counted
+ * like any other and folded in the next pass over that bucket, if there is one; correctness
+ * never depends on folding.
+ *
+ * <p>Every process with buckets configured does this; two doing it at once lock the same rows in
+ * the same order and the second finds little left to do.
+ */
+public final class BucketKeeper implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(BucketKeeper.class);
+    /** Rows per pruning or folding transaction: short transactions, few round trips. */
+    private static final int BATCH = 500;
+    /** How long after a bucket's end it is taken as closed. */
+    static final Duration GRACE = Duration.ofSeconds(30);
+    /** How many closed buckets back a new keeper starts folding. */
+    private static final int FOLD_LOOKBACK = 48;
+    private static final long TICK_MILLIS = 1_000;
+
+    private final Database database;
+    private final Retrier retrier;
+    private final SlottedConfig config;
+    /** Per type, the start of the next bucket to fold; touched only under {@link #running}. */
+    private final Map<Integer, Long> nextToFold = new HashMap<>();
+    private final ReentrantLock running = new ReentrantLock();
+    private ScheduledExecutorService background;
+
+    /**
+     * Creates the keeper; starts nothing.
+     *
+     * @param database where the buckets are
+     * @param retrier how failures are retried and reported
+     * @param config the types' buckets and the clock
+     */
+    public BucketKeeper(Database database, Retrier retrier, SlottedConfig config) {
+        this.database = database;
+        this.retrier = retrier;
+        this.config = config;
+    }
+
+    /** Starts the background work, if any type keeps buckets. */
+    public void start() {
+        if (config.buckets().isEmpty()) {
+            return;
+        }
+        background = Executors.newSingleThreadScheduledExecutor(task -> {
+            Thread thread = new Thread(task, "slotted-buckets-" + database.table());
+            thread.setDaemon(true);
+            return thread;
+        });
+        background.scheduleWithFixedDelay(this::tick, TICK_MILLIS, TICK_MILLIS, TimeUnit.MILLISECONDS);
+    }
+
+    /**
+     * Prunes and folds every type's buckets now, as of the clock's current time.
+     *
+     * @return how many rows were pruned and how many were folded away
+     */
+    public Kept keepNow() {
+        running.lock();
+        try {
+            Instant now = config.clock().instant();
+            long pruned = 0;
+            long folded = 0;
+            for (Map.Entry<Integer, TimeBuckets> type : config.buckets().entrySet()) {
+                pruned += prune(type.getKey(), type.getValue(), now);
+                folded += fold(type.getKey(), type.getValue(), now);
+            }
+            return new Kept(pruned, folded);
+        } finally {
+            running.unlock();
+        }
+    }
+
+    /**
+     * What one pass did.
+     *
+     * @param pruned rows deleted past the retention
+     * @param folded rows removed by summing a counter's slots into one row
+     */
+    public record Kept(long pruned, long folded) {
+    }
+
+    private void tick() {
+        try {
+            keepNow();
+        } catch (RuntimeException e) {
+            // Passing failures (the database down) are tried again next tick; nothing is lost.
+            LOG.warn("time bucket pruning and folding in {} failed; trying again in {} ms: {}",
+                    database.buckets(), TICK_MILLIS, e.getMessage());
+        }
+    }
+
+    private long prune(int recordType, TimeBuckets buckets, Instant now) {
+        long cutoff = BucketWindow.oldestKept(buckets, now).minus(buckets.unit().length()).getEpochSecond();
+        long pruned = 0;
+        while (true) {
+            int deleted = retrier.write("prune time buckets of record_type " + recordType,
+                    (connection, dialect) -> deleteExpired(connection, recordType, cutoff));
+            pruned += deleted;
+            if (deleted < BATCH) {
+                return pruned;
+            }
+        }
+    }
+
+    private int deleteExpired(Connection connection, int recordType, long cutoff) throws SQLException {
+        List<RowKey> expired = new ArrayList<>();
+        try (PreparedStatement select = connection.prepareStatement("SELECT bucket_start, record_id, slot FROM "
+                + database.buckets() + " WHERE record_type = ? AND bucket_start < ?"
+                + " ORDER BY bucket_start, record_id, slot LIMIT " + BATCH)) {
+            select.setInt(1, recordType);
+            select.setLong(2, cutoff);
+            try (ResultSet rows = select.executeQuery()) {
+                while (rows.next()) {
+                    expired.add(new RowKey(new BucketKey(recordType, rows.getLong(1), rows.getLong(2)),
+                            rows.getInt(3)));
+                }
+            }
+        }
+        delete(connection, expired);
+        return expired.size();
+    }
+
+    /** One bucket slot row's primary key. */
+    private record RowKey(BucketKey key, int slot) {
+    }
+
+    /** Deletes rows by their full primary key, which locks only those rows. */
+    private void delete(Connection connection, List<RowKey> rows) throws SQLException {
+        if (rows.isEmpty()) {
+            return;
+        }
+        try (PreparedStatement delete = connection.prepareStatement("DELETE FROM " + database.buckets()
+                + " WHERE record_type = ? AND bucket_start = ? AND record_id = ? AND slot = ?")) {
+            for (RowKey row : rows) {
+                delete.setInt(1, row.key().recordType());
+                delete.setLong(2, row.key().bucketStart());
+                delete.setLong(3, row.key().recordId());
+                delete.setInt(4, row.slot());
+                delete.addBatch();
+            }
+            delete.executeBatch();
+        }
+    }
+
+    /** Folds every closed bucket not folded yet, oldest first. */
+    private long fold(int recordType, TimeBuckets buckets, Instant now) {
+        long length = buckets.unit().length().getSeconds();
+        long oldest = BucketWindow.oldestKept(buckets, now).getEpochSecond();
+        long lastClosed = buckets.unit().startOf(now.minus(GRACE)).getEpochSecond() - length;
+        long next = Math.max(oldest, nextToFold.getOrDefault(recordType,
+                lastClosed - (FOLD_LOOKBACK - 1) * length));
+        long folded = 0;
+        for (; next <= lastClosed; next += length) {
+            folded += foldBucket(recordType, next);
+            nextToFold.put(recordType, next + length);
+        }
+        return folded;
+    }
+
+    private long foldBucket(int recordType, long bucketStart) {
+        List<Long> spread = retrier.read("find counters to fold in a time bucket of record_type " + recordType,
+                (connection, dialect) -> spreadCounters(connection, recordType, bucketStart));
+        long folded = 0;
+        for (int from = 0; from < spread.size(); from += BATCH) {
+            List<Long> ids = spread.subList(from, Math.min(spread.size(), from + BATCH));
+            folded += retrier.write("fold the slots of a time bucket of record_type " + recordType,
+                    (connection, dialect) -> Transactions.inTransaction(connection, () -> {
+                        long removed = foldCounters(connection, dialect, recordType, bucketStart, ids);
+                        connection.commit();
+                        return removed;
+                    }));
+        }
+        return folded;
+    }
+
+    /** The counters with more than one row in a bucket, in id order. */
+    private List<Long> spreadCounters(Connection connection, int recordType, long bucketStart)
+            throws SQLException {
+        List<Long> ids = new ArrayList<>();
+        try (PreparedStatement select = connection.prepareStatement("SELECT record_id FROM "
+                + database.buckets() + " WHERE record_type = ? AND bucket_start = ?"
+                + " GROUP BY record_id HAVING COUNT(*) > 1 ORDER BY record_id")) {
+            select.setInt(1, recordType);
+            select.setLong(2, bucketStart);
+            try (ResultSet rows = select.executeQuery()) {
+                while (rows.next()) {
+                    ids.add(rows.getLong(1));
+                }
+            }
+        }
+        return ids;
+    }
+
+    /**
+     * Locks the counters' rows in the bucket, deletes them, and writes each counter's sum back
+     * into its lowest slot. A counter whose slots sum beyond 64 bits is left as it is.
+     *
+     * @return how many rows fewer the bucket has
+     */
+    private long foldCounters(Connection connection, Dialect dialect, int recordType, long bucketStart,
+            List<Long> ids) throws SQLException {
+        List<RowKey> deleted = new ArrayList<>();
+        List<BucketRow> sums = new ArrayList<>();
+        for (LockedSlots counter : BucketRows.lock(connection, database.buckets(), recordType, bucketStart, ids)) {
+            List<Integer> slots = counter.slots();
+            if (slots.size() < 2 || counter.overflowed()) {
+                continue;
+            }
+            BucketKey key = new BucketKey(recordType, bucketStart, counter.recordId());
+            slots.forEach(slot -> deleted.add(new RowKey(key, slot)));
+            sums.add(new BucketRow(key, slots.get(0), counter.total()));
+        }
+        delete(connection, deleted);
+        BucketRows.upsert(connection, dialect, database.buckets(), sums);
+        return deleted.size() - sums.size();
+    }
+
+    /** Stops the background work, letting a pass under way finish. */
+    @Override
+    public void close() {
+        if (background == null) {
+            return;
+        }
+        background.shutdown();
+        try {
+            if (!background.awaitTermination(30, TimeUnit.SECONDS)) {
+                background.shutdownNow();
+            }
+        } catch (InterruptedException e) {
+            background.shutdownNow();
+            Thread.currentThread().interrupt();
+        }
+    }
+}

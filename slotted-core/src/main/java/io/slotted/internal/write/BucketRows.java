@@ -1,0 +1,99 @@
+package io.slotted.internal.write;
+
+import io.slotted.internal.dialect.BucketRow;
+import io.slotted.internal.dialect.Dialect;
+import io.slotted.internal.sql.TableName;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** The one way time bucket rows are upserted, for every write path. */
+public final class BucketRows {
+    /** Keeps one statement's text to tens of kilobytes, well under every server's packet limit. */
+    private static final int ROWS_PER_STATEMENT = 1_000;
+
+    private BucketRows() {
+    }
+
+    /**
+     * Adds the rows' deltas to their bucket rows in the caller's transaction, after its counter
+     * rows: bucket rows are locked after counter rows by every writer.
+     *
+     * @param connection a connection in the caller's transaction
+     * @param dialect the database's dialect
+     * @param buckets the bucket table
+     * @param rows the rows in lock order; none is fine
+     * @throws SQLException if the upsert fails; the caller rolls back and classifies
+     */
+    public static void upsert(Connection connection, Dialect dialect, TableName buckets,
+            List<BucketRow> rows) throws SQLException {
+        if (rows.isEmpty()) {
+            return;
+        }
+        try (Statement statement = connection.createStatement()) {
+            for (String upsert : statements(dialect, buckets, rows)) {
+                statement.executeUpdate(upsert);
+            }
+        }
+    }
+
+    /**
+     * The statements that upsert the rows, each of at most {@value #ROWS_PER_STATEMENT} rows, for a
+     * caller that sends them in a batch of its own.
+     *
+     * @param dialect the database's dialect
+     * @param buckets the bucket table
+     * @param rows the rows in lock order
+     * @return the statements, in order; none for no rows
+     */
+    public static List<String> statements(Dialect dialect, TableName buckets, List<BucketRow> rows) {
+        List<String> statements = new ArrayList<>();
+        for (int from = 0; from < rows.size(); from += ROWS_PER_STATEMENT) {
+            statements.add(dialect.upsertBucketsSql(buckets,
+                    rows.subList(from, Math.min(rows.size(), from + ROWS_PER_STATEMENT))));
+        }
+        return statements;
+    }
+
+    /**
+     * Reads and locks some counters' rows in one bucket until the caller's transaction ends, in
+     * key order, as every writer takes them.
+     *
+     * @param connection a connection in a transaction
+     * @param buckets the bucket table
+     * @param recordType the type
+     * @param bucketStart the bucket
+     * @param ids the counters' ids, at most a few thousand
+     * @return each counter that has rows there, in id order, with its rows and their sum
+     * @throws SQLException if the read fails
+     */
+    public static Collection<LockedSlots> lock(Connection connection, TableName buckets, int recordType,
+            long bucketStart, List<Long> ids) throws SQLException {
+        Map<Long, LockedSlots> locked = new LinkedHashMap<>();
+        try (PreparedStatement select = connection.prepareStatement("SELECT record_id, slot, count FROM "
+                + buckets + " WHERE record_type = ? AND bucket_start = ? AND record_id IN ("
+                + String.join(", ", Collections.nCopies(ids.size(), "?")) + ")"
+                + " ORDER BY record_id, slot FOR UPDATE")) {
+            int at = 1;
+            select.setInt(at++, recordType);
+            select.setLong(at++, bucketStart);
+            for (Long id : ids) {
+                select.setLong(at++, id);
+            }
+            try (ResultSet rows = select.executeQuery()) {
+                while (rows.next()) {
+                    locked.computeIfAbsent(rows.getLong(1), LockedSlots::new).add(rows.getInt(2), rows.getLong(3));
+                }
+            }
+        }
+        return locked.values();
+    }
+}
