@@ -4,9 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.slotted.BucketUnit;
 import io.slotted.OwnerColumn;
 import io.slotted.OwnerMode;
 import io.slotted.SlottedCounters;
+import io.slotted.TimeBuckets;
 import io.slotted.WriteMode;
 import io.slotted.db.TestDatabase;
 import io.slotted.server.ServiceClient.Response;
@@ -26,8 +28,13 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -63,6 +70,8 @@ abstract class ServiceSuite {
     private static final int ROLLED_UP_TYPE = 3;
     /** A type that a test binds to an {@code INT} owner column, by number. */
     private static final int SMALL_COLUMN_TYPE = 4;
+    /** A type with minute buckets that only the top-N test writes, by number. */
+    private static final int TOP_TYPE = 5;
     private static final AtomicInteger TABLES = new AtomicInteger();
 
     private final TestDatabase db;
@@ -101,7 +110,9 @@ abstract class ServiceSuite {
     private void start() {
         server = SlottedServer.start(new ServerSettings(0, "127.0.0.1", new DatabaseSettings(db.jdbcUrl(), null, null),
                 tokenFile, TypeNames.parse("downloads=1,views=2"),
-                new CounterSettings(table, WriteMode.GROUPED, null, CounterSettings.SERVICE_ROLL_UP)));
+                new CounterSettings(table, WriteMode.GROUPED, null, CounterSettings.SERVICE_ROLL_UP)
+                        .withBuckets(Map.of(1, new TimeBuckets(BucketUnit.HOUR, Duration.ofDays(30)),
+                                TOP_TYPE, new TimeBuckets(BucketUnit.MINUTE, Duration.ofMinutes(60))))));
         client = new ServiceClient(server.port());
     }
 
@@ -567,6 +578,97 @@ abstract class ServiceSuite {
         }
 
         assertThat(count("downloads", id)).isEqualTo((long) perClient * clients * (clients + 1) / 2);
+    }
+
+    @Test
+    void series_answersEveryBucketOfTheWindow_zerosIncluded_andIncrementsCountInTheirHour() {
+        long id = newId();
+        Instant hour = Instant.now().truncatedTo(ChronoUnit.HOURS);
+        for (int i = 0; i < 3; i++) {
+            assertThat(increment("downloads", id, "{\"delta\": 4}", null).status()).isEqualTo(200);
+        }
+        String from = hour.minus(2, ChronoUnit.HOURS).toString();
+        String to = hour.plus(2, ChronoUnit.HOURS).toString();
+
+        Response series = client.get("/v1/counters/downloads/" + id + "/series?from=" + from + "&to=" + to)
+                .token(READER).send();
+
+        assertThat(series.status()).as("%s", series).isEqualTo(200);
+        JsonNode json = series.json();
+        assertThat(json.get("type").asText()).isEqualTo("downloads");
+        assertThat(json.get("id").asLong()).isEqualTo(id);
+        assertThat(json.get("unit").asText()).isEqualTo("hour");
+        List<String> starts = new ArrayList<>();
+        long sum = 0;
+        for (JsonNode bucket : json.get("buckets")) {
+            starts.add(bucket.get("start").asText());
+            sum += bucket.get("count").asLong();
+        }
+        assertThat(starts).containsExactly(from, hour.minus(1, ChronoUnit.HOURS).toString(), hour.toString(),
+                hour.plus(1, ChronoUnit.HOURS).toString());
+        assertThat(json.get("buckets").get(0).get("count").asLong()).isZero();
+        assertThat(sum).isEqualTo(12).isEqualTo(count("downloads", id));
+        Response byDates = client.get("/v1/counters/1/" + id + "/series?from="
+                + LocalDate.now(ZoneOffset.UTC) + "&to=" + LocalDate.now(ZoneOffset.UTC).plusDays(1)).token(READER).send();
+        assertThat(byDates.status()).as("%s", byDates).isEqualTo(200);
+        assertThat(byDates.json().get("type").asInt()).isEqualTo(1);
+        assertThat(byDates.json().get("buckets")).hasSize(24);
+    }
+
+    @Test
+    void top_answersTheHighestSumsOfTheWindow_tiesById_andTopIsNeverReadAsAnId() {
+        long first = newId();
+        long second = newId();
+        long third = newId();
+        for (long[] plan : new long[][] {{first, 2}, {second, 7}, {third, 2}, {second, 1}}) {
+            assertThat(increment(String.valueOf(TOP_TYPE), plan[0], "{\"delta\": " + plan[1] + "}", null).status())
+                    .isEqualTo(200);
+        }
+        Instant now = Instant.now();
+        String window = "from=" + now.minus(Duration.ofMinutes(30)) + "&to=" + now.plus(Duration.ofMinutes(2));
+
+        Response top = client.get("/v1/counters/" + TOP_TYPE + "/top?" + window + "&n=3").token(READER).send();
+        Response one = client.get("/v1/counters/" + TOP_TYPE + "/top?" + window + "&n=1").token(READER).send();
+
+        assertThat(top.status()).as("%s", top).isEqualTo(200);
+        assertThat(top.text()).isEqualTo("{\"type\":" + TOP_TYPE + ",\"from\":\"" + now.minus(Duration.ofMinutes(30))
+                + "\",\"to\":\"" + now.plus(Duration.ofMinutes(2)) + "\",\"top\":[{\"id\":" + second
+                + ",\"count\":8},{\"id\":" + first + ",\"count\":2},{\"id\":" + third + ",\"count\":2}]}");
+        assertThat(one.json().get("top")).hasSize(1);
+        assertThat(client.get("/v1/counters/" + TOP_TYPE + "/top?" + window).token(READER).send().json()
+                .get("top")).as("n defaults to 10").hasSize(3);
+        assertThat(count(String.valueOf(TOP_TYPE), second)).as("ids are still read").isEqualTo(8);
+    }
+
+    @Test
+    void seriesAndTop_badRequests_answerTheDocumentedErrors_andNeedTheReadScope() {
+        Instant now = Instant.now();
+        String window = "from=" + now.minus(Duration.ofMinutes(10)) + "&to=" + now;
+        Object[][] cases = {
+            {"/v1/counters/views/1/series?" + window, 404, "no_buckets", "--buckets views=hour:30d"},
+            {"/v1/counters/views/top?" + window, 404, "no_buckets", "keeps no time buckets"},
+            {"/v1/counters/nosuch/top?" + window, 404, "unknown_type", "unknown type 'nosuch'"},
+            {"/v1/counters/downloads/x/series?" + window, 400, "bad_id", "id 'x'"},
+            {"/v1/counters/downloads/1/series?to=" + now, 400, "bad_range", "from is missing"},
+            {"/v1/counters/downloads/1/series?from=soon&to=" + now, 400, "bad_range", "from 'soon' is neither"},
+            {"/v1/counters/downloads/1/series?from=" + now + "&to=" + now.minusSeconds(1), 400, "bad_range",
+                "must be after from"},
+            {"/v1/counters/" + TOP_TYPE + "/top?from=" + now.minus(Duration.ofDays(8)) + "&to=" + now, 400,
+                "bad_range", "at most 10000"},
+            {"/v1/counters/" + TOP_TYPE + "/top?from=" + now.minus(Duration.ofHours(3)) + "&to=" + now, 400,
+                "bad_range", "before the oldest minute bucket kept"},
+            {"/v1/counters/" + TOP_TYPE + "/top?" + window + "&n=0", 400, "bad_n", "n must be an integer from 1 to 1000"},
+            {"/v1/counters/" + TOP_TYPE + "/top?" + window + "&n=1001", 400, "bad_n", "from 1 to 1000"},
+            {"/v1/counters/" + TOP_TYPE + "/top?" + window + "&n=ten", 400, "bad_n", "such as ?n=10"},
+        };
+        for (Object[] c : cases) {
+            Response response = client.get((String) c[0]).token(READER).send();
+            assertThat(response.status()).as("%s: %s", c[0], response).isEqualTo(c[1]);
+            assertThat(response.errorCode()).as("%s", c[0]).isEqualTo(c[2]);
+            assertThat(response.json().path("error").path("message").asText()).as("%s", c[0]).contains((String) c[3]);
+        }
+        assertThat(client.get("/v1/counters/downloads/1/series?" + window).send().status()).isEqualTo(401);
+        assertThat(client.get("/v1/counters/downloads/top?" + window).send().status()).isEqualTo(401);
     }
 
     @Test

@@ -5,6 +5,7 @@ import io.slotted.OwnerMode;
 import io.slotted.RollUpReport;
 import io.slotted.SlottedConfig;
 import io.slotted.SlottedException;
+import io.slotted.internal.background.Periodic;
 import io.slotted.internal.dialect.Failure;
 import io.slotted.internal.jdbc.Database;
 import io.slotted.internal.jdbc.Retrier;
@@ -21,9 +22,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -60,7 +58,7 @@ public final class Roller implements AutoCloseable {
      * carrier thread on Java 21 to 23.
      */
     private final ReentrantLock lifecycle = new ReentrantLock();
-    private ScheduledExecutorService background;
+    private Periodic background;
     private volatile String lastFailure;
 
     /**
@@ -97,14 +95,9 @@ public final class Roller implements AutoCloseable {
         if (every.isZero() || background != null) {
             return;
         }
-        background = Executors.newSingleThreadScheduledExecutor(task -> {
-            Thread thread = new Thread(task, "slotted-roller-" + database.table());
-            thread.setDaemon(true);
-            return thread;
-        });
         // Checking four times an interval keeps the lag within about an interval and a quarter.
         long tick = Math.max(5, every.toMillis() / 4);
-        background.scheduleWithFixedDelay(this::tick, tick, tick, TimeUnit.MILLISECONDS);
+        background = Periodic.start("slotted-roller-" + database.table(), tick, this::tick);
     }
 
     /**
@@ -267,17 +260,8 @@ public final class Roller implements AutoCloseable {
     }
 
     private void stopBackground() {
-        if (background == null) {
-            return;
-        }
-        background.shutdown();
-        try {
-            if (!background.awaitTermination(30, TimeUnit.SECONDS)) {
-                background.shutdownNow();
-            }
-        } catch (InterruptedException e) {
-            background.shutdownNow();
-            Thread.currentThread().interrupt();
+        if (background != null) {
+            background.close();
         }
     }
 }

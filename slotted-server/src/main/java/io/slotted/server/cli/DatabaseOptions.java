@@ -59,7 +59,20 @@ public final class DatabaseOptions {
      * @throws DatabaseFailure if the database fails
      */
     public void withCounters(int poolSize, Consumer<SlottedCounters> work) {
-        try (PooledCounters store = open(CounterSettings.DEFAULTS, poolSize)) {
+        withCounters(CounterSettings.DEFAULTS, poolSize, work);
+    }
+
+    /**
+     * As {@link #withCounters(int, Consumer)}, with counter settings of the command's own, such as
+     * time buckets.
+     *
+     * @param counters the counter settings
+     * @param poolSize connections the command needs
+     * @param work what the command does
+     * @throws DatabaseFailure if the database fails
+     */
+    public void withCounters(CounterSettings counters, int poolSize, Consumer<SlottedCounters> work) {
+        try (PooledCounters store = open(counters, poolSize)) {
             try {
                 work.accept(store.counters());
             } catch (SlottedException e) {

@@ -1,5 +1,6 @@
 package io.slotted.server.cli;
 
+import io.slotted.server.config.CounterSettings;
 import io.slotted.server.config.CounterType;
 import io.slotted.Increment;
 import io.slotted.server.store.OverflowGuard;
@@ -17,7 +18,7 @@ import picocli.CommandLine.Spec;
 /**
  * {@code slotted incr TYPE ID [--by N]}: one durable increment, then the counter's new count. The
  * schema is created first if it is missing, as {@code serve} does, so that the embedded default
- * works on a fresh machine.
+ * works on a fresh machine. A type given {@code --buckets} also counts in the current bucket.
  */
 @Command(name = "incr", mixinStandardHelpOptions = true,
         description = "Adds to one counter and prints its count after.")
@@ -36,6 +37,9 @@ final class IncrCommand implements Callable<Integer> {
     TypeNamesOption types;
 
     @Mixin
+    BucketsOption buckets;
+
+    @Mixin
     DatabaseOptions db;
 
     @Spec
@@ -47,7 +51,8 @@ final class IncrCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "--by must not be 0");
         }
         CounterType counterType = types.resolve(type);
-        db.withCounters(4, counters -> {
+        CounterSettings settings = CounterSettings.DEFAULTS.withBuckets(buckets.kept(types.names()));
+        db.withCounters(settings, 4, counters -> {
             counters.migrate();
             new OverflowGuard(counters).write(List.of(new Increment(counterType.recordType(), id, by)),
                     () -> {

@@ -57,6 +57,9 @@ final class ServeCommand implements Callable<Integer> {
     @Mixin
     TypeNamesOption types;
 
+    @Mixin
+    BucketsOption buckets;
+
     @Option(names = "--mode", paramLabel = "grouped|direct|buffered", converter = WriteModeConverter.class,
             defaultValue = "${env:SLOTTED_MODE:-grouped}",
             description = "How increments are written. Default: grouped (group commit). Env: SLOTTED_MODE.")
@@ -115,7 +118,7 @@ final class ServeCommand implements Callable<Integer> {
         }
         ServerSettings settings = new ServerSettings(port, bind, db.settings(), tokenFile,
                 types.names(), new CounterSettings(CounterSettings.DEFAULTS.table(), mode, slots,
-                        rollUpEvery));
+                        rollUpEvery).withBuckets(buckets.kept(types.names())));
         HttpSettings defaults = HttpSettings.defaults();
         HttpSettings http = defaults.withRequestDeadline(requestTimeout).withBodyDeadline(bodyTimeout)
                 .withWorkers(workers, defaults.workerQueue()).withConnections(maxConnections, idleTimeout);

@@ -22,8 +22,8 @@ import picocli.CommandLine;
 /**
  * The {@code slotted} command line: {@code serve}, {@code incr}, {@code get}, {@code set},
  * {@code migrate}, the owner-column commands {@code adopt}, {@code release} and {@code rollup},
- * {@code recount}, {@code shrink}, and {@code bench} (which says where the contention benchmark's
- * own jar is).
+ * {@code recount}, {@code shrink}, {@code doctor}, the time bucket reads {@code series} and
+ * {@code top}, and {@code bench} (which says where the contention benchmark's own jar is).
  *
  * <p>Exit status: 0 on success; 2 on a usage error, with a one-line reason on standard error; 1 on a
  * runtime failure, with one line naming the cause, such as the database that could not be reached;
@@ -38,7 +38,8 @@ import picocli.CommandLine;
         description = "Hot counters kept exact and durable in your SQL database.",
         subcommands = {ServeCommand.class, IncrCommand.class, GetCommand.class, SetCommand.class,
             MigrateCommand.class, AdoptCommand.class, ReleaseCommand.class, RollupCommand.class,
-            RecountCommand.class, ShrinkCommand.class, DoctorCommand.class, BenchCommand.class})
+            RecountCommand.class, ShrinkCommand.class, DoctorCommand.class, SeriesCommand.class,
+            TopCommand.class, BenchCommand.class})
 public final class SlottedCommand implements Callable<Integer> {
     /** Exit status of a usage error. */
     public static final int USAGE = 2;
@@ -53,7 +54,7 @@ public final class SlottedCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         throw new ParameterException(spec.commandLine(), "missing command: use serve, incr, get,"
-                + " set, migrate, adopt, release, rollup, recount, shrink or bench");
+                + " set, migrate, adopt, release, rollup, recount, shrink, doctor, series, top or bench");
     }
 
     /**

@@ -1,12 +1,15 @@
 package io.slotted.server.config;
 
+import io.slotted.TimeBuckets;
 import io.slotted.WriteMode;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Objects;
 
 /**
- * How the counters are configured beyond the database: the table, the write mode, the slots, and
- * how often the counter types bound to owner columns are rolled up in the background.
+ * How the counters are configured beyond the database: the table, the write mode, the slots, how
+ * often the counter types bound to owner columns are rolled up in the background, and which types
+ * also count per time bucket.
  *
  * <p>The table, mode and slots are not checked here: the library's builder checks each one as it
  * is applied and names the rule, so that a rule such as the slot range is written once. The same
@@ -18,8 +21,10 @@ import java.util.Objects;
  * @param slots slots per counter, or null for the write mode's default
  * @param rollUpEvery how often bound types are rolled up in the background; {@link Duration#ZERO}
  *     for never
+ * @param buckets the types that also count per time bucket, with their buckets
  */
-public record CounterSettings(String table, WriteMode mode, Integer slots, Duration rollUpEvery) {
+public record CounterSettings(String table, WriteMode mode, Integer slots, Duration rollUpEvery,
+        Map<Integer, TimeBuckets> buckets) {
     /** How often the service rolls up bound types unless told otherwise. */
     public static final Duration SERVICE_ROLL_UP = Duration.ofSeconds(1);
 
@@ -38,10 +43,33 @@ public record CounterSettings(String table, WriteMode mode, Integer slots, Durat
      */
     public CounterSettings {
         Objects.requireNonNull(rollUpEvery, "rollUpEvery");
+        buckets = Map.copyOf(buckets);
         if (rollUpEvery.isNegative()) {
             throw new IllegalArgumentException("rollUpEvery must be 0 (no background roll-up) or"
                     + " positive, but was " + rollUpEvery.toMillis() + "ms");
         }
+    }
+
+    /**
+     * Settings with no time buckets.
+     *
+     * @param table the counter table
+     * @param mode how increments are written
+     * @param slots slots per counter, or null for the write mode's default
+     * @param rollUpEvery how often bound types are rolled up; {@link Duration#ZERO} for never
+     */
+    public CounterSettings(String table, WriteMode mode, Integer slots, Duration rollUpEvery) {
+        this(table, mode, slots, rollUpEvery, Map.of());
+    }
+
+    /**
+     * These settings with time buckets.
+     *
+     * @param kept the types that also count per time bucket
+     * @return the changed settings
+     */
+    public CounterSettings withBuckets(Map<Integer, TimeBuckets> kept) {
+        return new CounterSettings(table, mode, slots, rollUpEvery, kept);
     }
 
     /**
@@ -52,7 +80,7 @@ public record CounterSettings(String table, WriteMode mode, Integer slots, Durat
      * @throws IllegalArgumentException if {@code interval} is negative
      */
     public CounterSettings withRollUpEvery(Duration interval) {
-        return new CounterSettings(table, mode, slots, interval);
+        return new CounterSettings(table, mode, slots, interval, buckets);
     }
 
     /**

@@ -234,6 +234,11 @@ final class CounterRoutes {
     }
 
     private CounterType type(Context ctx) {
+        return type(types, ctx);
+    }
+
+    /** The request's {@code {type}}, refused as {@code bad_type} or {@code unknown_type}. */
+    static CounterType type(TypeNames types, Context ctx) {
         try {
             return types.resolve(ctx.pathParam("type"));
         } catch (IllegalArgumentException e) {
@@ -241,7 +246,8 @@ final class CounterRoutes {
         }
     }
 
-    private static long recordId(String text) {
+    /** A record id from the path or a query, refused as {@code bad_id}. */
+    static long recordId(String text) {
         if (RECORD_ID.matcher(text).matches()) {
             try {
                 return Long.parseLong(text);

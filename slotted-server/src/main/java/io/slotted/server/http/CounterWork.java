@@ -101,6 +101,17 @@ final class CounterWork implements AutoCloseable {
     }
 
     /**
+     * Runs a read that blocks, on a worker.
+     *
+     * @param read the read
+     * @return its result, or a failure: the read's own, or an {@link HttpError} if there was no room
+     *     or the deadline passed
+     */
+    <T> CompletableFuture<T> read(Supplier<T> read) {
+        return submit(new Task<T>(gate -> CompletableFuture.completedFuture(read.get())));
+    }
+
+    /**
      * Starts a read that does not block, on the calling thread.
      *
      * @param read starts the read and gives its future

@@ -72,6 +72,7 @@ public final class HttpFrontEnd {
         this.readiness = new ReadinessProbe(store.pool(), store.counters().config(), settings);
         CounterRoutes counters = new CounterRoutes(store.counters(), async, types, new BearerAuth(access),
                 work, new RequestBodies(settings, jettyThreads));
+        BucketRoutes buckets = new BucketRoutes(store.counters(), types, new BearerAuth(access), work);
         HealthRoutes health = new HealthRoutes(readiness, metrics);
         this.doctor = new DoctorRoutes(store, new BearerAuth(access));
         RequestMetrics requests = new RequestMetrics(metrics.registry());
@@ -91,6 +92,7 @@ public final class HttpFrontEnd {
             config.requestLogger.http(requests::record);
             ErrorMapping.register(config.routes);
             config.routes.before(MessageFraming::checkTransferCoding);
+            buckets.register(config.routes);
             counters.register(config.routes);
             doctor.register(config.routes);
             health.register(config.routes);

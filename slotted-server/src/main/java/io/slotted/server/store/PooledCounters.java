@@ -104,6 +104,7 @@ public final class PooledCounters implements AutoCloseable {
         if (settings.rollsUp()) {
             builder.rollUpEvery(settings.rollUpEvery());
         }
+        settings.buckets().forEach((type, kept) -> builder.buckets(type, kept.unit(), kept.retention()));
         return builder.build();
     }
 

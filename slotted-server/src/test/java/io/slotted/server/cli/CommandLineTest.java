@@ -21,7 +21,12 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -117,6 +122,49 @@ class CommandLineTest {
         assertThat(release.out()).startsWith("released 1: ")
                 .contains("counters written into owner columns: 1");
         assertThat(h2Long("SELECT downloads_count FROM repos WHERE id = 6")).isEqualTo(999);
+    }
+
+    @Test
+    void incrWithBuckets_thenSeriesAndTop_printEveryBucket_andBadWindowsExit2() {
+        String[] options = {"--types", "downloads=1", "--buckets", "downloads=hour:2d", "--db", h2Url};
+        Instant hour = Instant.now().truncatedTo(ChronoUnit.HOURS);
+        run(concat(new String[] {"incr", "downloads", "5", "--by", "3"}, options));
+        run(concat(new String[] {"incr", "downloads", "6", "--by", "5"}, options));
+        Run incr = run(concat(new String[] {"incr", "downloads", "5", "--by", "4"}, options));
+        String from = hour.minus(1, ChronoUnit.HOURS).toString();
+        String to = hour.plus(2, ChronoUnit.HOURS).toString();
+        String today = LocalDate.now(ZoneOffset.UTC).toString();
+        String later = LocalDate.now(ZoneOffset.UTC).plusDays(2).toString();
+
+        Run series = run(concat(new String[] {"series", "downloads", "5", "--from", from, "--to", to}, options));
+        Run top = run(concat(new String[] {"top", "downloads", "--from", today, "--to", later, "-n", "2"},
+                options));
+        Run withoutBuckets = run("series", "1", "5", "--from", from, "--to", to, "--db", h2Url);
+        Run garbled = run(concat(new String[] {"series", "1", "5", "--from", "yesterday", "--to", to}, options));
+        Run backwards = run(concat(new String[] {"top", "1", "--from", to, "--to", from}, options));
+        Run badN = run(concat(new String[] {"top", "1", "--from", from, "--to", to, "-n", "0"}, options));
+
+        assertThat(incr.status()).as(incr.err()).isZero();
+        assertThat(series.status()).as(series.err()).isZero();
+        assertThat(series.out().lines()).hasSize(3).first().isEqualTo(from + " 0");
+        assertThat(series.out().lines().mapToLong(line -> Long.parseLong(line.split(" ")[1])).sum())
+                .isEqualTo(7);
+        assertThat(top.status()).as(top.err()).isZero();
+        assertThat(top.out().lines()).containsExactly("5 7", "6 5");
+        assertThat(withoutBuckets.status()).isEqualTo(SlottedCommand.USAGE);
+        assertThat(withoutBuckets.err()).contains("keeps no time buckets here").contains("--buckets 1=hour:30d");
+        assertThat(garbled.status()).isEqualTo(SlottedCommand.USAGE);
+        assertThat(garbled.err()).contains("--from 'yesterday' is neither an ISO-8601 instant");
+        assertThat(backwards.status()).isEqualTo(SlottedCommand.USAGE);
+        assertThat(backwards.err()).contains("must be after from");
+        assertThat(badN.status()).isEqualTo(SlottedCommand.USAGE);
+        assertThat(badN.err()).contains("n must be between 1 and 1000, but was 0");
+    }
+
+    private static String[] concat(String[] first, String[] second) {
+        String[] all = Arrays.copyOf(first, first.length + second.length);
+        System.arraycopy(second, 0, all, first.length, second.length);
+        return all;
     }
 
     @Test

@@ -24,6 +24,14 @@ public enum ErrorCode {
     BAD_ID(HttpStatus.BAD_REQUEST),
     /** A read of several counters without ids. */
     BAD_IDS(HttpStatus.BAD_REQUEST),
+    /**
+     * A time window that cannot be read: {@code from} or {@code to} missing or unparseable,
+     * {@code to} not after {@code from}, more buckets than one read may cover, or a start before
+     * the oldest bucket kept.
+     */
+    BAD_RANGE(HttpStatus.BAD_REQUEST),
+    /** A top-N size that is not an integer from 1 to 1000. */
+    BAD_N(HttpStatus.BAD_REQUEST),
     /** A type that is neither a well-formed name nor a {@code record_type} number in range. */
     BAD_TYPE(HttpStatus.BAD_REQUEST),
     /** A read of more ids than one request may ask for. */
@@ -52,6 +60,8 @@ public enum ErrorCode {
     NOT_FOUND(HttpStatus.NOT_FOUND),
     /** A well-formed type name that is not configured. */
     UNKNOWN_TYPE(HttpStatus.NOT_FOUND),
+    /** A time bucket read of a type that keeps no buckets. */
+    NO_BUCKETS(HttpStatus.NOT_FOUND),
     /** An endpoint that does not take that method. */
     METHOD_NOT_ALLOWED(HttpStatus.METHOD_NOT_ALLOWED),
     /** An {@code Idempotency-Key} used before for a different request. */

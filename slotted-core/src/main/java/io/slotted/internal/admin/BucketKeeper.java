@@ -1,7 +1,9 @@
-package io.slotted.internal.bucket;
+package io.slotted.internal.admin;
 
 import io.slotted.SlottedConfig;
 import io.slotted.TimeBuckets;
+import io.slotted.internal.background.Periodic;
+import io.slotted.internal.bucket.BucketWindow;
 import io.slotted.internal.dialect.BucketRow;
 import io.slotted.internal.dialect.Dialect;
 import io.slotted.internal.jdbc.Database;
@@ -20,9 +22,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -64,7 +63,7 @@ public final class BucketKeeper implements AutoCloseable {
     /** Per type, the start of the next bucket to fold; touched only under {@link #running}. */
     private final Map<Integer, Long> nextToFold = new HashMap<>();
     private final ReentrantLock running = new ReentrantLock();
-    private ScheduledExecutorService background;
+    private Periodic background;
 
     /**
      * Creates the keeper; starts nothing.
@@ -84,12 +83,7 @@ public final class BucketKeeper implements AutoCloseable {
         if (config.buckets().isEmpty()) {
             return;
         }
-        background = Executors.newSingleThreadScheduledExecutor(task -> {
-            Thread thread = new Thread(task, "slotted-buckets-" + database.table());
-            thread.setDaemon(true);
-            return thread;
-        });
-        background.scheduleWithFixedDelay(this::tick, TICK_MILLIS, TICK_MILLIS, TimeUnit.MILLISECONDS);
+        background = Periodic.start("slotted-buckets-" + database.table(), TICK_MILLIS, this::tick);
     }
 
     /**
@@ -261,17 +255,8 @@ public final class BucketKeeper implements AutoCloseable {
     /** Stops the background work, letting a pass under way finish. */
     @Override
     public void close() {
-        if (background == null) {
-            return;
-        }
-        background.shutdown();
-        try {
-            if (!background.awaitTermination(30, TimeUnit.SECONDS)) {
-                background.shutdownNow();
-            }
-        } catch (InterruptedException e) {
-            background.shutdownNow();
-            Thread.currentThread().interrupt();
+        if (background != null) {
+            background.close();
         }
     }
 }
