@@ -8,6 +8,7 @@ import io.slotted.bench.report.ResultTable;
 import io.slotted.bench.report.SvgChart;
 import io.slotted.bench.strategy.HandOffCeiling;
 import io.slotted.bench.strategy.RedisIncr;
+import io.slotted.bench.strategy.BucketStrategy;
 import io.slotted.bench.strategy.RollUpStrategy;
 import io.slotted.bench.strategy.SingleRowUpdate;
 import io.slotted.bench.strategy.SlottedStrategy;
@@ -74,7 +75,8 @@ import redis.clients.jedis.HostAndPort;
         description = "Measures counter throughput and latency under contention, and checks exactness.")
 public final class ContentionBenchmark implements Callable<Integer> {
     private static final List<String> STRATEGIES =
-            List.of("single-row", "direct", "grouped", "buffered", "grouped-rollup", "redis", "ceiling");
+            List.of("single-row", "direct", "grouped", "buffered", "grouped-rollup", "grouped-hourly", "redis",
+                    "ceiling");
     /** The environment variable the launcher sets to how it was invoked: {@code ./slotted bench}. */
     static final String INVOKED_AS = "SLOTTED_BENCH_INVOKED_AS";
     private static final String JAR_COMMAND = "java -jar slotted-bench/target/slotted-bench.jar";
@@ -115,7 +117,8 @@ public final class ContentionBenchmark implements Callable<Integer> {
             paramLabel = "NAME",
             description = "Strategies to run, in this order (default: ${DEFAULT-VALUE};"
                     + " redis only with --redis; grouped-rollup: grouped with the type folded into an"
-                    + " owner table of every counter, rolled up every second; ceiling: group"
+                    + " owner table of every counter, rolled up every second; grouped-hourly: grouped"
+                    + " with the type also counting per hour; ceiling: group"
                     + " commit's hand-off with no database, the most a synchronous write path could do).")
     private List<String> strategies;
 
@@ -383,6 +386,7 @@ public final class ContentionBenchmark implements Callable<Integer> {
                 case "grouped" -> chosen.add(slotted(WriteMode.GROUPED, 0));
                 case "buffered" -> chosen.add(slotted(WriteMode.BUFFERED, 0));
                 case "grouped-rollup" -> chosen.add(new RollUpStrategy(db));
+                case "grouped-hourly" -> chosen.add(new BucketStrategy(db));
                 case "ceiling" -> chosen.add(new HandOffCeiling());
                 case "redis" -> {
                     if (redisServer != null) {

@@ -74,6 +74,17 @@ class ContentionBenchmarkTest {
     }
 
     @Test
+    void bench_groupedHourly_isExactInItsTotalsAndItsBuckets() throws Exception {
+        Path out = Path.of("target", "cli-bench-hourly");
+        Run bench = run("--db", MariaDbTestDatabase.instance().jdbcUrl(), "--writers", "4",
+                "--duration", "1s", "--warmup", "200ms", "--workload", "zipf",
+                "--strategies", "grouped,grouped-hourly", "--out", out.toString());
+
+        assertThat(bench.status()).as("exit status; the cells ran and were exact: %s", bench).isZero();
+        assertThat(bench.out()).contains("every cell exact").contains("grouped-hourly");
+    }
+
+    @Test
     void bench_withABadOption_isAUsageError() {
         Run bench = run("--writers", "two");
 

@@ -36,9 +36,10 @@ public final class SlottedStrategy implements Strategy {
     public static final int DEFAULT_MAX_CONNECTIONS = 64;
     /**
      * The tables {@code migrate()} makes beside the counter table (the flush ledger, the
-     * idempotency keys), named by suffix in slotted-core's internal {@code SchemaMigrator}.
+     * idempotency keys, the registry, the time buckets), named by suffix in slotted-core's internal
+     * {@code SchemaMigrator}.
      */
-    private static final List<String> COMPANION_SUFFIXES = List.of("_ledger", "_keys", "_types");
+    private static final List<String> COMPANION_SUFFIXES = List.of("_ledger", "_keys", "_types", "_buckets");
 
     private final String url;
     private final WriteMode mode;

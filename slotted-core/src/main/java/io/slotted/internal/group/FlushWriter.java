@@ -36,9 +36,10 @@ import java.util.Set;
  * Writes one flusher's flushes: each flush in one transaction, committed exactly once.
  *
  * <p>In the common case (no idempotency keys, a flush of at most {@value #ROWS_PER_STATEMENT}
- * counters, MariaDB, MySQL or PostgreSQL) a flush is one upsert statement in auto-commit that also
- * sets the flusher's mark to the flush's number, so a lone increment costs one round trip and one
- * commit, as in {@code DIRECT} mode. Otherwise a transaction claims the flush's sequence number in
+ * counters) a flush is one upsert statement in auto-commit that also sets the flusher's mark to
+ * the flush's number, so a lone increment costs one round trip and one commit, as in
+ * {@code DIRECT} mode. When counters of the flush keep time buckets, the same statement and the
+ * bucket rows' upsert go in one batch, in a transaction, and commit together. Otherwise a transaction claims the flush's sequence number in
  * the {@link FlushLedger}, upserts one row per counter in counter order, and commits. Failures
  * before COMMIT leave nothing behind (the
  * server rolls back a transaction whose connection is gone), so they are retried up to the

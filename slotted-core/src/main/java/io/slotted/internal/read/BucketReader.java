@@ -80,13 +80,10 @@ public final class BucketReader {
      * @return up to {@code n} counters with a non-zero sum, highest first, ties by id
      */
     public List<RankedCounter> top(int recordType, BucketWindow window, int n) {
-        String sql = "SELECT record_id, SUM(count) AS total FROM " + database.buckets()
-                + " WHERE record_type = ? AND bucket_start >= ? AND bucket_start < ?"
-                + " GROUP BY record_id HAVING SUM(count) <> 0 ORDER BY total DESC, record_id LIMIT ?";
         return retrier.read("read the top " + n + " counters of record_type " + recordType,
                 (connection, dialect) -> {
                     List<RankedCounter> top = new ArrayList<>(n);
-                    try (PreparedStatement select = connection.prepareStatement(sql)) {
+                    try (PreparedStatement select = connection.prepareStatement(dialect.topSql(database.buckets()))) {
                         select.setInt(1, recordType);
                         select.setLong(2, window.firstStart());
                         select.setLong(3, window.end());

@@ -1,0 +1,111 @@
+package io.slotted.bench.strategy;
+
+import com.zaxxer.hikari.HikariDataSource;
+import io.slotted.BucketUnit;
+import io.slotted.SlottedCounters;
+import io.slotted.WriteMode;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+
+/**
+ * {@code grouped-hourly}: Slotted's default {@code GROUPED} mode with the counter type also counting
+ * per hour (kept 30 days), so every flush writes a bucket row per counter besides its slot row, in
+ * the same transaction. Compared with {@code grouped} in the same run, it shows what time buckets
+ * cost the writers.
+ *
+ * <p>Exactness covers the buckets too: after the cell, every counter's buckets must add up to its
+ * total, or the cell fails.
+ */
+public final class BucketStrategy implements Strategy {
+    /** The background keeper's pruning and folding hold a connection. */
+    private static final int KEEPER_CONNECTIONS = 1;
+
+    private final String url;
+
+    /**
+     * Creates the strategy.
+     *
+     * @param url the JDBC URL of the database to write
+     */
+    public BucketStrategy(String url) {
+        this.url = url;
+    }
+
+    @Override
+    public String name() {
+        return "grouped-hourly";
+    }
+
+    @Override
+    public Run open(String cell, int writers, int keySpace) throws Exception {
+        String table = "bench_hourly_" + cell;
+        HikariDataSource pool = BenchPool.open(url, SlottedStrategy.DEFAULT_FLUSHERS + KEEPER_CONNECTIONS
+                + BenchPool.SPARE, "bench-" + cell);
+        try {
+            SlottedStrategy.dropTables(pool, table);
+            SlottedCounters counters = SlottedCounters.builder(pool).table(table).writeMode(WriteMode.GROUPED)
+                    .buckets(SlottedStrategy.RECORD_TYPE, BucketUnit.HOUR, Duration.ofDays(30)).build();
+            counters.migrate();
+            return new BucketedRun(new SlottedRun(pool, table, counters, keySpace, true, ""));
+        } catch (Exception e) {
+            pool.close();
+            throw e;
+        }
+    }
+
+    /** A {@link SlottedRun} whose totals are checked against its buckets. */
+    private record BucketedRun(SlottedRun run) implements Run {
+        @Override
+        public Incrementer incrementer() {
+            return run.incrementer();
+        }
+
+        @Override
+        public void drain() {
+            run.drain();
+        }
+
+        @Override
+        public long[] totals() throws SQLException {
+            long[] totals = run.totals();
+            long[] buckets = bucketSums();
+            int differing = 0;
+            for (int i = 0; i < totals.length; i++) {
+                differing += totals[i] == buckets[i] ? 0 : 1;
+            }
+            if (differing > 0) {
+                throw new IllegalStateException(differing + " counters' hourly buckets do not add up to"
+                        + " their totals in " + run.table());
+            }
+            return totals;
+        }
+
+        private long[] bucketSums() throws SQLException {
+            long[] sums = new long[run.keySpace()];
+            try (Connection connection = run.pool().getConnection();
+                    PreparedStatement select = connection.prepareStatement("SELECT record_id, SUM(count) FROM "
+                            + run.table() + "_buckets WHERE record_type = ? GROUP BY record_id")) {
+                select.setInt(1, SlottedStrategy.RECORD_TYPE);
+                try (ResultSet rows = select.executeQuery()) {
+                    while (rows.next()) {
+                        sums[(int) rows.getLong(1) - 1] = rows.getLong(2);
+                    }
+                }
+            }
+            return sums;
+        }
+
+        @Override
+        public EngineCounts engineCounts() {
+            return run.engineCounts();
+        }
+
+        @Override
+        public void close() throws SQLException {
+            run.close();
+        }
+    }
+}
