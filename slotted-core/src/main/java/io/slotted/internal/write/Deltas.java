@@ -9,7 +9,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
-import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.function.ToIntFunction;
 
@@ -109,19 +108,6 @@ public final class Deltas {
             }
         }
         return rows;
-    }
-
-    /**
-     * Whether any counter here keeps time buckets, so that the write needs a transaction.
-     *
-     * @return true if there are bucket sums
-     */
-    public boolean hasBuckets() {
-        return !buckets.isEmpty();
-    }
-
-    SortedMap<BucketKey, Long> buckets() {
-        return buckets;
     }
 
     private static boolean overflows(long sum, long delta) {
