@@ -22,6 +22,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
 import java.util.stream.LongStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -112,13 +113,24 @@ abstract class OwnerColumnSuite extends CounterTableTest {
      */
     private static Map<Long, Long> writeFor(int threads, Duration duration, long seed, Adder add)
             throws Exception {
+        return writeUntil(threads, duration, () -> true, seed, add);
+    }
+
+    /**
+     * As {@link #writeFor}, but past {@code duration} the writers go on until {@code done} holds,
+     * for at most a minute more: a test that needs something to happen while they write does not
+     * depend on how fast a loaded machine gets there.
+     */
+    private static Map<Long, Long> writeUntil(int threads, Duration duration, BooleanSupplier done, long seed,
+            Adder add) throws Exception {
         Map<Long, Long> acknowledged = new ConcurrentHashMap<>();
         Zipf zipf = new Zipf(OWNERS);
         long until = System.nanoTime() + duration.toNanos();
+        long cap = until + Duration.ofMinutes(1).toNanos();
         runConcurrently(threads, t -> {
             Random random = new Random(seed + t);
             Map<Long, Long> mine = new HashMap<>();
-            while (System.nanoTime() < until) {
+            while (System.nanoTime() < until || (!done.getAsBoolean() && System.nanoTime() < cap)) {
                 long id = zipf.next(random);
                 long delta = 1 + random.nextInt(5);
                 add.add(id, delta);
@@ -164,9 +176,9 @@ abstract class OwnerColumnSuite extends CounterTableTest {
         ExecutorService reader = Executors.newSingleThreadExecutor();
         Future<Long> reads = reader.submit(() -> readsNeverGoBack(counters, writing));
 
-        // Longer than the grace a new binding waits, so roll-ups run while the writers write.
-        Map<Long, Long> expected = writeFor(64, Duration.ofSeconds(5), seed,
-                (id, delta) -> counters.add(TYPE, id, delta));
+        // Longer than the grace a new binding waits, and on until a roll-up has run while they write.
+        Map<Long, Long> expected = writeUntil(64, Duration.ofSeconds(5), () -> counters.stats().rollUps() > 0,
+                seed, (id, delta) -> counters.add(TYPE, id, delta));
         writing.set(false);
 
         assertThat(reads.get(1, TimeUnit.MINUTES)).as("reads of the hottest counter").isPositive();
