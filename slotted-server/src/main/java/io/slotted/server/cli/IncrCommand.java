@@ -1,5 +1,6 @@
 package io.slotted.server.cli;
 
+import io.slotted.server.cli.bucket.BucketsOption;
 import io.slotted.server.config.CounterSettings;
 import io.slotted.server.config.CounterType;
 import io.slotted.Increment;
@@ -51,7 +52,7 @@ final class IncrCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "--by must not be 0");
         }
         CounterType counterType = types.resolve(type);
-        CounterSettings settings = CounterSettings.DEFAULTS.withBuckets(buckets.kept(types.names()));
+        CounterSettings settings = CounterSettings.DEFAULTS.withBuckets(buckets.kept(types));
         db.withCounters(settings, 4, counters -> {
             counters.migrate();
             new OverflowGuard(counters).write(List.of(new Increment(counterType.recordType(), id, by)),

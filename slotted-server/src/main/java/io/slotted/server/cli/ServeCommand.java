@@ -3,6 +3,7 @@ package io.slotted.server.cli;
 import io.slotted.WriteMode;
 import io.slotted.server.SlottedServer;
 import io.slotted.server.resp.RespSettings;
+import io.slotted.server.cli.bucket.BucketsOption;
 import io.slotted.server.config.CounterSettings;
 import io.slotted.server.config.ServerSettings;
 import io.slotted.server.store.FailureMessage;
@@ -118,7 +119,7 @@ final class ServeCommand implements Callable<Integer> {
         }
         ServerSettings settings = new ServerSettings(port, bind, db.settings(), tokenFile,
                 types.names(), new CounterSettings(CounterSettings.DEFAULTS.table(), mode, slots,
-                        rollUpEvery).withBuckets(buckets.kept(types.names())));
+                        rollUpEvery).withBuckets(buckets.kept(types)));
         HttpSettings defaults = HttpSettings.defaults();
         HttpSettings http = defaults.withRequestDeadline(requestTimeout).withBodyDeadline(bodyTimeout)
                 .withWorkers(workers, defaults.workerQueue()).withConnections(maxConnections, idleTimeout);

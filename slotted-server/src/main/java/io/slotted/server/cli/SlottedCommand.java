@@ -1,6 +1,8 @@
 package io.slotted.server.cli;
 
 import io.slotted.server.ServiceFailure;
+import io.slotted.server.cli.bucket.SeriesCommand;
+import io.slotted.server.cli.bucket.TopCommand;
 import io.slotted.server.cli.owner.AdoptCommand;
 import io.slotted.server.cli.owner.RecountCommand;
 import io.slotted.server.cli.owner.ReleaseCommand;

@@ -17,7 +17,7 @@ public final class TypeNamesOption {
      * @return the names, possibly none
      * @throws IllegalArgumentException if the option is malformed
      */
-    TypeNames names() {
+    public TypeNames names() {
         return TypeNames.parse(spec);
     }
 

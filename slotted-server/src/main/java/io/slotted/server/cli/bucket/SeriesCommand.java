@@ -1,6 +1,8 @@
-package io.slotted.server.cli;
+package io.slotted.server.cli.bucket;
 
-import io.slotted.RankedCounter;
+import io.slotted.BucketCount;
+import io.slotted.server.cli.DatabaseOptions;
+import io.slotted.server.cli.TypeNamesOption;
 import io.slotted.server.config.CounterSettings;
 import io.slotted.server.config.CounterType;
 import java.io.PrintWriter;
@@ -13,21 +15,20 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
 /**
- * {@code slotted top TYPE --from … --to … [-n 10]}: prints the counters of a type with the most
- * added over a window, one {@code ID COUNT} line each, highest first.
+ * {@code slotted series TYPE ID --from … --to …}: prints one counter's count per time bucket, one
+ * {@code START COUNT} line per bucket, zeros included.
  */
-@Command(name = "top", mixinStandardHelpOptions = true,
-        description = "Prints the counters of a type with the most added over a window.")
-final class TopCommand implements Callable<Integer> {
+@Command(name = "series", mixinStandardHelpOptions = true,
+        description = "Prints a counter's count per time bucket over a window.")
+public final class SeriesCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "TYPE", description = "A type name from --types, or a record_type number.")
     String type;
 
+    @Parameters(index = "1", paramLabel = "ID", description = "The record id, a signed 64-bit integer.")
+    long id;
+
     @Mixin
     WindowOptions window;
-
-    @Option(names = "-n", paramLabel = "N", defaultValue = "10",
-            description = "How many counters, 1 to 1000. Default: 10.")
-    int n;
 
     @Mixin
     TypeNamesOption types;
@@ -41,12 +42,12 @@ final class TopCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         CounterType counterType = types.resolve(type);
-        CounterSettings settings = window.settingsFor(types.names(), counterType);
+        CounterSettings settings = window.settingsFor(types, counterType);
         PrintWriter out = spec.commandLine().getOut();
         db.withCounters(settings, 2, counters -> {
-            for (RankedCounter counter : counters.top(counterType.recordType(),
-                    window.from(), window.to(), n)) {
-                out.println(counter.recordId() + " " + counter.count());
+            for (BucketCount bucket : counters.series(counterType.recordType(), id,
+                    window.from(), window.to())) {
+                out.println(bucket.start() + " " + bucket.count());
             }
         });
         return 0;

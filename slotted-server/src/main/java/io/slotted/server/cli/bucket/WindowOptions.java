@@ -1,8 +1,8 @@
-package io.slotted.server.cli;
+package io.slotted.server.cli.bucket;
 
 import io.slotted.server.config.CounterSettings;
 import io.slotted.server.config.CounterType;
-import io.slotted.server.config.TypeNames;
+import io.slotted.server.cli.TypeNamesOption;
 import io.slotted.server.config.WindowBound;
 import java.time.Instant;
 import picocli.CommandLine.Mixin;
@@ -24,13 +24,13 @@ public final class WindowOptions {
     /**
      * The counter settings for reading a type's buckets.
      *
-     * @param names the configured type names
+     * @param types the configured type names
      * @param type the type to read
      * @return the default settings with the types' buckets
      * @throws IllegalArgumentException if {@code --buckets} does not give the type any, saying how
      */
-    CounterSettings settingsFor(TypeNames names, CounterType type) {
-        CounterSettings settings = CounterSettings.DEFAULTS.withBuckets(buckets.kept(names));
+    CounterSettings settingsFor(TypeNamesOption types, CounterType type) {
+        CounterSettings settings = CounterSettings.DEFAULTS.withBuckets(buckets.kept(types));
         if (!settings.buckets().containsKey(type.recordType())) {
             throw new IllegalArgumentException("type " + type + " keeps no time buckets here: give the"
                     + " buckets it was counted with, as the service was given them, such as --buckets "

@@ -1,8 +1,8 @@
-package io.slotted.server.cli;
+package io.slotted.server.cli.bucket;
 
 import io.slotted.TimeBuckets;
 import io.slotted.server.config.TypeBuckets;
-import io.slotted.server.config.TypeNames;
+import io.slotted.server.cli.TypeNamesOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -19,11 +19,11 @@ public final class BucketsOption {
     /**
      * The types' buckets.
      *
-     * @param names the configured type names, for types given by name
+     * @param types the configured type names, for types given by name
      * @return each record type with its buckets; none when the option was not given
      * @throws IllegalArgumentException if a spec is malformed
      */
-    Map<Integer, TimeBuckets> kept(TypeNames names) {
-        return TypeBuckets.parse(specs == null ? List.of() : specs, names);
+    public Map<Integer, TimeBuckets> kept(TypeNamesOption types) {
+        return TypeBuckets.parse(specs == null ? List.of() : specs, types.names());
     }
 }
