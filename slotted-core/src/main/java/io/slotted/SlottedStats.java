@@ -10,6 +10,8 @@ package io.slotted;
  * @param flushes transactions committed by the group-commit flushers
  * @param flushNanos time those flushes took, from the first attempt to the commit, in total;
  *     divided by {@code flushes}, the mean flush duration
+ * @param flushedIncrements increments those flushes wrote; divided by {@code flushes}, the mean
+ *     flush size
  * @param outcomesUnknown flushes whose connection was lost during COMMIT
  * @param outcomesResolved of those, flushes that the flush ledger showed had committed, so their
  *     retry wrote nothing
@@ -23,6 +25,6 @@ package io.slotted;
  *     that start is in the column); -1 when no type is bound or the registry was never read
  */
 public record SlottedStats(long incrementsApplied, long retries, long flushes, long flushNanos,
-        long outcomesUnknown, long outcomesResolved, long incrementsDropped, int queued,
-        long rollUps, long countersRolledUp, long rollUpLagMillis) {
+        long flushedIncrements, long outcomesUnknown, long outcomesResolved, long incrementsDropped,
+        int queued, long rollUps, long countersRolledUp, long rollUpLagMillis) {
 }

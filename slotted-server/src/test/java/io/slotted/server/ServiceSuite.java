@@ -515,6 +515,7 @@ abstract class ServiceSuite {
                         "slotted_flush_seconds_count", "slotted_flush_seconds_sum",
                         "slotted_retries_total", "slotted_commit_outcomes_unknown_total",
                         "slotted_commit_outcomes_resolved_total", "slotted_queue_depth",
+                        "slotted_queue_capacity", "slotted_flush_increments_total",
                         "slotted_rollups_total", "slotted_rollup_counters_total",
                         "slotted_rollup_lag_seconds",
                         "hikaricp_connections_active", "jvm_memory_used_bytes")

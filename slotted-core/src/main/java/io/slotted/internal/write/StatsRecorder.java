@@ -11,6 +11,7 @@ public final class StatsRecorder {
     private final LongAdder retries = new LongAdder();
     private final LongAdder flushes = new LongAdder();
     private final LongAdder flushNanos = new LongAdder();
+    private final LongAdder flushedIncrements = new LongAdder();
     private final LongAdder outcomesUnknown = new LongAdder();
     private final LongAdder outcomesResolved = new LongAdder();
     private final LongAdder incrementsDropped = new LongAdder();
@@ -42,6 +43,7 @@ public final class StatsRecorder {
     public void flushed(int increments, long nanos) {
         flushes.increment();
         flushNanos.add(nanos);
+        flushedIncrements.add(increments);
         incrementsApplied.add(increments);
     }
 
@@ -99,8 +101,8 @@ public final class StatsRecorder {
      */
     public SlottedStats snapshot() {
         return new SlottedStats(incrementsApplied.sum(), retries.sum(), flushes.sum(), flushNanos.sum(),
-                outcomesUnknown.sum(), outcomesResolved.sum(), incrementsDropped.sum(),
-                queued.getAsInt(), rollUps.sum(), countersRolledUp.sum(),
+                flushedIncrements.sum(), outcomesUnknown.sum(), outcomesResolved.sum(),
+                incrementsDropped.sum(), queued.getAsInt(), rollUps.sum(), countersRolledUp.sum(),
                 rollUpLagMillis.getAsLong());
     }
 }

@@ -10,6 +10,7 @@ import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.slotted.SlottedCounters;
+import io.slotted.micrometer.SlottedMetrics;
 
 /**
  * The service's meters, served at {@code /metrics} in Prometheus text format: the counters engine's
@@ -51,7 +52,7 @@ public final class ServerMetrics implements AutoCloseable {
      * @param counters the counters the service writes through
      */
     public void bind(SlottedCounters counters) {
-        new CounterStatsMetrics(counters).bindTo(registry);
+        new SlottedMetrics(counters).bindTo(registry);
     }
 
     /**
