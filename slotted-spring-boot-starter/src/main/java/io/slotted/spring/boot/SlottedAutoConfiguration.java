@@ -1,0 +1,47 @@
+package io.slotted.spring.boot;
+
+import io.slotted.SlottedCounters;
+import javax.sql.DataSource;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * A {@link SlottedCounters} bean on the application's {@link DataSource}, configured by the
+ * {@code slotted.*} properties ({@link SlottedProperties}). Backs off when the application defines
+ * its own counters or has no single data source.
+ *
+ * <p>The counters are migrated when they are made ({@code slotted.migrate}, on by default), so a
+ * missing table is created and a wrong one stops start-up. They are closed when the context
+ * closes — after the web server's graceful shutdown, which lets requests in progress finish, and
+ * before the data source, which they depend on — and closing writes everything already accepted.
+ */
+@AutoConfiguration(afterName = "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration")
+@ConditionalOnSingleCandidate(DataSource.class)
+@EnableConfigurationProperties(SlottedProperties.class)
+public class SlottedAutoConfiguration {
+    /**
+     * The counters.
+     *
+     * @param dataSource the application's data source
+     * @param properties the {@code slotted.*} properties
+     * @return counters, joining Spring-managed transactions when {@code slotted.join-transactions}
+     * @throws InvalidSlottedPropertyException if a property's value is refused
+     */
+    @Bean
+    @ConditionalOnMissingBean
+    public SlottedCounters slottedCounters(DataSource dataSource, SlottedProperties properties) {
+        SlottedCounters counters = CountersFromProperties.build(dataSource, properties);
+        if (properties.isMigrate()) {
+            try {
+                counters.migrate();
+            } catch (RuntimeException e) {
+                counters.close();
+                throw e;
+            }
+        }
+        return properties.isJoinTransactions() ? new TransactionJoiningCounters(counters, dataSource) : counters;
+    }
+}

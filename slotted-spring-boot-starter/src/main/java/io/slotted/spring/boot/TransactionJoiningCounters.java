@@ -1,0 +1,172 @@
+package io.slotted.spring.boot;
+
+import io.slotted.AdoptionReport;
+import io.slotted.BucketCount;
+import io.slotted.Increment;
+import io.slotted.MigrationReport;
+import io.slotted.OwnerColumn;
+import io.slotted.OwnerMode;
+import io.slotted.RankedCounter;
+import io.slotted.RecountReport;
+import io.slotted.RollUpReport;
+import io.slotted.SlottedConfig;
+import io.slotted.SlottedCounters;
+import io.slotted.SlottedStats;
+import java.sql.Connection;
+import java.time.Instant;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import javax.sql.DataSource;
+import org.springframework.jdbc.datasource.ConnectionHolder;
+import org.springframework.jdbc.datasource.DataSourceUtils;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
+
+/**
+ * Counters whose {@code add} and {@code increment} join the Spring-managed transaction of the
+ * calling thread ({@code slotted.join-transactions=true}).
+ *
+ * <p>Inside a transaction that holds a connection of the counters' own data source (one begun by
+ * {@code @Transactional} under a {@code DataSourceTransactionManager}, {@code JdbcTransactionManager}
+ * or {@code JpaTransactionManager}), an increment is the library's
+ * {@link SlottedCounters#add(Connection, int, long, long)} on that connection: an upsert into one
+ * slot row, committed or rolled back with the rest of the transaction. The slot row's lock is then
+ * held until the transaction ends, which is the price of the guarantee. Everywhere else — no
+ * transaction, a transaction on another data source, or the other calls (keyed, batched,
+ * asynchronous) — the call goes to the counters unchanged, through their write mode.
+ */
+final class TransactionJoiningCounters implements SlottedCounters {
+    private final SlottedCounters counters;
+    private final DataSource dataSource;
+
+    TransactionJoiningCounters(SlottedCounters counters, DataSource dataSource) {
+        this.counters = counters;
+        this.dataSource = dataSource;
+    }
+
+    @Override
+    public void add(int recordType, long recordId, long delta) {
+        if (!inTransactionOnDataSource()) {
+            counters.add(recordType, recordId, delta);
+            return;
+        }
+        Connection connection = DataSourceUtils.getConnection(dataSource);
+        try {
+            counters.add(connection, recordType, recordId, delta);
+        } finally {
+            DataSourceUtils.releaseConnection(connection, dataSource);
+        }
+    }
+
+    /**
+     * Whether the thread's transaction already holds a connection of the counters' data source.
+     * Only then is there a transaction to join: asking {@link DataSourceUtils} for a connection
+     * otherwise would get one in auto-commit, committing the increment at once.
+     */
+    private boolean inTransactionOnDataSource() {
+        return TransactionSynchronizationManager.isActualTransactionActive()
+                && TransactionSynchronizationManager.getResource(dataSource) instanceof ConnectionHolder holder
+                && holder.isSynchronizedWithTransaction();
+    }
+
+    @Override
+    public MigrationReport migrate() {
+        return counters.migrate();
+    }
+
+    @Override
+    public boolean add(int recordType, long recordId, long delta, String idempotencyKey) {
+        return counters.add(recordType, recordId, delta, idempotencyKey);
+    }
+
+    @Override
+    public long addAll(Collection<Increment> increments) {
+        return counters.addAll(increments);
+    }
+
+    @Override
+    public boolean addAll(Collection<Increment> increments, String idempotencyKey) {
+        return counters.addAll(increments, idempotencyKey);
+    }
+
+    @Override
+    public CompletableFuture<Void> addAsync(int recordType, long recordId, long delta) {
+        return counters.addAsync(recordType, recordId, delta);
+    }
+
+    @Override
+    public void add(Connection connection, int recordType, long recordId, long delta) {
+        counters.add(connection, recordType, recordId, delta);
+    }
+
+    @Override
+    public long get(int recordType, long recordId) {
+        return counters.get(recordType, recordId);
+    }
+
+    @Override
+    public Map<Long, Long> getAll(int recordType, Collection<Long> recordIds) {
+        return counters.getAll(recordType, recordIds);
+    }
+
+    @Override
+    public void set(int recordType, long recordId, long count) {
+        counters.set(recordType, recordId, count);
+    }
+
+    @Override
+    public AdoptionReport adopt(int recordType, OwnerColumn owner, OwnerMode mode) {
+        return counters.adopt(recordType, owner, mode);
+    }
+
+    @Override
+    public RollUpReport release(int recordType) {
+        return counters.release(recordType);
+    }
+
+    @Override
+    public RollUpReport rollUpNow() {
+        return counters.rollUpNow();
+    }
+
+    @Override
+    public RecountReport recount(int recordType, String sourceQuery, boolean fix) {
+        return counters.recount(recordType, sourceQuery, fix);
+    }
+
+    @Override
+    public long shrink(int recordType, int slots) {
+        return counters.shrink(recordType, slots);
+    }
+
+    @Override
+    public List<BucketCount> series(int recordType, long recordId, Instant from, Instant to) {
+        return counters.series(recordType, recordId, from, to);
+    }
+
+    @Override
+    public List<RankedCounter> top(int recordType, Instant from, Instant to, int n) {
+        return counters.top(recordType, from, to, n);
+    }
+
+    @Override
+    public SlottedConfig config() {
+        return counters.config();
+    }
+
+    @Override
+    public SlottedStats stats() {
+        return counters.stats();
+    }
+
+    @Override
+    public void close() {
+        counters.close();
+    }
+
+    @Override
+    public String toString() {
+        return "TransactionJoiningCounters[" + counters + "]";
+    }
+}
