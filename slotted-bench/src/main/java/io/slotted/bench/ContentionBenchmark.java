@@ -9,6 +9,7 @@ import io.slotted.bench.report.SvgChart;
 import io.slotted.bench.strategy.HandOffCeiling;
 import io.slotted.bench.strategy.RedisIncr;
 import io.slotted.bench.strategy.BucketStrategy;
+import io.slotted.bench.strategy.EventStrategy;
 import io.slotted.bench.strategy.RollUpStrategy;
 import io.slotted.bench.strategy.SingleRowUpdate;
 import io.slotted.bench.strategy.SlottedStrategy;
@@ -76,7 +77,7 @@ import redis.clients.jedis.HostAndPort;
 public final class ContentionBenchmark implements Callable<Integer> {
     private static final List<String> STRATEGIES =
             List.of("single-row", "direct", "grouped", "buffered", "grouped-rollup", "grouped-hourly", "redis",
-                    "ceiling");
+                    "ceiling", "event", "event-joined", "event-grouped");
     /** The environment variable the launcher sets to how it was invoked: {@code ./slotted bench}. */
     static final String INVOKED_AS = "SLOTTED_BENCH_INVOKED_AS";
     private static final String JAR_COMMAND = "java -jar slotted-bench/target/slotted-bench.jar";
@@ -118,7 +119,9 @@ public final class ContentionBenchmark implements Callable<Integer> {
             description = "Strategies to run, in this order (default: ${DEFAULT-VALUE};"
                     + " redis only with --redis; grouped-rollup: grouped with the type folded into an"
                     + " owner table of every counter, rolled up every second; grouped-hourly: grouped"
-                    + " with the type also counting per hour; ceiling: group"
+                    + " with the type also counting per hour; event, event-joined, event-grouped: an"
+                    + " INSERT of an event row per increment, counted not at all, in its transaction,"
+                    + " or by group commit after it; ceiling: group"
                     + " commit's hand-off with no database, the most a synchronous write path could do).")
     private List<String> strategies;
 
@@ -388,6 +391,9 @@ public final class ContentionBenchmark implements Callable<Integer> {
                 case "grouped-rollup" -> chosen.add(new RollUpStrategy(db));
                 case "grouped-hourly" -> chosen.add(new BucketStrategy(db));
                 case "ceiling" -> chosen.add(new HandOffCeiling());
+                case "event", "event-joined", "event-grouped" -> chosen.add(new EventStrategy(db,
+                        EventStrategy.Counting.valueOf(name.toUpperCase(Locale.ROOT).replace('-', '_')),
+                        maxConnections));
                 case "redis" -> {
                     if (redisServer != null) {
                         chosen.add(new RedisIncr(redisServer, redisConnections));

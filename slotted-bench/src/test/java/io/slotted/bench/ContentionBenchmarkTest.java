@@ -85,6 +85,17 @@ class ContentionBenchmarkTest {
     }
 
     @Test
+    void bench_events_countedAloneJoinedOrGrouped_areExact() throws Exception {
+        Path out = Path.of("target", "cli-bench-events");
+        Run bench = run("--db", MariaDbTestDatabase.instance().jdbcUrl(), "--writers", "4",
+                "--duration", "1s", "--warmup", "200ms", "--workload", "both",
+                "--strategies", "event,event-joined,event-grouped", "--out", out.toString());
+
+        assertThat(bench.status()).as("exit status; the cells ran and were exact: %s", bench).isZero();
+        assertThat(bench.out()).contains("every cell exact").contains("event-joined").contains("event-grouped");
+    }
+
+    @Test
     void bench_withABadOption_isAUsageError() {
         Run bench = run("--writers", "two");
 
