@@ -18,6 +18,7 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.util.Optional;
+import java.util.SortedSet;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
@@ -268,6 +269,11 @@ public final class SlottedServer implements AutoCloseable {
     /** The store the front ends write through, for tests that reach under the service. */
     PooledCounters store() {
         return store;
+    }
+
+    /** The HTTP routes as Javalin has them, for the test that holds them to {@code /openapi.json}. */
+    SortedSet<String> httpRoutes() {
+        return http.routes();
     }
 
     /**

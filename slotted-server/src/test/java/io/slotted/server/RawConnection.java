@@ -23,6 +23,17 @@ final class RawConnection implements AutoCloseable {
 
     /** What came back: the status line's code, the head as text, and the body. */
     record Response(int status, String head, String body) {
+        /** A header's value, or null when the answer has none. */
+        String header(String name) {
+            for (String line : head.split("\r\n")) {
+                int colon = line.indexOf(':');
+                if (colon > 0 && line.substring(0, colon).strip().equalsIgnoreCase(name)) {
+                    return line.substring(colon + 1).strip();
+                }
+            }
+            return null;
+        }
+
         @Override
         public String toString() {
             return head + "\r\n\r\n" + body;
@@ -43,7 +54,8 @@ final class RawConnection implements AutoCloseable {
     /** Sends the request, then reads the whole response, for one request on a fresh connection. */
     static Response exchange(int port, String request) {
         try (RawConnection connection = new RawConnection(port, Duration.ofSeconds(30))) {
-            return connection.send(request).read();
+            connection.send(request);
+            return request.startsWith("HEAD ") ? connection.readHeadOnly() : connection.read();
         }
     }
 
@@ -61,18 +73,37 @@ final class RawConnection implements AutoCloseable {
         }
     }
 
-    /** Reads one response; fails if the read timeout passes first or the connection closes. */
+    /**
+     * Reads one response; fails if the read timeout passes first or the connection closes. A body
+     * without a {@code Content-Length} on a connection the server closes after it is read to the end.
+     */
     Response read() {
         try {
             String head = readHead();
             int status = Integer.parseInt(head.substring(9, 12));
             int length = contentLength(head);
+            if (length < 0) {
+                return new Response(status, head, new String(in.readAllBytes(), StandardCharsets.UTF_8));
+            }
             byte[] body = in.readNBytes(length);
             if (body.length < length) {
                 throw new IOException("connection closed after " + body.length + " of " + length
                         + " body bytes: " + head);
             }
             return new Response(status, head, new String(body, StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * Reads the answer to a {@code HEAD}: its status line and headers, whose {@code Content-Length}
+     * is the length of a body that is not sent.
+     */
+    Response readHeadOnly() {
+        try {
+            String head = readHead();
+            return new Response(Integer.parseInt(head.substring(9, 12)), head, "");
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -93,6 +124,7 @@ final class RawConnection implements AutoCloseable {
         return head.toString(StandardCharsets.ISO_8859_1).strip();
     }
 
+    /** The body's length: 0 without one, -1 when it runs until the server closes the connection. */
     private static int contentLength(String head) {
         for (String line : head.split("\r\n")) {
             if (line.toLowerCase(Locale.ROOT).startsWith("content-length:")) {
@@ -102,7 +134,7 @@ final class RawConnection implements AutoCloseable {
         if (head.toLowerCase(Locale.ROOT).contains("transfer-encoding")) {
             throw new IllegalStateException("chunked responses are not read here: " + head);
         }
-        return 0;
+        return head.toLowerCase(Locale.ROOT).contains("\r\nconnection: close") ? -1 : 0;
     }
 
     @Override

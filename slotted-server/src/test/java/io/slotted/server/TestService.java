@@ -13,12 +13,15 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.SortedSet;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.UnaryOperator;
 
 /**
  * The service on a table of its own, started with HTTP settings a test chooses (small limits,
- * short deadlines) through {@link SlottedServer#start(ServerSettings, HttpSettings)}, with the
- * tokens of {@link ServiceSuite} and the types {@code downloads=1,views=2}. Closing it stops the
+ * short deadlines) and, where it asks, counter settings of its own (time buckets) through
+ * {@link SlottedServer#start(ServerSettings, HttpSettings)}, with the tokens of
+ * {@link ServiceSuite} and the types {@code downloads=1,views=2}. Closing it stops the
  * service, which drains the counters, and drops the table.
  */
 final class TestService implements AutoCloseable {
@@ -38,18 +41,35 @@ final class TestService implements AutoCloseable {
 
     /** Starts a service on a new table, logging in with the database's own URL. */
     static TestService start(TestDatabase db, WriteMode mode, HttpSettings settings) {
+        return start(db, mode, settings, UnaryOperator.identity());
+    }
+
+    /**
+     * Starts a service on a new table, with counter settings a test refines (time buckets, say)
+     * from those of {@link #start(TestDatabase, WriteMode, HttpSettings)}.
+     */
+    static TestService start(TestDatabase db, WriteMode mode, HttpSettings settings,
+            UnaryOperator<CounterSettings> counters) {
         String table = "hard_" + ProcessHandle.current().pid() + "_" + TABLES.incrementAndGet();
-        return start(db, db.jdbcUrl(), table, mode, settings);
+        return start(db, db.jdbcUrl(), table, settings, counters.apply(defaults(table, mode)));
     }
 
     /** Starts a service on an existing or new table, reaching the database through {@code url}. */
     static TestService start(TestDatabase db, String url, String table, WriteMode mode,
             HttpSettings settings) {
+        return start(db, url, table, settings, defaults(table, mode));
+    }
+
+    private static TestService start(TestDatabase db, String url, String table, HttpSettings settings,
+            CounterSettings counters) {
         SlottedServer server = SlottedServer.start(new ServerSettings(0, "127.0.0.1",
                 new DatabaseSettings(url, null, null), tokenFile(table),
-                TypeNames.parse("downloads=1,views=2"), new CounterSettings(table, mode, null, Duration.ZERO)),
-                settings);
+                TypeNames.parse("downloads=1,views=2"), counters), settings);
         return new TestService(db, table, server);
+    }
+
+    private static CounterSettings defaults(String table, WriteMode mode) {
+        return new CounterSettings(table, mode, null, Duration.ZERO);
     }
 
     private static Path tokenFile(String table) {
@@ -76,6 +96,11 @@ final class TestService implements AutoCloseable {
 
     PooledCounters store() {
         return server.store();
+    }
+
+    /** The HTTP routes as Javalin has them registered. */
+    SortedSet<String> routes() {
+        return server.httpRoutes();
     }
 
     /** Stops the service and keeps the table; safe to call more than once. */

@@ -21,7 +21,7 @@ import org.slf4j.LoggerFactory;
 final class ErrorMapping {
     /** Where the service's endpoints are, for a request that found none. */
     static final String ENDPOINTS = "the endpoints are under /v1/counters, /v1/increments,"
-            + " /healthz, /readyz and /metrics";
+            + " /v1/doctor, /healthz, /readyz and /metrics, and /openapi.json describes them all";
 
     private static final Logger log = LoggerFactory.getLogger(ErrorMapping.class);
 

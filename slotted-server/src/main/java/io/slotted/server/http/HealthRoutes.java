@@ -2,12 +2,14 @@ package io.slotted.server.http;
 
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
+import io.slotted.server.http.response.OpenApiDocument;
 import io.slotted.server.http.response.StatusResponse;
 import io.slotted.server.metrics.ServerMetrics;
 
 /**
- * The endpoints for orchestrators and monitoring, open without a token: {@code /healthz} (the
- * process is up), {@code /readyz} (counting can work) and {@code /metrics}.
+ * The endpoints open without a token: for orchestrators and monitoring, {@code /healthz} (the
+ * process is up), {@code /readyz} (counting can work) and {@code /metrics}; for whoever writes a
+ * client, {@code /openapi.json} (the {@link OpenApiDocument}).
  *
  * <p>None of them touches the database or waits for counter work: they run on Jetty's threads,
  * which counter requests give back while they wait, and readiness answers from the last result of
@@ -16,10 +18,12 @@ import io.slotted.server.metrics.ServerMetrics;
 final class HealthRoutes {
     private final ReadinessProbe readiness;
     private final ServerMetrics metrics;
+    private final OpenApiDocument api;
 
-    HealthRoutes(ReadinessProbe readiness, ServerMetrics metrics) {
+    HealthRoutes(ReadinessProbe readiness, ServerMetrics metrics, OpenApiDocument api) {
         this.readiness = readiness;
         this.metrics = metrics;
+        this.api = api;
     }
 
     void register(RoutesConfig routes) {
@@ -27,6 +31,8 @@ final class HealthRoutes {
         HttpFrontEnd.getAndHead(routes, "/readyz", this::readiness);
         HttpFrontEnd.getAndHead(routes, "/metrics",
                 ctx -> ctx.contentType(ServerMetrics.CONTENT_TYPE).result(metrics.scrape()));
+        HttpFrontEnd.getAndHead(routes, "/openapi.json",
+                ctx -> ctx.contentType(JsonResponse.CONTENT_TYPE).result(api.bytes()));
     }
 
     private void readiness(Context ctx) {

@@ -3,13 +3,17 @@ package io.slotted.server.http;
 import io.javalin.Javalin;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Handler;
+import io.javalin.router.ParsedEndpoint;
 import io.slotted.server.auth.AccessCheck;
 import io.slotted.server.config.TypeNames;
 import io.slotted.server.http.body.MessageFraming;
 import io.slotted.server.http.body.RequestBodies;
+import io.slotted.server.http.response.OpenApiDocument;
 import io.slotted.server.metrics.ServerMetrics;
 import io.slotted.server.store.AsyncCounters;
 import io.slotted.server.store.PooledCounters;
+import java.util.SortedSet;
+import java.util.TreeSet;
 import org.eclipse.jetty.server.AbstractConnector;
 import org.eclipse.jetty.server.Connector;
 import org.eclipse.jetty.server.NetworkConnectionLimit;
@@ -19,8 +23,8 @@ import org.eclipse.jetty.util.component.LifeCycle;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
 /**
- * The HTTP front end: the counter endpoints of the contract in {@code API.md}, health and metrics,
- * on Javalin (Jetty 12), in front of one {@link PooledCounters}.
+ * The HTTP front end: the counter endpoints of the contract in {@code API.md}, health, metrics and
+ * the API's OpenAPI description, on Javalin (Jetty 12), in front of one {@link PooledCounters}.
  *
  * <p>Everything a client can make the server hold is bounded by {@link HttpSettings}: connections
  * ({@code maxConnections}; past it new ones wait to be accepted, and idle ones close after
@@ -73,7 +77,7 @@ public final class HttpFrontEnd {
         CounterRoutes counters = new CounterRoutes(store.counters(), async, types, new BearerAuth(access),
                 work, new RequestBodies(settings, jettyThreads));
         BucketRoutes buckets = new BucketRoutes(store.counters(), types, new BearerAuth(access), work);
-        HealthRoutes health = new HealthRoutes(readiness, metrics);
+        HealthRoutes health = new HealthRoutes(readiness, metrics, OpenApiDocument.load());
         this.doctor = new DoctorRoutes(store, new BearerAuth(access));
         RequestMetrics requests = new RequestMetrics(metrics.registry());
         this.app = Javalin.create(config -> {
@@ -128,6 +132,23 @@ public final class HttpFrontEnd {
                 }
             }
         });
+    }
+
+    /**
+     * The routes it serves, as Javalin has them registered: what {@code /openapi.json} describes, no
+     * more and no less. Javalin registers them as it starts, so ask once {@link #start} has returned.
+     *
+     * @return each route's method and path template, such as {@code GET /v1/counters/{type}/{id}}
+     */
+    public SortedSet<String> routes() {
+        SortedSet<String> routes = new TreeSet<>();
+        for (ParsedEndpoint route : app.unsafe.internalRouter.allHttpHandlers()) {
+            // Before-handlers (the transfer-coding check) run for every path: they are no route.
+            if (route.endpoint.method.isHttpMethod()) {
+                routes.add(route.endpoint.method.name() + " " + route.endpoint.path);
+            }
+        }
+        return routes;
     }
 
     /**
