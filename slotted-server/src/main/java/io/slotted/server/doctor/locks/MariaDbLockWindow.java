@@ -11,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Row-lock waits on MariaDB and MySQL's InnoDB.
@@ -24,6 +25,12 @@ import java.util.Optional;
  * {@code Innodb_row_lock_time} (milliseconds) and the {@code lock_timeouts} metric, with the
  * latest deadlock read from {@code SHOW ENGINE INNODB STATUS}. All of it needs the
  * {@code PROCESS} privilege.
+ *
+ * <p>InnoDB answers the lock tables from a cache shared by every session, refreshed on a read only
+ * when it is older than {@value #CACHE_REFRESH_MILLIS} ms. A sample taken sooner than that after
+ * the window began could show waits that ended before it (a doctor run straight after another
+ * read saw 30 sessions that had all finished), so the first sample waits until the cache must be
+ * newer than the window's start.
  */
 public final class MariaDbLockWindow implements LockWindow {
     private static final String WAITS = "SELECT r.trx_id, r.trx_mysql_thread_id, r.trx_query,"
@@ -36,15 +43,21 @@ public final class MariaDbLockWindow implements LockWindow {
             + " (SELECT VARIABLE_VALUE FROM information_schema.GLOBAL_STATUS WHERE VARIABLE_NAME = 'INNODB_ROW_LOCK_TIME'),"
             + " (SELECT COUNT FROM information_schema.INNODB_METRICS WHERE NAME = 'lock_timeouts' AND ENABLED = 1)";
 
+    /** How old InnoDB lets its lock-table cache grow before a read refreshes it. */
+    private static final long CACHE_REFRESH_MILLIS = 100;
+
     private long[] atStart;
+    private long begunNanos;
 
     @Override
     public void begin(Connection connection) throws SQLException {
         atStart = counters(connection);
+        begunNanos = System.nanoTime();
     }
 
     @Override
     public List<Wait> sample(Connection connection) throws SQLException {
+        waitForACacheOfThisWindow();
         Map<String, Wait> waits = new LinkedHashMap<>();
         try (Statement statement = connection.createStatement();
                 ResultSet rows = statement.executeQuery(WAITS)) {
@@ -78,6 +91,18 @@ public final class MariaDbLockWindow implements LockWindow {
         return new DeadlockReport(deadlock.detectedAt(), deadlock.statements(),
                 deadlock.locks().stream().map(lock -> new TableRef(lock.schema(), lock.table())
                         + " " + String.join(", ", lock.key())).toList(), deadlock.rolledBack());
+    }
+
+    private void waitForACacheOfThisWindow() {
+        long wait = TimeUnit.MILLISECONDS.toNanos(CACHE_REFRESH_MILLIS + 10) - (System.nanoTime() - begunNanos);
+        if (wait > 0) {
+            try {
+                TimeUnit.NANOSECONDS.sleep(wait);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while sampling lock waits", e);
+            }
+        }
     }
 
     private static long[] counters(Connection connection) throws SQLException {
