@@ -307,6 +307,30 @@ public abstract class Dialect {
     }
 
     /**
+     * Where the node behind a connection stands in a multi-primary cluster, read anew each time:
+     * membership changes move it.
+     *
+     * @param connection an open connection
+     * @return the node's position; empty on a database that is not such a cluster (the default)
+     * @throws SQLException if it cannot be read
+     */
+    public Optional<ClusterNode> clusterNode(Connection connection) throws SQLException {
+        return Optional.empty();
+    }
+
+    /**
+     * Makes the session's reads wait until the node has applied every transaction the cluster
+     * committed before them, or undoes it; nothing on a database that is not a cluster (the
+     * default), where every committed transaction is already visible.
+     *
+     * @param connection an open connection
+     * @param causal true to wait, false to return to the server's default
+     * @throws SQLException if the setting cannot be changed
+     */
+    public void causalReads(Connection connection, boolean causal) throws SQLException {
+    }
+
+    /**
      * Problems with the database's settings that would make counting unsafe, as sentences that
      * say what to change.
      *

@@ -1,7 +1,9 @@
 package io.slotted.internal.dialect;
 
 import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.Locale;
 
 /** Picks the dialect for a connection from the name its driver reports for the database. */
@@ -22,7 +24,8 @@ public final class Dialects {
         String name = product.toLowerCase(Locale.ROOT);
         if (name.contains("mariadb") || name.contains("mysql")) {
             String version = connection.getMetaData().getDatabaseProductVersion().toLowerCase(Locale.ROOT);
-            return new MariaDbDialect(!name.contains("mariadb") && !version.contains("mariadb"));
+            boolean mysql = !name.contains("mariadb") && !version.contains("mariadb");
+            return new MariaDbDialect(mysql, !mysql && wsrepOn(connection));
         }
         if (name.contains("postgres")) {
             return new PostgresDialect();
@@ -32,5 +35,13 @@ public final class Dialects {
         }
         throw new io.slotted.SlottedException("database '" + product + "' is not supported;"
                 + " Slotted works with MariaDB, MySQL, PostgreSQL and H2");
+    }
+
+    /** Whether the MariaDB server is a Galera node with replication on. */
+    private static boolean wsrepOn(Connection connection) throws SQLException {
+        try (Statement statement = connection.createStatement();
+                ResultSet row = statement.executeQuery("SELECT @@global.wsrep_on")) {
+            return row.next() && row.getInt(1) == 1;
+        }
     }
 }

@@ -7,7 +7,10 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.sql.Types;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -22,22 +25,70 @@ import java.util.Optional;
  * inserted row with an alias ({@code AS new … count + new.count}); MariaDB has no row alias, and
  * there {@code VALUES(count)} is the supported form, not a deprecated one. The dialect uses each
  * server's own form.
+ *
+ * <p>On a MariaDB Galera node ({@code wsrep_on}), the dialect also tells where the node stands in
+ * its cluster ({@code wsrep_local_index} of {@code wsrep_cluster_size}), for node-affine slots,
+ * and turns causal reads on ({@code wsrep_sync_wait}) when a flush whose COMMIT was cut off must
+ * learn from another node whether it landed: without it that node may not have applied the
+ * flush yet and would report it missing.
  */
 public final class MariaDbDialect extends Dialect {
+    private static final String CLUSTER_STATUS = "SHOW GLOBAL STATUS WHERE Variable_name IN"
+            + " ('wsrep_ready', 'wsrep_cluster_size', 'wsrep_local_index')";
+
     private final boolean mysql;
+    private final boolean galera;
 
     /**
      * Creates the dialect.
      *
      * @param mysql true for MySQL, false for MariaDB
+     * @param galera true on a node of a MariaDB Galera cluster
      */
-    public MariaDbDialect(boolean mysql) {
+    public MariaDbDialect(boolean mysql, boolean galera) {
         this.mysql = mysql;
+        this.galera = galera;
+    }
+
+    @Override
+    public Optional<ClusterNode> clusterNode(Connection connection) throws SQLException {
+        if (!galera) {
+            return Optional.empty();
+        }
+        Map<String, String> status = new HashMap<>();
+        try (Statement statement = connection.createStatement();
+                ResultSet rows = statement.executeQuery(CLUSTER_STATUS)) {
+            while (rows.next()) {
+                status.put(rows.getString(1).toLowerCase(Locale.ROOT), rows.getString(2));
+            }
+        }
+        long size = parse(status.get("wsrep_cluster_size"));
+        long index = parse(status.get("wsrep_local_index"));
+        boolean ready = "ON".equalsIgnoreCase(status.get("wsrep_ready"));
+        return ready && size > 1 && index >= 0 && index < size
+                ? Optional.of(new ClusterNode((int) index, (int) size)) : Optional.empty();
+    }
+
+    private static long parse(String value) {
+        try {
+            return value == null ? -1 : Long.parseLong(value.trim());
+        } catch (NumberFormatException e) {
+            return -1; // a node outside the primary component reports an index of 2^64 - 1
+        }
+    }
+
+    @Override
+    public void causalReads(Connection connection, boolean causal) throws SQLException {
+        if (galera) {
+            try (Statement statement = connection.createStatement()) {
+                statement.execute("SET SESSION wsrep_sync_wait = " + (causal ? "1" : "DEFAULT"));
+            }
+        }
     }
 
     @Override
     public String name() {
-        return mysql ? "MySQL" : "MariaDB";
+        return mysql ? "MySQL" : galera ? "MariaDB Galera" : "MariaDB";
     }
 
     @Override

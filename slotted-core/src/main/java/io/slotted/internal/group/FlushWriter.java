@@ -5,6 +5,7 @@ import io.slotted.SlottedConfig;
 import io.slotted.SlottedException;
 import io.slotted.Ticker;
 import io.slotted.internal.dialect.BucketRow;
+import io.slotted.internal.dialect.ClusterNode;
 import io.slotted.internal.dialect.Dialect;
 import io.slotted.internal.dialect.Failure;
 import io.slotted.internal.dialect.SlotRow;
@@ -48,7 +49,15 @@ import java.util.Set;
  * the configured resolution time. Either way no increment is applied twice or silently lost.
  *
  * <p>Slots: with {@code F} flushers, flusher {@code f} writes only the slots it owns
- * ({@link SlotPicker#pickOwned}), one of them at random per counter per flush.
+ * ({@link SlotPicker#pickOwned}), one of them at random per counter per flush. On a node of a
+ * multi-primary cluster (Galera) of {@code N} nodes, the node with index {@code n} owns
+ * {@code F} of {@code N × F} shares: its flusher {@code f} owns share {@code n × F + f}, so that
+ * processes on different nodes never write the same slot rows and never fail each other's
+ * certification at COMMIT. The position is read whenever the flusher borrows a connection (after
+ * any failure, and after going idle), so it follows the cluster's membership. A flush whose COMMIT
+ * was cut off reads the mark and the ledger with causal reads, which wait until the node has
+ * applied what the cluster committed: the node that took the lost COMMIT may be gone, and another
+ * must not report the flush missing merely because it has not applied it yet.
  */
 final class FlushWriter {
     /** Keeps one statement's text to tens of kilobytes, well under every server's packet limit. */
@@ -66,6 +75,9 @@ final class FlushWriter {
     private long nextSeq = 1;
     private boolean registered;
     private Connection held;
+    /** This flusher's share of the slots, and how many shares there are: see the class comment. */
+    private int share;
+    private int shares;
 
     FlushWriter(Database database, SlottedConfig config, int index, String flusherId,
             IdempotencyKeys keys, TypeRegistry registry, StatsRecorder stats) {
@@ -80,6 +92,8 @@ final class FlushWriter {
         this.slots = new SlotPicker(registry);
         this.registry = registry;
         this.ticker = config.ticker();
+        this.share = index;
+        this.shares = config.flushers();
     }
 
     /**
@@ -209,6 +223,9 @@ final class FlushWriter {
         Map<Pending, IdempotencyKeys.Verdict> verdicts = new IdentityHashMap<>();
         try {
             registerOnce(connection, dialect);
+            if (mayHaveCommitted) {
+                dialect.causalReads(connection, true);
+            }
             Optional<String> oneStatement = mayHaveCommitted ? Optional.empty() : oneStatement(dialect, flush, seq);
             List<BucketRow> bucketRows = flush.deltas().bucketRows(this::slotFor);
             connection.setAutoCommit(oneStatement.isPresent() && bucketRows.isEmpty());
@@ -222,12 +239,16 @@ final class FlushWriter {
             }
             if (mayHaveCommitted && ledger.markShows(connection, seq)) {
                 connection.rollback();
+                dialect.causalReads(connection, false);
                 stats.outcomeResolved();
                 return Attempt.succeeded(verdicts);
             }
             if (claimedAndWritten(connection, dialect, flush, seq, verdicts)) {
                 commitSent = true;
                 connection.commit();
+            }
+            if (mayHaveCommitted) {
+                dialect.causalReads(connection, false);
             }
             return Attempt.succeeded(verdicts);
         } catch (SQLException e) {
@@ -299,10 +320,23 @@ final class FlushWriter {
         return dialect.oneStatementFlushSql(database.table(), ledger.mark(seq), rows);
     }
 
-    /** The flusher's connection, borrowed when it has none; each attempt sets its commit mode. */
+    /**
+     * The flusher's connection, borrowed when it has none; each attempt sets its commit mode. A
+     * newly borrowed connection may reach another node of a cluster, or the cluster may have
+     * changed: the flusher's share of the slots is worked out again.
+     */
     private Connection heldConnection() throws SQLException {
         if (held == null) {
-            held = database.connect();
+            Connection borrowed = database.connect();
+            try {
+                Optional<ClusterNode> node = database.dialect().clusterNode(borrowed);
+                share = node.map(n -> n.index() * config.flushers() + index).orElse(index);
+                shares = node.map(n -> n.size() * config.flushers()).orElse(config.flushers());
+            } catch (SQLException e) {
+                borrowed.close();
+                throw e;
+            }
+            held = borrowed;
         }
         return held;
     }
@@ -374,7 +408,7 @@ final class FlushWriter {
 
     /** A slot this flusher owns, for one counter's row or bucket row. */
     private int slotFor(CounterKey key) {
-        return slots.pickOwned(key.recordType(), index, config.flushers());
+        return slots.pickOwned(key.recordType(), share, shares);
     }
 
     private static String describe(Flush flush) {

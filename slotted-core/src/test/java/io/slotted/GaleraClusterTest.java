@@ -1,0 +1,155 @@
+package io.slotted;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.zaxxer.hikari.HikariDataSource;
+import io.slotted.db.GaleraCluster;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.stream.LongStream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * Slotted on a real 3-node MariaDB Galera cluster, one library instance per node, every node
+ * taking increments: exact totals read on every node, no increment failed back to a caller, and
+ * certification failures (two nodes committing the same row) kept rare by node-affine slots.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class GaleraClusterTest {
+    private static final int HOT = 1;
+    private static final int ZIPF = 2;
+    private static final long SEED = 20261125L;
+
+    private GaleraCluster cluster;
+    private final List<HikariDataSource> pools = new ArrayList<>();
+    private final List<SlottedCounters> counters = new ArrayList<>();
+    private String table;
+
+    @BeforeAll
+    void startCluster() {
+        cluster = GaleraCluster.start();
+    }
+
+    @AfterAll
+    void stopCluster() {
+        cluster.close();
+    }
+
+    @BeforeEach
+    void countersOnEveryNode() {
+        table = "galera_" + Long.toHexString(System.nanoTime() & 0xffffffL);
+        for (int node = 1; node <= GaleraCluster.NODES; node++) {
+            HikariDataSource pool = cluster.pool(node, 12);
+            pools.add(pool);
+            SlottedCounters onNode = SlottedCounters.builder(pool).table(table)
+                    .outcomeResolutionTimeout(Duration.ofSeconds(3)).build();
+            onNode.migrate(); // every node at once would be the same: DDL is ordered cluster-wide
+            counters.add(onNode);
+        }
+    }
+
+    @AfterEach
+    void closeCounters() {
+        counters.forEach(SlottedCounters::close);
+        pools.forEach(HikariDataSource::close);
+    }
+
+    @Test
+    void grouped_64WritersOverEveryNode_hotAndZipf_exactOnEveryNode_noFailures_fewCertificationFailures()
+            throws Exception {
+        System.out.println("seed " + SEED);
+        long[] certFailuresBefore = certificationFailures();
+        Map<Long, LongAdder> expectedZipf = new ConcurrentHashMap<>();
+        AtomicLong expectedHot = new AtomicLong();
+        AtomicBoolean stop = new AtomicBoolean();
+        ExecutorService writers = Executors.newFixedThreadPool(64);
+        List<Future<?>> done = new ArrayList<>();
+        Zipf zipf = new Zipf(10_000);
+        for (int w = 0; w < 64; w++) {
+            SlottedCounters onNode = counters.get(w % GaleraCluster.NODES);
+            Random random = new Random(SEED + w);
+            done.add(writers.submit(() -> {
+                while (!stop.get()) {
+                    long delta = 1 + random.nextInt(5);
+                    if (random.nextBoolean()) {
+                        onNode.add(HOT, 1L, delta);
+                        expectedHot.addAndGet(delta);
+                    } else {
+                        long id = zipf.next(random);
+                        onNode.add(ZIPF, id, delta);
+                        expectedZipf.computeIfAbsent(id, k -> new LongAdder()).add(delta);
+                    }
+                }
+                return null;
+            }));
+        }
+        Thread.sleep(6_000); // the run's length; the assertions below wait on nothing
+        stop.set(true);
+        for (Future<?> writer : done) {
+            writer.get(); // an increment failed back to its caller fails the test here
+        }
+        writers.shutdown();
+
+        long flushes = counters.stream().mapToLong(c -> c.stats().flushes()).sum();
+        long certFailures = sum(certificationFailures()) - sum(certFailuresBefore);
+        System.out.printf("galera: %d flushes, %d certification failures (%.2f%%), %d retries%n", flushes,
+                certFailures, 100.0 * certFailures / flushes,
+                counters.stream().mapToLong(c -> c.stats().retries()).sum());
+        for (int node = 1; node <= GaleraCluster.NODES; node++) {
+            try (HikariDataSource causal = causalPool(node);
+                    SlottedCounters reader = SlottedCounters.builder(causal).table(table).build()) {
+                assertThat(reader.get(HOT, 1L)).as("hot counter read on node %d", node).isEqualTo(expectedHot.get());
+                List<Long> ids = LongStream.range(0, 10_000).boxed().toList();
+                Map<Long, Long> read = reader.getAll(ZIPF, ids);
+                for (long id : ids) {
+                    LongAdder expected = expectedZipf.get(id);
+                    assertThat(read.get(id)).as("zipf counter %d read on node %d", id, node)
+                            .isEqualTo(expected == null ? 0 : expected.sum());
+                }
+            }
+        }
+        assertThat(flushes).isPositive();
+        assertThat(certFailures * 100).as("certification failures in %d flushes", flushes).isLessThan(flushes);
+    }
+
+    /** A pool whose reads wait until the node has applied everything the cluster committed. */
+    private HikariDataSource causalPool(int node) {
+        return cluster.pool(node, 2, "SET SESSION wsrep_sync_wait = 1");
+    }
+
+    /** Each node's count of local transactions that failed certification, since it started. */
+    private long[] certificationFailures() throws SQLException {
+        long[] failures = new long[GaleraCluster.NODES];
+        for (int node = 0; node < GaleraCluster.NODES; node++) {
+            try (Connection connection = pools.get(node).getConnection();
+                    Statement statement = connection.createStatement();
+                    ResultSet row = statement.executeQuery("SHOW GLOBAL STATUS LIKE 'wsrep_local_cert_failures'")) {
+                failures[node] = row.next() ? row.getLong(2) : 0;
+            }
+        }
+        return failures;
+    }
+
+    private static long sum(long[] values) {
+        return LongStream.of(values).sum();
+    }
+}
