@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -129,6 +130,60 @@ class GaleraClusterTest {
         }
         assertThat(flushes).isPositive();
         assertThat(certFailures * 100).as("certification failures in %d flushes", flushes).isLessThan(flushes);
+    }
+
+    @Test
+    void aNodeKilledMidRun_clientsRetryTheirKeysOnTheOthers_countIsTheDistinctAcknowledgedKeys_andItRejoins()
+            throws Exception {
+        Set<String> acknowledged = ConcurrentHashMap.newKeySet();
+        AtomicLong failedAttempts = new AtomicLong();
+        AtomicBoolean stop = new AtomicBoolean();
+        ExecutorService clients = Executors.newFixedThreadPool(24);
+        List<Future<?>> done = new ArrayList<>();
+        for (int c = 0; c < 24; c++) {
+            int client = c;
+            done.add(clients.submit(() -> {
+                for (int i = 0; !stop.get(); i++) {
+                    String key = "client-" + client + "-" + i;
+                    int node = client % GaleraCluster.NODES;
+                    long giveUp = System.nanoTime() + Duration.ofSeconds(120).toNanos();
+                    while (true) {
+                        try {
+                            counters.get(node).add(HOT, 7L, 1, key);
+                            acknowledged.add(key);
+                            break;
+                        } catch (SlottedException e) {
+                            // The node is gone, or the outcome is unknown: the same key on the next node.
+                            failedAttempts.incrementAndGet();
+                            node = (node + 1) % GaleraCluster.NODES;
+                            if (System.nanoTime() - giveUp > 0) {
+                                throw e;
+                            }
+                        }
+                    }
+                }
+                return null;
+            }));
+        }
+        Thread.sleep(2_000); // clients are counting on every node
+        cluster.kill(2);
+        Thread.sleep(3_000); // and go on counting on the two left
+        stop.set(true);
+        for (Future<?> client : done) {
+            client.get();
+        }
+        clients.shutdown();
+        cluster.restart(2);
+
+        System.out.printf("galera: %d keys acknowledged, %d attempts failed over to another node%n",
+                acknowledged.size(), failedAttempts.get());
+        assertThat(failedAttempts.get()).as("attempts that met the killed node").isPositive();
+        for (int node = 1; node <= GaleraCluster.NODES; node++) {
+            try (HikariDataSource causal = causalPool(node);
+                    SlottedCounters reader = SlottedCounters.builder(causal).table(table).build()) {
+                assertThat(reader.get(HOT, 7L)).as("read on node %d", node).isEqualTo(acknowledged.size());
+            }
+        }
     }
 
     /** A pool whose reads wait until the node has applied everything the cluster committed. */
