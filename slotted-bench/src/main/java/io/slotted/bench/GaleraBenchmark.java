@@ -114,9 +114,7 @@ public final class GaleraBenchmark implements Callable<Integer> {
             for (String url : urls) {
                 HikariDataSource pool = pool(url, 8, null);
                 pools.add(pool);
-                execute(pool, "DROP TABLE IF EXISTS " + table, "DROP TABLE IF EXISTS " + table + "_ledger",
-                        "DROP TABLE IF EXISTS " + table + "_keys", "DROP TABLE IF EXISTS " + table + "_types",
-                        "DROP TABLE IF EXISTS " + table + "_buckets");
+                dropTables(pool, table);
             }
             for (HikariDataSource pool : pools) {
                 SlottedCounters counters = SlottedCounters.builder(pool).table(table).build();
@@ -137,9 +135,7 @@ public final class GaleraBenchmark implements Callable<Integer> {
         } finally {
             instances.forEach(SlottedCounters::close);
             for (HikariDataSource pool : pools) {
-                execute(pool, "DROP TABLE IF EXISTS " + table, "DROP TABLE IF EXISTS " + table + "_ledger",
-                        "DROP TABLE IF EXISTS " + table + "_keys", "DROP TABLE IF EXISTS " + table + "_types",
-                        "DROP TABLE IF EXISTS " + table + "_buckets");
+                dropTables(pool, table);
                 pool.close();
             }
         }
@@ -205,6 +201,13 @@ public final class GaleraBenchmark implements Callable<Integer> {
         config.setMaximumPoolSize(size);
         config.setConnectionInitSql(initSql);
         return new HikariDataSource(config);
+    }
+
+    /** The counter table and the companions {@code migrate()} makes beside it. */
+    private static void dropTables(HikariDataSource pool, String table) throws SQLException {
+        for (String suffix : List.of("", "_ledger", "_keys", "_types", "_buckets")) {
+            execute(pool, "DROP TABLE IF EXISTS " + table + suffix);
+        }
     }
 
     private static void execute(HikariDataSource pool, String... sql) throws SQLException {
