@@ -59,6 +59,26 @@ public final class GaleraCluster implements AutoCloseable {
         return new HikariDataSource(config);
     }
 
+    /**
+     * A pool that connects to node {@code n} first and, while it is down, to the next node that
+     * answers (MariaDB Connector/J's sequential failover).
+     */
+    public HikariDataSource failoverPool(int node, int size) {
+        StringBuilder hosts = new StringBuilder();
+        for (int i = 0; i < NODES; i++) {
+            int next = (node - 1 + i) % NODES + 1;
+            hosts.append(i == 0 ? "" : ",").append("127.0.0.1:").append(FIRST_PORT + next - 1);
+        }
+        HikariConfig config = new HikariConfig();
+        config.setPoolName("galera-failover-node" + node);
+        config.setJdbcUrl("jdbc:mariadb:sequential://" + hosts + "/test?user=root&connectTimeout=2000"
+                + "&socketTimeout=20000");
+        config.setMaximumPoolSize(size);
+        config.setConnectionTimeout(5_000);
+        config.setInitializationFailTimeout(10_000);
+        return new HikariDataSource(config);
+    }
+
     /** SIGKILLs node {@code n}; returns once the others have dropped it. */
     public void kill(int node) {
         run(120, "kill", Integer.toString(node));
