@@ -1,6 +1,7 @@
 package io.slotted;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import com.zaxxer.hikari.HikariDataSource;
 import io.slotted.db.GaleraCluster;
@@ -105,7 +106,9 @@ class GaleraClusterTest {
                 return null;
             }));
         }
-        Thread.sleep(6_000); // the run's length; the assertions below wait on nothing
+        // Long enough for thousands of flushes on every node, however fast the machine is today.
+        await().atMost(Duration.ofMinutes(2)).until(() -> counters.stream()
+                .allMatch(c -> c.stats().flushes() >= 1_500));
         stop.set(true);
         for (Future<?> writer : done) {
             writer.get(); // an increment failed back to its caller fails the test here
@@ -177,9 +180,10 @@ class GaleraClusterTest {
                 return null;
             }));
         }
-        Thread.sleep(2_000); // clients are counting on every node
+        await().atMost(Duration.ofMinutes(2)).until(() -> acknowledged.size() >= 3_000); // on every node
         cluster.kill(2);
-        Thread.sleep(3_000); // and go on counting on the two left
+        int atKill = acknowledged.size();
+        await().atMost(Duration.ofMinutes(2)).until(() -> acknowledged.size() >= atKill + 3_000); // on the rest
         stop.set(true);
         for (Future<?> client : done) {
             client.get();
