@@ -70,7 +70,7 @@ final class OpenApiContract {
     private OpenApiContract(String json) throws JsonProcessingException {
         this.document = JSON.readTree(json);
         this.schemas = registry(json);
-        document.path("paths").fields().forEachRemaining(path -> path.getValue().fieldNames()
+        document.path("paths").properties().forEach(path -> path.getValue().fieldNames()
                 .forEachRemaining(method -> {
                     if (METHODS.contains(method)) {
                         String key = method.toUpperCase(Locale.ROOT) + " " + path.getKey();
@@ -220,7 +220,7 @@ final class OpenApiContract {
         }
         String response = responseOf(operation, status);
         List<String> problems = new ArrayList<>();
-        document.at(response + "/headers").fields().forEachRemaining(header -> {
+        document.at(response + "/headers").properties().forEach(header -> {
             if (header.getValue().path("required").asBoolean() && answer.header(header.getKey()) == null) {
                 problems.add(where + " without the " + header.getKey() + " header the document requires");
             }
@@ -315,7 +315,7 @@ final class OpenApiContract {
                 collectSchemas(node.get(i), pointer + "/" + i, pointers);
             }
         }
-        node.fields().forEachRemaining(field -> {
+        node.properties().forEach(field -> {
             String child = pointer + "/" + escape(field.getKey());
             if (field.getKey().equals("schema")) {
                 pointers.add(child);

@@ -1,7 +1,9 @@
 package io.slotted.example.downloads;
 
+import io.slotted.ContentionException;
 import java.util.List;
 import java.util.Map;
+import org.springframework.dao.PessimisticLockingFailureException;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.ExceptionHandler;
@@ -19,6 +21,7 @@ import org.springframework.web.util.HtmlUtils;
 @RestController
 class DownloadsController {
     private static final int TOP = 10;
+    private static final int ATTEMPTS = 5;
 
     private final Downloads downloads;
 
@@ -26,10 +29,25 @@ class DownloadsController {
         this.downloads = downloads;
     }
 
+    /**
+     * Records a download. When the database rolls the transaction back over a lock conflict
+     * (a deadlock or lock-wait timeout: {@link ContentionException} from the count,
+     * {@link PessimisticLockingFailureException} from the row), the whole transaction is
+     * tried again — the row and the count went with it, so nothing is counted twice.
+     */
     @PostMapping("/repositories/{id}/downloads")
     @ResponseStatus(HttpStatus.CREATED)
     Map<String, Long> download(@PathVariable("id") long id) {
-        downloads.record(id);
+        for (int attempt = 1; ; attempt++) {
+            try {
+                downloads.record(id);
+                break;
+            } catch (ContentionException | PessimisticLockingFailureException e) {
+                if (attempt == ATTEMPTS) {
+                    throw e;
+                }
+            }
+        }
         return Map.of("repository", id, "downloads", downloads.count(id));
     }
 

@@ -1,7 +1,9 @@
 package io.slotted.spring.boot.app;
 
+import io.slotted.ContentionException;
 import io.slotted.SlottedCounters;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.dao.PessimisticLockingFailureException;
 import org.springframework.http.HttpStatus;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Service;
@@ -54,11 +56,26 @@ public class DownloadsApplication {
             this.downloads = downloads;
         }
 
+        /**
+         * Records the download, trying the transaction again when the database rolled it back
+         * over a lock conflict (MariaDB's upserts of new rows can deadlock on gap locks): an
+         * increment that joined the transaction is not retried on its own, since the whole
+         * transaction is gone.
+         */
         @PostMapping("/repositories/{id}/downloads")
         @ResponseStatus(HttpStatus.CREATED)
         public void download(@PathVariable("id") long id,
                 @RequestParam(name = "fail", defaultValue = "false") boolean fail) {
-            downloads.record(id, fail);
+            for (int attempt = 1; ; attempt++) {
+                try {
+                    downloads.record(id, fail);
+                    return;
+                } catch (ContentionException | PessimisticLockingFailureException e) {
+                    if (attempt == 5) {
+                        throw e;
+                    }
+                }
+            }
         }
 
         @ExceptionHandler(IllegalStateException.class)
