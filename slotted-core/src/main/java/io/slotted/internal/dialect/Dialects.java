@@ -37,11 +37,16 @@ public final class Dialects {
                 + " Slotted works with MariaDB, MySQL, PostgreSQL and H2");
     }
 
-    /** Whether the MariaDB server is a Galera node with replication on. */
-    private static boolean wsrepOn(Connection connection) throws SQLException {
+    /**
+     * Whether the MariaDB server is a Galera node with replication on. A server built without
+     * Galera has no {@code wsrep_on} at all and refuses the query: it is no Galera node.
+     */
+    private static boolean wsrepOn(Connection connection) {
         try (Statement statement = connection.createStatement();
                 ResultSet row = statement.executeQuery("SELECT @@global.wsrep_on")) {
             return row.next() && row.getInt(1) == 1;
+        } catch (SQLException unknownVariable) {
+            return false;
         }
     }
 }
