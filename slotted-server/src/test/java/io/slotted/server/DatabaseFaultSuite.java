@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.slotted.WriteMode;
 import io.slotted.db.TestDatabase;
+import io.slotted.internal.schema.SchemaMigrator;
 import io.slotted.server.ServiceClient.Response;
 import io.slotted.server.http.HttpSettings;
 import java.sql.Connection;
@@ -55,6 +56,12 @@ abstract class DatabaseFaultSuite {
      * @return a JDBC URL that logs in as that user
      */
     protected abstract String createReadOnlyUser(String user, String table);
+
+    /** The service's table and every table beside it, which a read-only user may read. */
+    protected static List<String> serviceTables(String table) {
+        return List.of(table, table + SchemaMigrator.LEDGER_SUFFIX, table + SchemaMigrator.KEYS_SUFFIX,
+                table + SchemaMigrator.REGISTRY_SUFFIX, table + SchemaMigrator.BUCKETS_SUFFIX);
+    }
 
     /** Drops the user again, after its tables are gone. */
     protected abstract void dropUser(String user);

@@ -24,7 +24,7 @@ class MariaDbDatabaseFaultTest extends DatabaseFaultSuite {
     @Override
     protected String createReadOnlyUser(String user, String table) {
         DB.execute("CREATE USER '" + user + "'@'%' IDENTIFIED BY 'read-only'");
-        for (String name : List.of(table, table + "_ledger", table + "_keys", table + "_types")) {
+        for (String name : serviceTables(table)) {
             DB.execute("GRANT SELECT ON " + name + " TO '" + user + "'@'%'");
         }
         return JdbcUrls.withLogin(DB.jdbcUrl(), user, "read-only");

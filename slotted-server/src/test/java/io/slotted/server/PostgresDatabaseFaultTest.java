@@ -24,8 +24,7 @@ class PostgresDatabaseFaultTest extends DatabaseFaultSuite {
     @Override
     protected String createReadOnlyUser(String user, String table) {
         DB.execute("CREATE ROLE " + user + " LOGIN PASSWORD 'read-only'");
-        DB.execute("GRANT SELECT ON " + table + ", " + table + "_ledger, " + table + "_keys, " + table
-                + "_types TO " + user);
+        DB.execute("GRANT SELECT ON " + String.join(", ", serviceTables(table)) + " TO " + user);
         return JdbcUrls.withLogin(DB.jdbcUrl(), user, "read-only");
     }
 
