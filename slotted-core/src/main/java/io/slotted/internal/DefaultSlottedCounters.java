@@ -113,8 +113,10 @@ public final class DefaultSlottedCounters implements SlottedCounters {
 
     @Override
     public MigrationReport migrate() {
-        return retrier.write("migrate table " + database.table(), (connection, dialect) ->
+        MigrationReport report = retrier.write("migrate table " + database.table(), (connection, dialect) ->
                 SchemaMigrator.migrate(connection, dialect, database.table()));
+        registry.invalidate(); // the registry table may have just been made
+        return report;
     }
 
     @Override

@@ -227,8 +227,10 @@ public final class SlottedServer implements AutoCloseable {
 
     private static void logStart(ServerSettings settings, PooledCounters store, int port,
             AccessTokens tokens) {
-        log.info("slotted listening on http://{}:{} with the database {} ({} mode)",
-                settings.bind(), port, store.describe(), settings.counters().mode());
+        String address = "http://" + (settings.bind().contains(":") ? "[" + settings.bind() + "]"
+                : settings.bind()) + ":" + port;
+        log.info("slotted listening on {} with the database {} ({} mode)", address, store.describe(),
+                settings.counters().mode());
         if (settings.counters().rollsUp()) {
             log.info("rolling up the counter types bound to owner columns every {} ms",
                     settings.counters().rollUpEvery().toMillis());
@@ -239,6 +241,7 @@ public final class SlottedServer implements AutoCloseable {
         if (tokens == null) {
             log.info("no --tokens given: accepting requests without a token, which is allowed only"
                     + " because {} is a loopback address", settings.bind());
+            log.info("try: curl -s -X POST {}/v1/counters/1/456/increment", address);
         } else {
             log.info("accepting {} token(s) from the token file", tokens.size());
         }

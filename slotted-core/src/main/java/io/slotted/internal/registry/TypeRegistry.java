@@ -54,6 +54,8 @@ public final class TypeRegistry {
     private final ReentrantLock refreshing = new ReentrantLock();
     private volatile Map<Integer, Registration> view;
     private volatile long readAt;
+    /** The table was missing at the last read: nothing can be bound until migrate creates it. */
+    private volatile boolean missing;
     private volatile boolean missingReported;
 
     /**
@@ -147,6 +149,9 @@ public final class TypeRegistry {
     public void refreshIfStale(Connection connection) throws SQLException {
         try {
             current(connection);
+            if (missing) {
+                reportMissing();
+            }
         } catch (SQLException e) {
             if (database.dialectOf(connection).classify(e) == Failure.CONNECTION) {
                 throw e;
@@ -165,6 +170,7 @@ public final class TypeRegistry {
     public Map<Integer, Registration> reload(Connection connection) throws SQLException {
         boolean autoCommit = connection.getAutoCommit();
         Map<Integer, Registration> read = new HashMap<>();
+        boolean found = true;
         try (PreparedStatement select = connection.prepareStatement(
                 "SELECT " + COLUMNS + " FROM " + table);
                 ResultSet rows = select.executeQuery()) {
@@ -179,12 +185,15 @@ public final class TypeRegistry {
             if (!isMissingTable(connection, e)) {
                 throw e;
             }
-            reportMissing();
+            // Not said here but by the write path: the background roller may read before the
+            // application's migrate() has run, when the advice to migrate would be of no use.
+            found = false;
         }
         if (!autoCommit) {
             connection.commit();
         }
         view = Map.copyOf(read);
+        missing = !found;
         readAt = ticker.read();
         return view;
     }

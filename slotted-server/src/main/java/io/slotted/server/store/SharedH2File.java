@@ -77,7 +77,8 @@ public final class SharedH2File implements AutoCloseable {
             throw new DatabaseFailure("cannot write " + addressFile + ", where the command line"
                     + " finds the service's database: " + FailureMessage.of(e), e);
         }
-        log.info("the H2 database is shared with the command line on 127.0.0.1:{} (see {})",
+        log.info("while this runs, commands such as 'slotted incr' and 'slotted get' on the same --db"
+                + " reach the database through it (H2 on 127.0.0.1:{}, written in {})",
                 server.getPort(), addressFile);
         return Optional.of(new SharedH2File(server, addressFile));
     }

@@ -27,11 +27,13 @@ import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
@@ -560,12 +562,58 @@ class CommandLineTest {
         }
     }
 
+    /**
+     * What a newcomer sees after typing {@code slotted serve} in an empty directory: the default
+     * embedded database made, where to send requests, and nothing that asks them to do what serve
+     * does itself. The roll-up ticks every 5 ms, so it reads before the tables are made.
+     */
+    @Test
+    void serve_inAnEmptyDirectory_saysWhatItMadeAndWhereToSendRequests() throws Exception {
+        Path directory = Path.of("target", "cli-fresh-serve").toAbsolutePath();
+        deleteRecursively(directory);
+        Files.createDirectories(directory);
+        int port = freePort();
+        Path output = directory.resolve("serve.log");
+        Process serve = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp", System.getProperty("java.class.path"), Main.class.getName(), "serve", "--port",
+                String.valueOf(port), "--rollup-every", "20ms")
+                .directory(directory.toFile()).redirectErrorStream(true).redirectOutput(output.toFile())
+                .start();
+        try {
+            await().atMost(Duration.ofSeconds(60)).until(() -> Files.readString(output).contains("try: curl"));
+            Thread.sleep(500); // roll-up ticks after the start, whose lines must not advise either
+
+            String screen = Files.readString(output);
+            assertThat(serve.isAlive()).as(screen).isTrue();
+            assertThat(screen).as("nothing asks to migrate: serve has done it").doesNotContainIgnoringCase("migrate")
+                    .doesNotContain("WARN", "ERROR", "Exception");
+            assertThat(screen).contains("schema: created table slotted_counters" + System.lineSeparator(),
+                    "slotted listening on http://127.0.0.1:" + port
+                            + " with the database jdbc:h2:file:./slotted-data/slotted (GROUPED mode)",
+                    "try: curl -s -X POST http://127.0.0.1:" + port + "/v1/counters/1/456/increment");
+            assertThat(directory.resolve("slotted-data")).isDirectory();
+        } finally {
+            stop(serve);
+        }
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket free = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+            return free.getLocalPort();
+        }
+    }
+
+    private static void deleteRecursively(Path root) throws IOException {
+        if (Files.exists(root)) {
+            try (Stream<Path> paths = Files.walk(root)) {
+                paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+            }
+        }
+    }
+
     /** {@code slotted serve} on this test's H2 file, as a process of its own. */
     private Process serveInItsOwnProcess(String... options) throws IOException {
-        int port;
-        try (ServerSocket free = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
-            port = free.getLocalPort();
-        }
+        int port = freePort();
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin",
                 "java").toString(), "-cp", System.getProperty("java.class.path"), Main.class.getName(),
                 "serve", "--port", String.valueOf(port), "--db", h2Url));
