@@ -5,21 +5,19 @@ package io.slotted;
  *
  * @param recordType what is counted
  * @param recordId whose count it is
- * @param delta the amount to add; never 0
+ * @param delta the amount to add; never 0, and at most {@link SlottedCounters#MAX_DELTA} either way
  */
 public record Increment(int recordType, long recordId, long delta) {
 
     /**
      * Creates an increment.
      *
-     * @throws IllegalArgumentException if {@code delta} is 0 or the record type is
+     * @throws IllegalArgumentException if {@code delta} is 0 or past {@link SlottedCounters#MAX_DELTA},
+     *     or the record type is
      *     {@link SlottedCounters#RESERVED_RECORD_TYPE}
      */
     public Increment {
         SlottedCounters.checkRecordType(recordType);
-        if (delta == 0) {
-            throw new IllegalArgumentException("delta must not be 0 (counter (record_type="
-                    + recordType + ", record_id=" + recordId + "))");
-        }
+        SlottedCounters.checkDelta(recordType, recordId, delta);
     }
 }

@@ -35,6 +35,17 @@ public interface SlottedCounters extends AutoCloseable {
     int RESERVED_RECORD_TYPE = Integer.MIN_VALUE;
 
     /**
+     * The largest amount one increment may add or, negated, subtract: 2^52 - 1
+     * (4,503,599,627,370,495). Each slot row holds at most this much, so that no counter's total
+     * can leave the signed 64-bit range in any process; a counter of {@code S} slots holds up to
+     * {@code S × MAX_DELTA} in its slots (and, bound in fold mode, up to 2^62 - 1 more in its
+     * owner column). An increment that would take its slot row past the limit is refused with a
+     * {@link CounterOverflowException} and changes nothing; a subtraction always brings a counter
+     * back.
+     */
+    long MAX_DELTA = (1L << 52) - 1;
+
+    /**
      * Starts configuring counters stored through the given data source. Slotted borrows a
      * connection per write or read and returns it at once; a pool such as HikariCP is recommended.
      *
@@ -66,6 +77,30 @@ public interface SlottedCounters extends AutoCloseable {
                     + (printable ? "" : ", some of them not printable ASCII"));
         }
         return idempotencyKey;
+    }
+
+    /**
+     * Checks an increment's amount against the rule every call that adds applies: not 0, and
+     * within {@code ±}{@link #MAX_DELTA}.
+     *
+     * @param recordType the counter's type, for the message
+     * @param recordId the counter's id, for the message
+     * @param delta the amount a caller gave
+     * @return the amount, unchanged
+     * @throws IllegalArgumentException if it is 0 or larger than {@link #MAX_DELTA} either way
+     */
+    static long checkDelta(int recordType, long recordId, long delta) {
+        if (delta == 0) {
+            throw new IllegalArgumentException("delta must not be 0 (counter (record_type="
+                    + recordType + ", record_id=" + recordId + "))");
+        }
+        if (delta < -MAX_DELTA || delta > MAX_DELTA) {
+            throw new IllegalArgumentException("delta must be between -" + MAX_DELTA + " and "
+                    + MAX_DELTA + " (2^52 - 1, the most one slot row holds), but was " + delta
+                    + " (counter (record_type=" + recordType + ", record_id=" + recordId
+                    + ")); add a larger amount as several increments");
+        }
+        return delta;
     }
 
     /**
@@ -179,6 +214,40 @@ public interface SlottedCounters extends AutoCloseable {
      * @throws IllegalArgumentException if {@code delta} is 0
      */
     CompletableFuture<Void> addAsync(int recordType, long recordId, long delta);
+
+    /**
+     * Adds {@code delta} to a counter and answers the counter's total right after the increment's
+     * commit, as Redis {@code INCRBY} does: durable when it returns, in every write mode
+     * ({@code BUFFERED} too, which waits for the flush). The total includes this increment and
+     * every increment acknowledged to anyone before this one was accepted; it may include others
+     * committed since, and callers adding at the same moment may see the same total. A flush
+     * learns the totals of what it writes in the same round trip as its write where the database
+     * allows (PostgreSQL), else with one query right after it; either way one query per flush,
+     * not per caller. A type bound in {@link OwnerMode#FOLD} mode, or keeping time buckets in
+     * {@code DIRECT} mode, reads its total after the commit.
+     *
+     * @param recordType what is counted
+     * @param recordId whose count it is
+     * @param delta the amount to add; negative to subtract; never 0, at most {@link #MAX_DELTA}
+     *     either way
+     * @return the counter's total right after the commit
+     * @throws IllegalArgumentException if {@code delta} is 0 or past {@link #MAX_DELTA}
+     * @throws SlottedException as {@link #add(int, long, long)} does; or, saying that the
+     *     increment was applied, if its total could not be read after it
+     */
+    long addAndGet(int recordType, long recordId, long delta);
+
+    /**
+     * As {@link #addAndGet}, without blocking the caller where the write mode allows it.
+     *
+     * @param recordType what is counted
+     * @param recordId whose count it is
+     * @param delta the amount to add; never 0, at most {@link #MAX_DELTA} either way
+     * @return a future completed with the total once the increment is durable, or exceptionally
+     *     with what {@link #addAndGet} would have thrown
+     * @throws IllegalArgumentException if {@code delta} is 0 or past {@link #MAX_DELTA}
+     */
+    CompletableFuture<Long> addAndGetAsync(int recordType, long recordId, long delta);
 
     /**
      * Adds {@code delta} to a counter inside the caller's own transaction. The upsert runs on

@@ -167,6 +167,26 @@ abstract class BucketSuite extends CounterTableTest {
         assertThat(counters.series(TYPE, 2L, NINE, NINE.plus(HOUR))).extracting(BucketCount::count).containsExactly(5L);
     }
 
+    /**
+     * A bucket's slot rows keep the range of every slot row: after a set to 0, the hour's bucket
+     * still holds MAX_DELTA, and one more refuses the increment whole, total included.
+     */
+    @Test
+    void add_bucketSlotRowPastItsRange_isRefusedWhole_andASubtractionComesBack() {
+        clock.set(NINE);
+        SlottedCounters counters = migrated(hourly().slots(1));
+        counters.add(TYPE, 1L, SlottedCounters.MAX_DELTA, "edge-1");
+        counters.set(TYPE, 1L, 0);
+
+        assertThatThrownBy(() -> counters.add(TYPE, 1L, 1, "edge-2"))
+                .isInstanceOf(CounterOverflowException.class);
+        counters.add(TYPE, 1L, -1, "edge-3");
+
+        assertThat(counters.get(TYPE, 1L)).isEqualTo(-1);
+        assertThat(counters.series(TYPE, 1L, NINE, NINE.plus(HOUR))).extracting(BucketCount::count)
+                .containsExactly(SlottedCounters.MAX_DELTA - 1);
+    }
+
     @Test
     void addInCallersTransaction_bucketLandsOrRollsBackWithIt() throws SQLException {
         clock.set(NINE);

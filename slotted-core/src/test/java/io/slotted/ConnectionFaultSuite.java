@@ -139,6 +139,84 @@ abstract class ConnectionFaultSuite {
         }
     }
 
+    /**
+     * Round trips to the server for one {@code addAndGet}'s flush: 1 where the flush's statement
+     * answers the totals, 2 where a query follows it.
+     */
+    protected abstract int roundTripsPerFlushWithTotals();
+
+    @Test
+    void addAndGet_commitLostAfterTheServerReceivedIt_isLearnedFromTheMark_andAnswersTheTotalOnce() {
+        try (SlottedCounters counters = grouped(viaProxy)) {
+            counters.add(1, 1L, 100);
+            proxy.cutNextCommit(Cut.AFTER_SERVER_RECEIVES);
+
+            long total = counters.addAndGet(1, 1L, 5);
+
+            assertThat(proxy.cuts()).isEqualTo(1);
+            assertThat(counters.stats().outcomesResolved()).as("the retry found it committed").isEqualTo(1);
+            assertThat(total).isEqualTo(105);
+            assertThat(counters.get(1, 1L)).isEqualTo(105);
+        }
+    }
+
+    @Test
+    void addAndGet_commitLostBeforeTheServerReceivedIt_isRetriedOnce_andAnswersTheTotal() {
+        try (SlottedCounters counters = grouped(viaProxy)) {
+            counters.add(1, 1L, 100);
+            proxy.cutNextCommit(Cut.BEFORE_SERVER_RECEIVES);
+
+            long total = counters.addAndGet(1, 1L, 7);
+
+            assertThat(proxy.cuts()).isEqualTo(1);
+            assertThat(counters.stats().outcomesResolved()).as("the retry wrote it").isZero();
+            assertThat(total).isEqualTo(107);
+            assertThat(counters.get(1, 1L)).isEqualTo(107);
+        }
+    }
+
+    /** A lone {@code addAndGet} learns its total with the flush: no read of its own. */
+    @Test
+    void loneAddAndGet_learnsItsTotalWithTheFlush() throws Exception {
+        try (CommitCuttingProxy counting = new CommitCuttingProxy(db.host(), db.port());
+                SlottedCounters counters = grouped(
+                        new DriverManagerDataSource(db.jdbcUrlVia("127.0.0.1", counting.port())))) {
+            counters.addAndGet(1, 1L, 1); // registers the flusher and reads the type registry
+            int before = counting.clientWrites();
+
+            for (long expected = 2; expected <= 21; expected++) {
+                assertThat(counters.addAndGet(1, 1L, 1)).isEqualTo(expected);
+            }
+
+            int perFlush = roundTripsPerFlushWithTotals();
+            assertThat(counting.clientWrites() - before)
+                    .as("round trips for 20 lone addAndGets, at most two more for a registry re-read")
+                    .isBetween(20 * perFlush, 20 * perFlush + 2);
+        }
+    }
+
+    @Test
+    void everySeventhCommitCutUnderAddAndGet_everyIncrementLandsOnce_andEveryAnswerIncludesItsOwn()
+            throws Exception {
+        try (SlottedCounters counters = SlottedCounters.builder(viaProxy).table(table)
+                .writeMode(WriteMode.GROUPED).flushers(2).retryBackoff(Duration.ofMillis(5)).build()) {
+            counters.migrate();
+            AtomicLong acknowledged = new AtomicLong();
+            proxy.cutEveryNthCommit(7);
+            CounterTableTest.runConcurrently(16, t -> {
+                for (int i = 0; i < 40; i++) {
+                    long before = acknowledged.get();
+                    assertThat(counters.addAndGet(1, 1L, 1)).isGreaterThanOrEqualTo(before + 1);
+                    acknowledged.incrementAndGet();
+                }
+            });
+            proxy.cutEveryNthCommit(0);
+
+            assertThat(proxy.cuts()).isPositive();
+            assertThat(counters.get(1, 1L)).isEqualTo(16 * 40);
+        }
+    }
+
     @Test
     void commitLostAndDatabaseOutOfReachPastTheResolutionTime_failsTheCallerWithOutcomeUnknown()
             throws Exception {

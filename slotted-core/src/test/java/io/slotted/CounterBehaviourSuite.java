@@ -17,7 +17,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.LongStream;
 import javax.sql.DataSource;
@@ -280,20 +284,79 @@ abstract class CounterBehaviourSuite extends CounterTableTest {
         assertThat(counters.get(7, 63L)).isEqualTo(20);
     }
 
+    // ---------------------------------------------------------------- totals after the commit
+
+    /**
+     * 64 writers, half synchronous and half asynchronous: each answer includes the caller's own
+     * increment and every increment acknowledged to anyone before the call began, and none is
+     * past the final total. (Two flushes committing at once may each miss the other, so even the
+     * last answers may be below the final total.)
+     */
     @Test
-    void addAll_oneCounterWouldOverflow_nothingOfTheBatchIsApplied() {
+    void addAndGet_64Writers_eachAnswerIncludesItsOwnAndEveryEarlierAcknowledgedIncrement() throws Exception {
+        SlottedCounters counters = migrated(builder());
+        AtomicLong acknowledged = new AtomicLong();
+        List<long[]> answers = java.util.Collections.synchronizedList(new ArrayList<>());
+
+        runConcurrently(64, t -> {
+            for (int i = 0; i < 40; i++) {
+                long before = acknowledged.get();
+                long total = t % 2 == 0 ? counters.addAndGet(1, 1L, 1)
+                        : counters.addAndGetAsync(1, 1L, 1).get(1, TimeUnit.MINUTES);
+                acknowledged.incrementAndGet();
+                answers.add(new long[] {before, total});
+            }
+        });
+
+        long finalTotal = counters.get(1, 1L);
+        assertThat(finalTotal).isEqualTo(64 * 40);
+        assertThat(answers).hasSize(64 * 40).allSatisfy(answer -> assertThat(answer[1])
+                .as("own increment and every earlier acknowledged one").isGreaterThanOrEqualTo(answer[0] + 1)
+                .isLessThanOrEqualTo(finalTotal));
+    }
+
+    @Test
+    void addAndGet_aLoneWriter_answersRiseOneByOne_andSubtractionsAnswerToo() {
+        SlottedCounters counters = migrated(builder());
+        counters.add(1, 2L, 1000);
+
+        for (long expected = 1; expected <= 100; expected++) {
+            assertThat(counters.addAndGet(1, 1L, 1)).isEqualTo(expected);
+        }
+        assertThat(counters.addAndGet(1, 2L, -1)).isEqualTo(999);
+        assertThat(counters.addAndGetAsync(1, 2L, -9).join()).isEqualTo(990);
+        assertThatThrownBy(() -> counters.addAndGet(1, 1L, 0)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> counters.addAndGet(1, 1L, SlottedCounters.MAX_DELTA + 1))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThat(counters.getAll(1, List.of(1L, 2L))).containsExactly(Map.entry(1L, 100L), Map.entry(2L, 990L));
+    }
+
+    @Test
+    void addAndGet_pastTheSlotsRange_failsAndChangesNothing() {
         SlottedCounters counters = migrated(builder().slots(1));
-        counters.add(1, 1L, Long.MAX_VALUE);
+        assertThat(counters.addAndGet(1, 1L, SlottedCounters.MAX_DELTA)).isEqualTo(SlottedCounters.MAX_DELTA);
+
+        assertThatThrownBy(() -> counters.addAndGet(1, 1L, 1)).isInstanceOf(CounterOverflowException.class);
+        assertThatThrownBy(() -> counters.addAndGetAsync(1, 1L, 1).join())
+                .hasCauseInstanceOf(CounterOverflowException.class);
+
+        assertThat(counters.addAndGet(1, 1L, -1)).isEqualTo(SlottedCounters.MAX_DELTA - 1);
+    }
+
+    @Test
+    void addAll_oneCounterWouldLeaveItsRange_nothingOfTheBatchIsApplied() {
+        SlottedCounters counters = migrated(builder().slots(1));
+        counters.add(1, 1L, SlottedCounters.MAX_DELTA);
 
         assertThatThrownBy(() -> counters.addAll(List.of(new Increment(1, 2L, 5), new Increment(1, 1L, 1))))
                 .isInstanceOf(CounterOverflowException.class);
-        assertThatThrownBy(() -> counters.addAll(List.of(new Increment(1, 3L, Long.MAX_VALUE),
+        assertThatThrownBy(() -> counters.addAll(List.of(new Increment(1, 3L, SlottedCounters.MAX_DELTA),
                 new Increment(1, 3L, 1)))).isInstanceOfSatisfying(CounterOverflowException.class,
                         e -> assertThat(e.total()).as("no total was read").isNull())
                 .hasMessageContaining("nothing was applied");
 
-        assertThat(counters.getAll(1, List.of(1L, 2L, 3L)))
-                .containsExactly(Map.entry(1L, Long.MAX_VALUE), Map.entry(2L, 0L), Map.entry(3L, 0L));
+        assertThat(counters.getAll(1, List.of(1L, 2L, 3L))).containsExactly(
+                Map.entry(1L, SlottedCounters.MAX_DELTA), Map.entry(2L, 0L), Map.entry(3L, 0L));
     }
 
     @Test
@@ -437,9 +500,11 @@ abstract class CounterBehaviourSuite extends CounterTableTest {
     }
 
     @Test
-    void add_overflowingSlot_isRejectedAndChangesNothing() {
+    void add_pastTheSlotsRange_isRejectedAndChangesNothing_andASubtractionComesBack() {
         SlottedCounters counters = migrated(builder().slots(1));
-        counters.add(1, 1L, Long.MAX_VALUE);
+        counters.add(1, 1L, SlottedCounters.MAX_DELTA);
+        counters.add(1, 2L, -SlottedCounters.MAX_DELTA);
+        counters.add(1, 2L, -1); // a slot's lowest value is -2^52, one below -MAX_DELTA
 
         assertThatThrownBy(() -> counters.add(1, 1L, 1))
                 .isInstanceOfSatisfying(CounterOverflowException.class,
@@ -447,9 +512,119 @@ abstract class CounterBehaviourSuite extends CounterTableTest {
                 .hasMessageContaining("record_id=1")
                 .hasMessageContaining("nothing was changed")
                 .hasMessageContaining("SQLState");
-        assertThat(counters.get(1, 1L)).isEqualTo(Long.MAX_VALUE);
+        assertThatThrownBy(() -> counters.add(1, 2L, -1)).isInstanceOf(CounterOverflowException.class);
+        assertThat(counters.getAll(1, List.of(1L, 2L))).containsExactly(
+                Map.entry(1L, SlottedCounters.MAX_DELTA), Map.entry(2L, -SlottedCounters.MAX_DELTA - 1));
         counters.add(1, 1L, -1);
-        assertThat(counters.get(1, 1L)).isEqualTo(Long.MAX_VALUE - 1);
+        counters.add(1, 2L, 1);
+        assertThat(counters.getAll(1, List.of(1L, 2L))).containsExactly(
+                Map.entry(1L, SlottedCounters.MAX_DELTA - 1), Map.entry(2L, -SlottedCounters.MAX_DELTA));
+    }
+
+    @Test
+    void add_deltaPastMaxDelta_isRefusedAsBadInput_andChangesNothing() {
+        SlottedCounters counters = migrated(builder());
+
+        for (long delta : new long[] {SlottedCounters.MAX_DELTA + 1, -SlottedCounters.MAX_DELTA - 1,
+                Long.MAX_VALUE, Long.MIN_VALUE}) {
+            assertThatThrownBy(() -> counters.add(1, 1L, delta)).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("delta must be between -4503599627370495 and 4503599627370495")
+                    .hasMessageContaining("but was " + delta);
+            assertThatThrownBy(() -> counters.addAsync(1, 1L, delta)).isInstanceOf(IllegalArgumentException.class);
+            assertThatThrownBy(() -> counters.add(1, 1L, delta, "k")).isInstanceOf(IllegalArgumentException.class);
+            assertThatThrownBy(() -> new Increment(1, 1L, delta)).isInstanceOf(IllegalArgumentException.class);
+        }
+        assertThat(counters.get(1, 1L)).isZero();
+    }
+
+    /**
+     * Three instances, as three processes would be, add large amounts near both edges of one-slot
+     * counters at once: exactly the increments that fit are applied (ten each way), every refused
+     * one changes nothing, the totals are readable throughout, and a subtraction brings them back.
+     */
+    @Test
+    void add_nearBothEdges_fromThreeInstancesAtOnce_appliesExactlyWhatFits() throws Exception {
+        long step = 1L << 40;
+        List<SlottedCounters> instances = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            instances.add(i == 0 ? migrated(builder().slots(1)) : counters(builder().slots(1)));
+        }
+        SlottedCounters first = instances.get(0);
+        first.add(1, 1L, SlottedCounters.MAX_DELTA - 10 * step);
+        first.add(1, 2L, -SlottedCounters.MAX_DELTA + 10 * step);
+        AtomicLong applied = new AtomicLong();
+        AtomicLong refused = new AtomicLong();
+        AtomicBoolean writing = new AtomicBoolean(true);
+        ExecutorService reader = Executors.newSingleThreadExecutor();
+        Future<Long> reads = reader.submit(() -> {
+            long seen = 0;
+            while (writing.get()) {
+                Map<Long, Long> totals = first.getAll(1, List.of(1L, 2L));
+                assertThat(totals.get(1L)).isBetween(SlottedCounters.MAX_DELTA - 10 * step, SlottedCounters.MAX_DELTA);
+                assertThat(totals.get(2L)).isBetween(-SlottedCounters.MAX_DELTA, -SlottedCounters.MAX_DELTA + 10 * step);
+                seen++;
+            }
+            return seen;
+        });
+
+        try {
+            runConcurrently(24, t -> {
+                SlottedCounters counters = instances.get(t % 3);
+                for (int i = 0; i < 3; i++) {
+                    long id = (t + i) % 2 == 0 ? 1L : 2L;
+                    try {
+                        counters.add(1, id, id == 1L ? step : -step);
+                        applied.incrementAndGet();
+                    } catch (CounterOverflowException e) {
+                        refused.incrementAndGet();
+                    }
+                }
+            });
+        } finally {
+            writing.set(false);
+        }
+
+        assertThat(reads.get()).as("reads made while writing").isPositive();
+        reader.shutdown();
+        assertThat(applied.get()).as("increments that fit").isEqualTo(20);
+        assertThat(refused.get()).isEqualTo(24 * 3 - 20);
+        assertThat(first.getAll(1, List.of(1L, 2L))).containsExactly(
+                Map.entry(1L, SlottedCounters.MAX_DELTA), Map.entry(2L, -SlottedCounters.MAX_DELTA));
+        instances.get(1).add(1, 1L, -step);
+        instances.get(2).add(1, 2L, step);
+        assertThat(first.getAll(1, List.of(1L, 2L))).containsExactly(
+                Map.entry(1L, SlottedCounters.MAX_DELTA - step), Map.entry(2L, -SlottedCounters.MAX_DELTA + step));
+    }
+
+    /**
+     * Over several slots a counter holds more than one slot row, and wherever the edge is met,
+     * what was acknowledged is exactly what was applied and every total stays readable.
+     */
+    @Test
+    void add_largeAmountsOverFourSlots_fromThreeInstances_totalIsExactlyWhatWasAcknowledged() throws Exception {
+        long step = SlottedCounters.MAX_DELTA / 3;
+        List<SlottedCounters> instances = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            instances.add(i == 0 ? migrated(builder().slots(4)) : counters(builder().slots(4)));
+        }
+        AtomicLong acknowledged = new AtomicLong();
+
+        runConcurrently(24, t -> {
+            for (int i = 0; i < 4; i++) {
+                try {
+                    instances.get(t % 3).add(1, 1L, step);
+                    acknowledged.addAndGet(step);
+                } catch (CounterOverflowException e) {
+                    // the slot it landed in was full; nothing of it was applied
+                }
+            }
+        });
+
+        long total = instances.get(1).get(1, 1L);
+        assertThat(total).isEqualTo(acknowledged.get())
+                .isGreaterThan(SlottedCounters.MAX_DELTA).isLessThanOrEqualTo(4 * SlottedCounters.MAX_DELTA);
+        instances.get(2).add(1, 1L, -step);
+        assertThat(instances.get(0).get(1, 1L)).isEqualTo(total - step);
     }
 
     @Test

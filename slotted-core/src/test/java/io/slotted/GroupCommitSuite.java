@@ -246,6 +246,17 @@ abstract class GroupCommitSuite extends CounterTableTest {
         assertThat(counters.stats().incrementsApplied()).isZero();
     }
 
+    /** What the slot rows of a counter hold, read with SQL. */
+    private long writtenSum(int recordType, long recordId) throws SQLException {
+        try (Connection connection = db.dataSource().getConnection();
+                Statement select = connection.createStatement();
+                ResultSet rows = select.executeQuery("SELECT SUM(count) FROM " + table
+                        + " WHERE record_type = " + recordType + " AND record_id = " + recordId)) {
+            rows.next();
+            return rows.getLong(1);
+        }
+    }
+
     private long markRows() throws SQLException {
         try (Connection connection = db.dataSource().getConnection();
                 Statement select = connection.createStatement();
@@ -254,6 +265,23 @@ abstract class GroupCommitSuite extends CounterTableTest {
             rows.next();
             return rows.getLong(1);
         }
+    }
+
+    @Test
+    void buffered_addAndGet_waitsForItsFlush_andAnswersTheTotalAfterIt() throws Exception {
+        SlottedCounters counters = migrated(on(db.dataSource(), WriteMode.BUFFERED)
+                .flushInterval(Duration.ofMillis(50)));
+        counters.add(1, 1L, 10);
+
+        long total = counters.addAndGet(1, 1L, 5);
+        long sqlAfter = writtenSum(1, 1L);
+        long asyncTotal = counters.addAndGetAsync(1, 1L, -3).get(1, TimeUnit.MINUTES);
+
+        assertThat(total).as("the earlier buffered increment and this one").isEqualTo(15);
+        assertThat(sqlAfter).as("durable when it returned").isEqualTo(15);
+        assertThat(asyncTotal).isEqualTo(12);
+        counters.close();
+        assertThat(counters.stats().incrementsApplied()).isEqualTo(3);
     }
 
     // ---------------------------------------------------------------- BUFFERED reads of unwritten increments

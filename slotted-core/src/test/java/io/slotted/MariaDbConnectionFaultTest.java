@@ -11,6 +11,12 @@ class MariaDbConnectionFaultTest extends ConnectionFaultSuite {
         super(MariaDbTestDatabase.instance());
     }
 
+    /** A query of the totals follows the flush. */
+    @Override
+    protected int roundTripsPerFlushWithTotals() {
+        return 2;
+    }
+
     @Override
     protected RestartableServer privateServer() {
         return EmbeddedMariaDbServer.privateServer("restart");

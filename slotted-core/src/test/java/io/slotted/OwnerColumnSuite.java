@@ -264,7 +264,7 @@ abstract class OwnerColumnSuite extends CounterTableTest {
         Map<Long, Long> after = writeFor(32, Duration.ofSeconds(1), 3L, legacyUpdate);
 
         assertThat(report.mode()).isEqualTo(OwnerMode.FOLD);
-        assertThat(report.limit()).isEqualTo(Long.MAX_VALUE);
+        assertThat(report.limit()).as("a fold-mode base stops at 2^62 - 1").isEqualTo((1L << 62) - 1);
         assertThat(released.countersWithoutOwnerRow()).isZero();
         Map<Long, Long> expected = new HashMap<>();
         allIds(plus(plus(before, during), after)).forEach((id, n) -> expected.put(id, n + id));
@@ -532,5 +532,67 @@ abstract class OwnerColumnSuite extends CounterTableTest {
         assertThat(counters.getAll(TYPE, new ArrayList<>(expected.keySet()))).isEqualTo(expected);
         assertThatThrownBy(() -> counters.shrink(TYPE, 0)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("slots must be between 1 and 1024, but was 0");
+    }
+
+    // ---------------------------------------------------------------- the range of a count
+
+    @Test
+    void adopt_foldModeColumnPast2To62_isRefused_andARollUpStopsThere() {
+        long columnMax = (1L << 62) - 1;
+        ownerTable("BIGINT", id -> id == 7 ? columnMax + 1 : 0);
+        SlottedCounters counters = migrated(builder());
+
+        assertThatThrownBy(() -> counters.adopt(TYPE, ownerColumn(), OwnerMode.FOLD))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("as a fold-mode base").hasMessageContaining("nothing was changed");
+        db.execute("UPDATE " + owner() + " SET downloads_count = " + (columnMax - 5) + " WHERE id = 7");
+        AdoptionReport report = counters.adopt(TYPE, ownerColumn(), OwnerMode.FOLD);
+        counters.add(TYPE, 7L, 10);
+        counters.add(TYPE, 8L, 10);
+        RollUpReport rolled = counters.rollUpNow();
+
+        assertThat(report.limit()).isEqualTo(columnMax);
+        assertThat(rolled.refused()).singleElement().asString().contains("record_id=7");
+        assertThat(columns()).containsEntry(7L, columnMax - 5).containsEntry(8L, 10L);
+        assertThat(counters.get(TYPE, 7L)).as("column and slots, within 64 bits").isEqualTo(columnMax + 5);
+    }
+
+    @Test
+    void set_pastOneSlotRow_isSpreadOverSlots_andPastTheSlotsIsRefused() {
+        SlottedCounters counters = migrated(builder().slots(4));
+        long max = SlottedCounters.MAX_DELTA;
+
+        counters.set(TYPE, 1L, 3 * max + 5);
+        long rows = slotRows();
+        assertThatThrownBy(() -> counters.set(TYPE, 1L, 4 * max + 1))
+                .isInstanceOf(CounterOverflowException.class)
+                .hasMessageContaining("cannot hold " + (4 * max + 1) + " in 4 slots")
+                .hasMessageContaining("nothing was changed");
+        counters.set(TYPE, 2L, -4 * max);
+
+        assertThat(rows).isEqualTo(4);
+        assertThat(counters.getAll(TYPE, List.of(1L, 2L))).containsExactly(
+                Map.entry(1L, 3 * max + 5), Map.entry(2L, -4 * max));
+        // A slot row's lowest value is -2^52, one below -MAX_DELTA: -2 does not fit any of them.
+        assertThatThrownBy(() -> counters.add(TYPE, 2L, -2)).isInstanceOf(CounterOverflowException.class);
+        counters.add(TYPE, 1L, -5);
+        assertThat(counters.get(TYPE, 1L)).isEqualTo(3 * max);
+    }
+
+    @Test
+    void shrink_ontoFewerSlotsThanTheTotalNeeds_isRefused_andTheCountStaysExact() {
+        SlottedCounters counters = migrated(builder().slots(4));
+        long max = SlottedCounters.MAX_DELTA;
+        counters.set(TYPE, 1L, 3 * max);
+        counters.add(TYPE, 2L, 5);
+
+        assertThatThrownBy(() -> counters.shrink(TYPE, 2))
+                .isInstanceOf(CounterOverflowException.class).hasMessageContaining("2 slots");
+
+        assertThat(counters.getAll(TYPE, List.of(1L, 2L))).containsExactly(
+                Map.entry(1L, 3 * max), Map.entry(2L, 5L));
+        counters.shrink(TYPE, 3);
+        assertThat(counters.getAll(TYPE, List.of(1L, 2L))).containsExactly(
+                Map.entry(1L, 3 * max), Map.entry(2L, 5L));
     }
 }

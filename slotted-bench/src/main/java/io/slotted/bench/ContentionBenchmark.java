@@ -14,6 +14,7 @@ import io.slotted.bench.strategy.RollUpStrategy;
 import io.slotted.bench.strategy.SingleRowUpdate;
 import io.slotted.bench.strategy.SlottedStrategy;
 import io.slotted.bench.strategy.Strategy;
+import io.slotted.bench.strategy.TotalsStrategy;
 import java.io.PrintWriter;
 import java.nio.charset.Charset;
 import java.nio.file.Files;
@@ -76,8 +77,8 @@ import redis.clients.jedis.HostAndPort;
         description = "Measures counter throughput and latency under contention, and checks exactness.")
 public final class ContentionBenchmark implements Callable<Integer> {
     private static final List<String> STRATEGIES =
-            List.of("single-row", "direct", "grouped", "buffered", "grouped-rollup", "grouped-hourly", "redis",
-                    "ceiling", "event", "event-joined", "event-grouped");
+            List.of("single-row", "direct", "grouped", "buffered", "grouped-rollup", "grouped-hourly",
+                    "grouped-totals", "redis", "ceiling", "event", "event-joined", "event-grouped");
     /** The environment variable the launcher sets to how it was invoked: {@code ./slotted bench}. */
     static final String INVOKED_AS = "SLOTTED_BENCH_INVOKED_AS";
     private static final String JAR_COMMAND = "java -jar slotted-bench/target/slotted-bench.jar";
@@ -119,7 +120,8 @@ public final class ContentionBenchmark implements Callable<Integer> {
             description = "Strategies to run, in this order (default: ${DEFAULT-VALUE};"
                     + " redis only with --redis; grouped-rollup: grouped with the type folded into an"
                     + " owner table of every counter, rolled up every second; grouped-hourly: grouped"
-                    + " with the type also counting per hour; event, event-joined, event-grouped: an"
+                    + " with the type also counting per hour; grouped-totals: grouped, each increment an"
+                    + " addAndGet answering the counter's total; event, event-joined, event-grouped: an"
                     + " INSERT of an event row per increment, counted not at all, in its transaction,"
                     + " or by group commit after it; ceiling: group"
                     + " commit's hand-off with no database, the most a synchronous write path could do).")
@@ -390,6 +392,7 @@ public final class ContentionBenchmark implements Callable<Integer> {
                 case "buffered" -> chosen.add(slotted(WriteMode.BUFFERED, 0));
                 case "grouped-rollup" -> chosen.add(new RollUpStrategy(db));
                 case "grouped-hourly" -> chosen.add(new BucketStrategy(db));
+                case "grouped-totals" -> chosen.add(new TotalsStrategy(db));
                 case "ceiling" -> chosen.add(new HandOffCeiling());
                 case "event", "event-joined", "event-grouped" -> chosen.add(new EventStrategy(db,
                         EventStrategy.Counting.valueOf(name.toUpperCase(Locale.ROOT).replace('-', '_')),

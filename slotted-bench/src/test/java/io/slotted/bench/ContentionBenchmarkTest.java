@@ -85,6 +85,17 @@ class ContentionBenchmarkTest {
     }
 
     @Test
+    void bench_groupedTotals_isExact_andEveryAnswerWithinTheFinalTotal() throws Exception {
+        Path out = Path.of("target", "cli-bench-totals");
+        Run bench = run("--db", MariaDbTestDatabase.instance().jdbcUrl(), "--writers", "8",
+                "--duration", "1s", "--warmup", "200ms", "--workload", "both",
+                "--strategies", "grouped,grouped-totals", "--out", out.toString());
+
+        assertThat(bench.status()).as("exit status; the cells ran and were exact: %s", bench).isZero();
+        assertThat(bench.out()).contains("every cell exact").contains("grouped-totals");
+    }
+
+    @Test
     void bench_events_countedAloneJoinedOrGrouped_areExact() throws Exception {
         Path out = Path.of("target", "cli-bench-events");
         Run bench = run("--db", MariaDbTestDatabase.instance().jdbcUrl(), "--writers", "4",

@@ -91,14 +91,14 @@ public final class DefaultSlottedCounters implements SlottedCounters {
                 config.idempotencyRetention(), config.clock());
         this.registry = new TypeRegistry(database, config);
         this.unwritten = config.readsIncludeUnwritten() ? UnwrittenIncrements.tracking() : UnwrittenIncrements.off();
-        this.direct = new DirectWriter(database, new SlotPicker(registry), retrier, keys, registry, stats,
+        this.reader = new CounterReader(database, retrier, registry);
+        this.direct = new DirectWriter(database, new SlotPicker(registry), retrier, keys, registry, reader, stats,
                 BucketClock.of(config));
         this.writer = switch (config.writeMode()) {
             case DIRECT -> direct;
-            case GROUPED -> new GroupedWriter(database, config, keys, registry, stats);
-            case BUFFERED -> new BufferedWriter(database, config, keys, registry, stats, unwritten);
+            case GROUPED -> new GroupedWriter(database, config, keys, registry, reader, stats);
+            case BUFFERED -> new BufferedWriter(database, config, keys, registry, reader, stats, unwritten);
         };
-        this.reader = new CounterReader(database, retrier, registry);
         this.roller = new Roller(database, retrier, registry, config, stats);
         this.adoption = new Adoption(database, retrier, registry, config.clock());
         this.setter = new CounterSetter(database, retrier, registry, stats);
@@ -152,6 +152,16 @@ public final class DefaultSlottedCounters implements SlottedCounters {
     @Override
     public CompletableFuture<Void> addAsync(int recordType, long recordId, long delta) {
         return writer.addAsync(acceptedKey(recordType, recordId, delta), delta);
+    }
+
+    @Override
+    public long addAndGet(int recordType, long recordId, long delta) {
+        return writer.addAndGet(acceptedKey(recordType, recordId, delta), delta);
+    }
+
+    @Override
+    public CompletableFuture<Long> addAndGetAsync(int recordType, long recordId, long delta) {
+        return writer.addAndGetAsync(acceptedKey(recordType, recordId, delta), delta);
     }
 
     @Override
@@ -291,10 +301,7 @@ public final class DefaultSlottedCounters implements SlottedCounters {
 
     private CounterKey acceptedKey(int recordType, long recordId, long delta) {
         SlottedCounters.checkRecordType(recordType);
-        if (delta == 0) {
-            throw new IllegalArgumentException("delta must not be 0 (counter (record_type="
-                    + recordType + ", record_id=" + recordId + "))");
-        }
+        SlottedCounters.checkDelta(recordType, recordId, delta);
         checkOpen();
         return new CounterKey(recordType, recordId);
     }

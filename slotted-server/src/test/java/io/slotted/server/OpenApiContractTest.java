@@ -287,6 +287,7 @@ class OpenApiContractTest {
     private List<WireRequest> table() {
         String keyed = "/v1/counters/downloads/10/increment";
         String edge = "/v1/counters/downloads/11/increment";
+        long full = service.store().counters().config().slots(1) * SlottedCounters.MAX_DELTA;
         String batch = "{\"increments\": [{\"type\": \"downloads\", \"id\": 12}]}";
         String thousandAndOne = Stream.iterate(0, i -> i + 1).limit(HttpFrontEnd.MAX_IDS + 1)
                 .map(String::valueOf).collect(Collectors.joining(","));
@@ -306,7 +307,8 @@ class OpenApiContractTest {
                 post("its key reused", keyed, WRITER).header(KEY, "contract-1").json("{\"delta\": 3}"),
                 post("an increment over 1 MiB", INCREMENT, WRITER).json("{\"delta\": 1" + OVER_THE_BODY_LIMIT + "}"),
                 post("an increment as text", INCREMENT, WRITER).body("text/plain", "{\"delta\": 1}"),
-                post("an increment to the edge", edge, WRITER).json("{\"delta\": " + Long.MAX_VALUE + "}"),
+                post("an increment past MAX_DELTA", edge, WRITER).json("{\"delta\": " + Long.MAX_VALUE + "}"),
+                put("a set to the edge", "/v1/counters/downloads/11", ADMIN).json("{\"count\": " + full + "}"),
                 post("an increment past the edge", edge, WRITER).json("{\"delta\": 1}"),
                 get("a read of a bad id", "/v1/counters/downloads/x", READER),
                 get("a read of an unknown type", "/v1/counters/downlods/1", READER),

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import io.slotted.SlottedCounters;
 import io.slotted.WriteMode;
 import io.slotted.db.TestDatabase;
 import io.slotted.server.config.CounterSettings;
@@ -281,18 +282,31 @@ abstract class RespSuite {
         Jedis jedis = writer();
         long id = newId();
         String key = "downloads:" + id;
+        long full = server.store().counters().config().slots(1) * SlottedCounters.MAX_DELTA;
+        server.store().counters().set(1, id, full);
+
+        assertThatThrownBy(() -> jedis.incr(key)).isInstanceOf(JedisDataException.class)
+                .hasMessage("ERR increment or decrement would overflow");
+        assertThat(jedis.decr(key)).isEqualTo(full - 1);
+        assertThat(sqlTotal(1, id)).isEqualTo(full - 1);
+    }
+
+    @Test
+    void anAmountPastMaxDelta_isRefusedSayingWhatToDo_andNothingIsApplied() throws Exception {
+        Jedis jedis = writer();
+        long id = newId();
+        String key = "downloads:" + id;
         jedis.incr(key);
 
         assertThatThrownBy(() -> jedis.incrBy(key, Long.MAX_VALUE)).isInstanceOf(JedisDataException.class)
-                .hasMessage("ERR increment or decrement would overflow");
+                .hasMessageContaining("ERR increment or decrement must be from -4503599627370495 to 4503599627370495");
         assertThatThrownBy(() -> send(jedis, "DECRBY", key, Long.toString(Long.MIN_VALUE)))
                 .isInstanceOf(JedisDataException.class)
                 .hasMessage("ERR increment or decrement would overflow");
-        assertThat(jedis.incrBy(key, Long.MAX_VALUE - 1)).isEqualTo(Long.MAX_VALUE);
-        assertThatThrownBy(() -> jedis.incr(key)).isInstanceOf(JedisDataException.class)
-                .hasMessage("ERR increment or decrement would overflow");
-        assertThat(jedis.decr(key)).isEqualTo(Long.MAX_VALUE - 1);
-        assertThat(sqlTotal(1, id)).isEqualTo(Long.MAX_VALUE - 1);
+        assertThatThrownBy(() -> jedis.decrBy(key, SlottedCounters.MAX_DELTA + 1)).isInstanceOf(JedisDataException.class)
+                .hasMessageContaining("several increments");
+        assertThat(jedis.incrBy(key, SlottedCounters.MAX_DELTA - 1)).isEqualTo(SlottedCounters.MAX_DELTA);
+        assertThat(sqlTotal(1, id)).isEqualTo(SlottedCounters.MAX_DELTA);
     }
 
     @Test

@@ -94,8 +94,7 @@ abstract class ServiceSuite {
                 + WRITER + " write   # writes imply reads\n"
                 + ADMIN + " admin\n");
         start();
-        // The probe counter of the bad-request table starts at 1, so that adding Long.MAX_VALUE
-        // overflows its total.
+        // The probe counter of the bad-request table starts at 1: every bad request leaves it so.
         assertThat(increment("downloads", PROBE, null, null).status()).isEqualTo(200);
     }
 
@@ -278,10 +277,16 @@ abstract class ServiceSuite {
         assertThat(count("views", id)).isEqualTo(7);
     }
 
+    /** The most a counter of a type holds in its slots: each slot row holds up to MAX_DELTA. */
+    private long capacity(int recordType) {
+        return server.store().counters().config().slots(recordType) * SlottedCounters.MAX_DELTA;
+    }
+
     @Test
-    void increment_thatWouldOverflowTheTotal_is422_andChangesNothing() {
+    void increment_pastWhatTheCounterHolds_is422_andChangesNothing() {
         long id = newId();
-        increment("downloads", id, "{\"delta\": " + (Long.MAX_VALUE - 5) + "}", null);
+        long full = capacity(1);
+        assertThat(set("downloads", id, "{\"count\": " + full + "}", ADMIN).status()).isEqualTo(200);
 
         Response single = increment("downloads", id, "{\"delta\": 10}", null);
         Response batch = client.post("/v1/increments").token(WRITER).body("{\"increments\": ["
@@ -290,11 +295,30 @@ abstract class ServiceSuite {
 
         assertThat(single.status()).isEqualTo(422);
         assertThat(single.errorCode()).isEqualTo("overflow");
+        assertThat(single.json().at("/error/message").asText()).contains("nothing was applied",
+                "at most " + SlottedCounters.MAX_DELTA);
         assertThat(batch.status()).isEqualTo(422);
         assertThat(batch.errorCode()).isEqualTo("overflow");
-        assertThat(count("downloads", id)).isEqualTo(Long.MAX_VALUE - 5);
-        assertThat(increment("downloads", id, "{\"delta\": 5}", null).status()).isEqualTo(200);
-        assertThat(count("downloads", id)).isEqualTo(Long.MAX_VALUE);
+        assertThat(count("downloads", id)).isEqualTo(full);
+        assertThat(increment("downloads", id, "{\"delta\": -10}", null).status()).isEqualTo(200);
+        assertThat(count("downloads", id)).isEqualTo(full - 10);
+    }
+
+    @Test
+    void increment_ofMoreThanMaxDelta_is400_sayingWhatToDo_andChangesNothing() {
+        long id = newId();
+
+        Response single = increment("downloads", id, "{\"delta\": " + (SlottedCounters.MAX_DELTA + 1) + "}", null);
+        Response batch = client.post("/v1/increments").token(WRITER).body("{\"increments\": [{\"type\":"
+                + " \"downloads\", \"id\": " + id + ", \"delta\": " + Long.MIN_VALUE + "}]}").send();
+
+        assertThat(single.status()).isEqualTo(400);
+        assertThat(single.errorCode()).isEqualTo("bad_delta");
+        assertThat(single.json().at("/error/message").asText())
+                .contains("from -4503599627370495 to 4503599627370495", "several increments");
+        assertThat(batch.status()).isEqualTo(400);
+        assertThat(batch.errorCode()).isEqualTo("bad_delta");
+        assertThat(count("downloads", id)).isZero();
     }
 
     private Response set(String type, long id, String body, String token) {
@@ -337,25 +361,26 @@ abstract class ServiceSuite {
     }
 
     @Test
-    void set_nearTheEdge_theOverflowGuardChecksLaterIncrementsAgainstTheNewCount() {
-        // views keeps no time buckets: a set resets the total but no bucket, and this test is
-        // about the total's guard.
+    void set_pastWhatTheCounterHolds_is422_andChangesNothing_andIncrementsCheckTheNewCount() {
+        // views keeps no time buckets: a set resets the total but no bucket.
         long id = newId();
+        long full = capacity(2);
         assertThat(increment("views", id, "{\"delta\": 1}", null).status()).isEqualTo(200);
 
-        Response nearTheEdge = set("views", id, "{\"count\": " + (Long.MAX_VALUE - 5) + "}", ADMIN);
-        Response over = increment("views", id, "{\"delta\": 10}", null);
+        Response tooMuch = set("views", id, "{\"count\": " + (full + 1) + "}", ADMIN);
+        Response atTheEdge = set("views", id, "{\"count\": " + full + "}", ADMIN);
+        Response over = increment("views", id, "{\"delta\": 1}", null);
 
-        assertThat(nearTheEdge.status()).isEqualTo(200);
+        assertThat(tooMuch.status()).as("%s", tooMuch).isEqualTo(422);
+        assertThat(tooMuch.errorCode()).isEqualTo("overflow");
+        assertThat(tooMuch.json().at("/error/message").asText()).contains("cannot hold " + (full + 1));
+        assertThat(atTheEdge.status()).isEqualTo(200);
         assertThat(over.status()).as("%s", over).isEqualTo(422);
-        assertThat(over.errorCode()).isEqualTo("overflow");
-        assertThat(count("views", id)).isEqualTo(Long.MAX_VALUE - 5);
-        assertThat(increment("views", id, "{\"delta\": 5}", null).status()).isEqualTo(200);
-        assertThat(count("views", id)).isEqualTo(Long.MAX_VALUE);
+        assertThat(count("views", id)).isEqualTo(full);
         assertThat(set("views", id, "{\"count\": 0}", ADMIN).status()).isEqualTo(200);
-        assertThat(increment("views", id, "{\"delta\": " + Long.MAX_VALUE + "}", null).status())
+        assertThat(increment("views", id, "{\"delta\": " + SlottedCounters.MAX_DELTA + "}", null).status())
                 .as("all the room again").isEqualTo(200);
-        assertThat(count("views", id)).isEqualTo(Long.MAX_VALUE);
+        assertThat(count("views", id)).isEqualTo(SlottedCounters.MAX_DELTA);
     }
 
     @Test
@@ -522,36 +547,43 @@ abstract class ServiceSuite {
                 .doesNotContain(Long.toString(id));
     }
 
+    /**
+     * Near the edge, whichever increments land in a slot with room are applied and the others
+     * refused: the count is exactly what was acknowledged, and stays readable.
+     */
     @Test
-    void sixteenConcurrentIncrementsAtTheEdge_onlyThoseThatFitAreApplied_andTheCounterStaysReadable()
+    void sixteenConcurrentIncrementsAtTheEdge_exactlyTheAcknowledgedAreApplied_andTheCounterStaysReadable()
             throws Exception {
         long id = newId();
-        long step = 1L << 59;
-        increment("downloads", id, "{\"delta\": " + (Long.MAX_VALUE - 10 * step) + "}", null);
+        long step = 1L << 48;
+        long start = capacity(1) - 10 * step;
+        assertThat(set("downloads", id, "{\"count\": " + start + "}", ADMIN).status()).isEqualTo(200);
         ExecutorService pool = Executors.newFixedThreadPool(16);
         List<Future<Integer>> statuses = new ArrayList<>();
+        List<Integer> answered = new ArrayList<>();
         try {
-            CountDownLatch start = new CountDownLatch(1);
+            CountDownLatch go = new CountDownLatch(1);
             for (int c = 0; c < 16; c++) {
                 statuses.add(pool.submit(() -> {
-                    start.await();
+                    go.await();
                     return increment("downloads", id, "{\"delta\": " + step + "}", null).status();
                 }));
             }
-            start.countDown();
-            List<Integer> answered = new ArrayList<>();
+            go.countDown();
             for (Future<Integer> status : statuses) {
                 answered.add(status.get());
             }
-            assertThat(answered).as("ten fit, six would overflow").containsOnly(200, 422)
-                    .filteredOn(status -> status == 200).hasSize(10);
         } finally {
             pool.shutdownNow();
         }
+        long applied = answered.stream().filter(status -> status == 200).count();
 
-        assertThat(count("downloads", id)).as("readable, at the edge").isEqualTo(Long.MAX_VALUE);
+        assertThat(answered).as("applied or refused as overflowing").containsOnly(200, 422);
+        assertThat(applied).as("at most ten fit").isLessThanOrEqualTo(10);
+        assertThat(count("downloads", id)).as("readable, exactly what was acknowledged")
+                .isEqualTo(start + applied * step);
         assertThat(increment("downloads", id, "{\"delta\": -" + step + "}", null).status()).isEqualTo(200);
-        assertThat(count("downloads", id)).isEqualTo(Long.MAX_VALUE - step);
+        assertThat(count("downloads", id)).isEqualTo(start + (applied - 1) * step);
     }
 
     @Test
@@ -849,7 +881,7 @@ abstract class ServiceSuite {
                 bad("bad id in a list", "GET", "/v1/counters/downloads?ids=1,x,3", null, 400, "bad_id"),
                 bad("too many increments", "POST", "/v1/increments", batchOf(HttpFrontEnd.MAX_INCREMENTS + 1),
                         400, "too_many_increments"),
-                bad("overflowing total", "POST", PROBE_INCREMENT, "{\"delta\": " + Long.MAX_VALUE + "}", 422, "overflow"),
+                bad("delta past MAX_DELTA", "POST", PROBE_INCREMENT, "{\"delta\": " + Long.MAX_VALUE + "}", 400, "bad_delta"),
                 bad("body over 1 MiB", "POST", PROBE_INCREMENT,
                         "{\"delta\": 1" + " ".repeat((int) HttpFrontEnd.MAX_BODY_BYTES) + "}", 413, "body_too_large"),
                 new BadRequest("body not declared as JSON", "POST", PROBE_INCREMENT, WRITER, "text/plain",

@@ -10,6 +10,7 @@ import io.slotted.internal.jdbc.Database;
 import io.slotted.internal.jdbc.Retrier;
 import io.slotted.internal.jdbc.Transactions;
 import io.slotted.internal.sql.BucketKey;
+import io.slotted.internal.sql.SlotRange;
 import io.slotted.internal.write.BucketRows;
 import io.slotted.internal.write.LockedSlots;
 import java.sql.Connection;
@@ -230,7 +231,8 @@ public final class BucketKeeper implements AutoCloseable {
 
     /**
      * Locks the counters' rows in the bucket, deletes them, and writes each counter's sum back
-     * into its lowest slot. A counter whose slots sum beyond 64 bits is left as it is.
+     * into its lowest slot. A counter whose slots sum beyond what one slot row holds is left as
+     * it is.
      *
      * @return how many rows fewer the bucket has
      */
@@ -240,8 +242,8 @@ public final class BucketKeeper implements AutoCloseable {
         List<BucketRow> sums = new ArrayList<>();
         for (LockedSlots counter : BucketRows.lock(connection, database.buckets(), recordType, bucketStart, ids)) {
             List<Integer> slots = counter.slots();
-            if (slots.size() < 2 || counter.overflowed()) {
-                continue;
+            if (slots.size() < 2 || counter.overflowed() || !SlotRange.fits(counter.total())) {
+                continue; // one row could not hold the sum
             }
             BucketKey key = new BucketKey(recordType, bucketStart, counter.recordId());
             slots.forEach(slot -> deleted.add(new RowKey(key, slot)));

@@ -25,7 +25,8 @@ import java.util.Optional;
  *
  * <p>One transaction locks the counter's slot rows (and, for a fold-mode type, its owner row),
  * deletes exactly the rows it locked and writes the new total: into the owner column for a
- * fold-mode type with an owner row, else into slot 0. An increment committed before the set
+ * fold-mode type with an owner row, else into slot 0, and on into slots 1, 2 … when it is more
+ * than one slot row holds. An increment committed before the set
  * started is in a locked row and so replaced; one that waited for the locks, or created a slot row
  * the set never read, commits after it and counts on top. That makes the set linearizable with
  * the increments around it.
@@ -66,10 +67,11 @@ public final class CounterSetter {
                         key.recordType(), List.of(key.recordId()), 0).values());
                 boolean inColumn = folds.isPresent()
                         && setOwnerColumn(connection, folds.get(), key, count);
+                List<SlotRow> rows = inColumn || count == 0 ? List.of()
+                        : SlotRows.spread(key, count, registry.slots(key.recordType()));
                 SlotRows.delete(connection, database.table(), key.recordType(), locked);
-                if (!inColumn && count != 0) {
-                    SlotRows.upsertOne(connection, dialect, database.table(),
-                            new SlotRow(key, 0, count), stats::retried);
+                for (SlotRow row : rows) {
+                    SlotRows.upsertOne(connection, dialect, database.table(), row, stats::retried);
                 }
                 connection.commit();
                 return null;
@@ -89,7 +91,7 @@ public final class CounterSetter {
                 }
             }
         }
-        var range = OwnerShape.check(connection, binding.owner());
+        var range = OwnerShape.check(connection, binding.owner()).folded();
         if (!range.holds(count)) {
             throw new CounterOverflowException("cannot set counter " + key + " to " + count + ": its"
                     + " owner column " + binding.owner() + " is " + range.describe()

@@ -1,5 +1,6 @@
 package io.slotted.internal.admin;
 
+import io.slotted.CounterOverflowException;
 import io.slotted.Increment;
 import io.slotted.RecountReport;
 import io.slotted.SlottedException;
@@ -10,6 +11,7 @@ import io.slotted.internal.jdbc.Transactions;
 import io.slotted.internal.owner.OwnerTable;
 import io.slotted.internal.registry.Registration;
 import io.slotted.internal.registry.TypeRegistry;
+import io.slotted.internal.sql.SlotRange;
 import io.slotted.internal.write.DirectWriter;
 import java.math.BigDecimal;
 import java.sql.Connection;
@@ -87,7 +89,7 @@ public final class Recount {
         for (RecountReport.Difference now : second.differing().values()) {
             RecountReport.Difference before = first.differing().get(now.recordId());
             if (before != null && before.expected() - before.actual() == now.expected() - now.actual()) {
-                repairs.add(new Increment(recordType, now.recordId(), now.expected() - now.actual()));
+                repairs.add(repair(recordType, now));
             } else {
                 unsettled++;
             }
@@ -96,6 +98,18 @@ public final class Recount {
             writer.correct(repairs.subList(from, Math.min(repairs.size(), from + FIX_BATCH)));
         }
         return report(recordType, second, repairs.size(), unsettled);
+    }
+
+    /** The increment that repairs a difference, which one slot row must be able to take. */
+    private static Increment repair(int recordType, RecountReport.Difference difference) {
+        BigDecimal by = BigDecimal.valueOf(difference.expected()).subtract(BigDecimal.valueOf(difference.actual()));
+        if (by.abs().compareTo(BigDecimal.valueOf(SlotRange.MAX_DELTA)) > 0) {
+            throw new CounterOverflowException("counter (record_type=" + recordType + ", record_id="
+                    + difference.recordId() + ") differs from its source by " + by + ", more than one"
+                    + " repair may add (" + SlotRange.MAX_DELTA + "); nothing was repaired: set that"
+                    + " counter to its source's count with set(), then recount again");
+        }
+        return new Increment(recordType, difference.recordId(), by.longValueExact());
     }
 
     private static RecountReport report(int recordType, Snapshot snapshot, long fixed, long unsettled) {

@@ -120,8 +120,8 @@ public final class SlotShrinker {
                         for (LockedSlots counter : locked.values()) {
                             rows += counter.slots().size();
                             if (counter.total() != 0) {
-                                targets.add(new SlotRow(new CounterKey(recordType, counter.recordId()),
-                                        0, counter.total()));
+                                targets.addAll(SlotRows.spread(new CounterKey(recordType, counter.recordId()),
+                                        counter.total(), slots));
                             }
                         }
                         for (SlotRow target : targets) {

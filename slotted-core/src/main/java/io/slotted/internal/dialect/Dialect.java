@@ -1,14 +1,18 @@
 package io.slotted.internal.dialect;
 
 import io.slotted.internal.sql.CounterKey;
+import io.slotted.internal.sql.SlotRange;
 import io.slotted.internal.sql.TableName;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.SQLNonTransientConnectionException;
 import java.sql.SQLTransientConnectionException;
+import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 
 /**
  * What differs between databases: the upsert statement, the DDL, and what an error code means.
@@ -199,6 +203,19 @@ public abstract class Dialect {
     public abstract String insertKeyIfAbsentSql(TableName keys);
 
     /**
+     * A slot row's new value, checked by the database: {@code value} itself, or the statement
+     * fails with the database's out-of-range error when it leaves what a slot row may hold (see
+     * {@link SlotRange}). Every upsert writes an existing row's new count through this.
+     *
+     * @param value the new count, an expression over the row and the inserted values
+     * @return the checked expression
+     */
+    protected String checkedSlotValue(String value) {
+        // Widened first: an INT count column (the seed's table) would otherwise multiply in 32 bits.
+        return "(CAST(" + value + " AS BIGINT) * " + SlotRange.CHECK_FACTOR + " / " + SlotRange.CHECK_FACTOR + ")";
+    }
+
+    /**
      * The isolation level whose transactions read one snapshot of the whole database, for reads
      * that must see every table as of one moment (a recount's source and counters).
      *
@@ -278,6 +295,58 @@ public abstract class Dialect {
      */
     public Optional<String> oneStatementFlushSql(TableName table, FlushMark mark, List<SlotRow> rows) {
         return Optional.empty();
+    }
+
+    /**
+     * The flush of {@link #oneStatementFlushSql} as one statement that also answers the totals
+     * of the counters it writes, right after its write: rows of {@code (record_type, record_id,
+     * total)}. Empty where the database cannot do both in one statement; the flusher then runs
+     * {@link #totalsSql} after the flush, one more round trip.
+     *
+     * @param table the checked counter table name
+     * @param mark the flusher's mark with this flush's number
+     * @param rows the slot rows and their deltas, in lock order
+     * @return the statement, or empty
+     */
+    public Optional<String> oneStatementFlushAnsweringTotalsSql(TableName table, FlushMark mark,
+            List<SlotRow> rows) {
+        return Optional.empty();
+    }
+
+    /**
+     * One slot row's upsert in auto-commit that also answers its counter's total right after:
+     * a row of {@code (record_type, record_id, total)}. Empty where the database cannot do both
+     * in one statement; the writer then runs {@link #totalsSql} after the upsert.
+     *
+     * @param table the checked counter table name
+     * @param row the slot row and its delta
+     * @return the statement, or empty
+     */
+    public Optional<String> upsertAnsweringTotalSql(TableName table, SlotRow row) {
+        return Optional.empty();
+    }
+
+    /**
+     * The totals of counters, their slot rows summed: rows of {@code (record_type, record_id,
+     * total)}, for the counters a write has just written. A type's ids are read with one
+     * {@code IN} list, so each counter's rows are found by the primary key. Only numbers are
+     * written in.
+     *
+     * @param table the checked counter table name
+     * @param keys the counters, at most a flush's worth
+     * @return the SQL text
+     */
+    public String totalsSql(TableName table, Collection<CounterKey> keys) {
+        Map<Integer, StringBuilder> idsByType = new TreeMap<>();
+        for (CounterKey key : keys) {
+            StringBuilder ids = idsByType.computeIfAbsent(key.recordType(), type -> new StringBuilder());
+            ids.append(ids.length() == 0 ? "" : ", ").append(key.recordId());
+        }
+        StringBuilder where = new StringBuilder();
+        idsByType.forEach((type, ids) -> where.append(where.length() == 0 ? "" : " OR ")
+                .append("(record_type = ").append(type).append(" AND record_id IN (").append(ids).append("))"));
+        return "SELECT record_type, record_id, SUM(count) FROM " + table + " WHERE " + where
+                + " GROUP BY record_type, record_id";
     }
 
     /** The mark and the rows as comma-separated tuples. */

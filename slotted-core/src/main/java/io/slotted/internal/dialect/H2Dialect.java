@@ -43,12 +43,11 @@ public final class H2Dialect extends Dialect {
         return merge(table, tuples(rows));
     }
 
-    /** Adds each row of {@code values}, tuples of (type, id, slot, delta), to its slot row. */
     /** One {@code MERGE} that sets the mark row and adds to the others. */
     @Override
     public Optional<String> oneStatementFlushSql(TableName table, FlushMark mark, List<SlotRow> rows) {
         return Optional.of(FLUSH_COMMENT + merge(table, tuples(mark, rows), "CASE WHEN c.record_type = "
-                + FlushMark.RECORD_TYPE + " THEN s.delta ELSE c.count + s.delta END"));
+                + FlushMark.RECORD_TYPE + " THEN s.delta ELSE " + checkedSlotValue("c.count + s.delta") + " END"));
     }
 
     @Override
@@ -57,13 +56,14 @@ public final class H2Dialect extends Dialect {
                 + " AS s (record_type, bucket_start, record_id, slot, delta)"
                 + " ON c.record_type = s.record_type AND c.bucket_start = s.bucket_start"
                 + " AND c.record_id = s.record_id AND c.slot = s.slot"
-                + " WHEN MATCHED THEN UPDATE SET count = c.count + s.delta"
+                + " WHEN MATCHED THEN UPDATE SET count = " + checkedSlotValue("c.count + s.delta")
                 + " WHEN NOT MATCHED THEN INSERT (record_type, bucket_start, record_id, slot, count)"
                 + " VALUES (s.record_type, s.bucket_start, s.record_id, s.slot, s.delta)";
     }
 
-    private static String merge(TableName table, String values) {
-        return merge(table, values, "c.count + s.delta");
+    /** Adds each row of {@code values}, tuples of (type, id, slot, delta), to its slot row. */
+    private String merge(TableName table, String values) {
+        return merge(table, values, checkedSlotValue("c.count + s.delta"));
     }
 
     /** Merges tuples of (type, id, slot, delta), a matched row's count becoming {@code matched}. */

@@ -1,6 +1,7 @@
 package io.slotted.internal.dialect;
 
 import io.slotted.internal.sql.CounterKey;
+import io.slotted.internal.sql.SlotRange;
 import io.slotted.internal.sql.TableName;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -99,7 +100,17 @@ public final class MariaDbDialect extends Dialect {
     @Override
     public String upsertSql(TableName table) {
         return "INSERT INTO " + table + " (record_type, record_id, slot, count) VALUES (?, ?, ?, ?)"
-                + " ON DUPLICATE KEY UPDATE count = count + ?";
+                + " ON DUPLICATE KEY UPDATE count = " + checkedSlotValue("count + ?");
+    }
+
+    /**
+     * MariaDB and MySQL compute integers in 64 bits whatever the columns' types, and refuse an
+     * overflow whatever the SQL mode; {@code DIV} keeps the quotient an integer ({@code /} would
+     * make it a decimal).
+     */
+    @Override
+    protected String checkedSlotValue(String value) {
+        return "(" + value + ") * " + SlotRange.CHECK_FACTOR + " DIV " + SlotRange.CHECK_FACTOR;
     }
 
     /**
@@ -138,7 +149,7 @@ public final class MariaDbDialect extends Dialect {
 
     @Override
     public String upsertRowsSqlWithValues(TableName table, List<SlotRow> rows) {
-        return upsert(table, tuples(rows), "count + %s");
+        return upsert(table, tuples(rows), checkedSlotValue("count + %s"));
     }
 
     /**
@@ -148,7 +159,7 @@ public final class MariaDbDialect extends Dialect {
     @Override
     public Optional<String> oneStatementFlushSql(TableName table, FlushMark mark, List<SlotRow> rows) {
         return Optional.of(FLUSH_COMMENT + upsert(table, tuples(mark, rows),
-                "IF(record_type = " + FlushMark.RECORD_TYPE + ", %s, count + %s)"));
+                "IF(record_type = " + FlushMark.RECORD_TYPE + ", %s, " + checkedSlotValue("count + %s") + ")"));
     }
 
     /**
@@ -167,8 +178,8 @@ public final class MariaDbDialect extends Dialect {
         String insert = "INSERT INTO " + buckets + " (record_type, bucket_start, record_id, slot, count)"
                 + " VALUES " + bucketTuples(rows);
         return mysql
-                ? insert + " AS new ON DUPLICATE KEY UPDATE count = count + new.count"
-                : insert + " ON DUPLICATE KEY UPDATE count = count + VALUES(count)";
+                ? insert + " AS new ON DUPLICATE KEY UPDATE count = " + checkedSlotValue("count + new.count")
+                : insert + " ON DUPLICATE KEY UPDATE count = " + checkedSlotValue("count + VALUES(count)");
     }
 
     /**

@@ -30,8 +30,8 @@ public final class PostgresDialect extends Dialect {
     }
 
     /** Adds each row of {@code values}, tuples of (type, id, slot, delta), to its slot row. */
-    private static String upsert(TableName table, String values) {
-        return upsert(table, values, "c.count + excluded.count");
+    private String upsert(TableName table, String values) {
+        return upsert(table, values, checkedSlotValue("c.count + excluded.count"));
     }
 
     /** Upserts tuples of (type, id, slot, delta), an existing row's count becoming {@code update}. */
@@ -45,14 +45,48 @@ public final class PostgresDialect extends Dialect {
         return "INSERT INTO " + buckets + " AS c (record_type, bucket_start, record_id, slot, count)"
                 + " VALUES " + bucketTuples(rows)
                 + " ON CONFLICT (record_type, bucket_start, record_id, slot)"
-                + " DO UPDATE SET count = c.count + excluded.count";
+                + " DO UPDATE SET count = " + checkedSlotValue("c.count + excluded.count");
     }
 
     /** One {@code INSERT … ON CONFLICT DO UPDATE} that sets the mark row and adds to the others. */
     @Override
     public Optional<String> oneStatementFlushSql(TableName table, FlushMark mark, List<SlotRow> rows) {
-        return Optional.of(FLUSH_COMMENT + upsert(table, tuples(mark, rows), "CASE WHEN c.record_type = "
-                + FlushMark.RECORD_TYPE + " THEN excluded.count ELSE c.count + excluded.count END"));
+        return Optional.of(FLUSH_COMMENT + flushUpsert(table, mark, rows));
+    }
+
+    /**
+     * The flush's upsert inside a {@code WITH}, answering totals: see {@link #answeringTotals}.
+     */
+    @Override
+    public Optional<String> oneStatementFlushAnsweringTotalsSql(TableName table, FlushMark mark,
+            List<SlotRow> rows) {
+        return Optional.of(FLUSH_COMMENT + answeringTotals(table, flushUpsert(table, mark, rows)));
+    }
+
+    @Override
+    public Optional<String> upsertAnsweringTotalSql(TableName table, SlotRow row) {
+        return Optional.of(answeringTotals(table, upsert(table, row.tuple())));
+    }
+
+    /**
+     * An upsert made to answer the totals of the counters it writes, in the same statement and
+     * round trip. {@code RETURNING} gives each written slot row's new count, taken under its row
+     * lock; the other slot rows are summed as of the statement's snapshot, which a data-modifying
+     * {@code WITH} does not see into, so the written row is left out of the sum and added from
+     * {@code RETURNING}. The snapshot holds every increment committed before the statement began,
+     * so the total includes every increment acknowledged before this one was accepted; a plain
+     * read takes no lock, so flushers of other slots never wait for it. The mark row is left out.
+     */
+    private static String answeringTotals(TableName table, String upsert) {
+        return "WITH written AS (" + upsert + " RETURNING c.record_type, c.record_id, c.slot, c.count)"
+                + " SELECT w.record_type, w.record_id, w.count + COALESCE((SELECT SUM(o.count) FROM "
+                + table + " o WHERE o.record_type = w.record_type AND o.record_id = w.record_id"
+                + " AND o.slot <> w.slot), 0) FROM written w WHERE w.record_type <> " + FlushMark.RECORD_TYPE;
+    }
+
+    private String flushUpsert(TableName table, FlushMark mark, List<SlotRow> rows) {
+        return upsert(table, tuples(mark, rows), "CASE WHEN c.record_type = " + FlushMark.RECORD_TYPE
+                + " THEN excluded.count ELSE " + checkedSlotValue("c.count + excluded.count") + " END");
     }
 
     @Override

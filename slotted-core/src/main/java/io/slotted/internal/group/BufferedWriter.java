@@ -7,6 +7,7 @@ import io.slotted.internal.bucket.BucketClock;
 import io.slotted.internal.jdbc.Database;
 import io.slotted.internal.registry.TypeRegistry;
 import io.slotted.internal.keys.IdempotencyKeys;
+import io.slotted.internal.read.CounterReader;
 import io.slotted.internal.sql.CounterKey;
 import io.slotted.internal.write.CounterWriter;
 import io.slotted.internal.write.StatsRecorder;
@@ -24,7 +25,8 @@ import org.slf4j.LoggerFactory;
  * <p>Since its callers are gone, a flush that failed for a passing reason is tried again every
  * interval until it lands; only once closing is it given up after the configured attempts, with an
  * error log. A counter whose slot would overflow can never land and is dropped at once. Keyed
- * increments still wait for their flush: only the database can tell a replay.
+ * increments still wait for their flush: only the database can tell a replay; so do increments
+ * that want the total after them.
  */
 public final class BufferedWriter implements CounterWriter {
     private static final Logger LOG = LoggerFactory.getLogger(BufferedWriter.class);
@@ -42,17 +44,19 @@ public final class BufferedWriter implements CounterWriter {
      * @param database where to write
      * @param config the flusher count, queue size, interval and retries
      * @param keys where idempotency keys are recorded
+     * @param registry the type registry, which says which types fold into an owner column
+     * @param reader how totals a flush could not learn are read
      * @param stats where work is counted
      * @param unwritten where accepted increments are tracked until written, for reads
      */
     public BufferedWriter(Database database, SlottedConfig config, IdempotencyKeys keys, TypeRegistry registry,
-            StatsRecorder stats, UnwrittenIncrements unwritten) {
+            CounterReader reader, StatsRecorder stats, UnwrittenIncrements unwritten) {
         this.config = config;
         this.unwritten = unwritten;
         this.stats = stats;
         this.queue = new FlushQueue(config, stats);
         this.buckets = BucketClock.of(config);
-        this.flushers = new Flushers(database, config, keys, registry, stats, this::flushEveryInterval);
+        this.flushers = new Flushers(database, config, keys, registry, reader, stats, this::flushEveryInterval);
         flushers.start();
     }
 
@@ -72,6 +76,17 @@ public final class BufferedWriter implements CounterWriter {
     public CompletableFuture<Void> addAsync(CounterKey key, long delta) {
         add(key, delta);
         return CompletableFuture.completedFuture(null);
+    }
+
+    /** Waits for its flush, as a keyed increment does: the total is known only after the write. */
+    @Override
+    public long addAndGet(CounterKey key, long delta) {
+        return queue.addAndGet(key, delta, buckets.startOf(key.recordType()));
+    }
+
+    @Override
+    public CompletableFuture<Long> addAndGetAsync(CounterKey key, long delta) {
+        return queue.addAndGetAsync(key, delta, buckets.startOf(key.recordType()));
     }
 
     @Override

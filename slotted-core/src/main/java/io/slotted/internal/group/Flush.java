@@ -6,7 +6,10 @@ import io.slotted.internal.write.Deltas;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.NavigableMap;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * The increments one transaction writes: the callers' increments summed per counter, in counter
@@ -22,9 +25,10 @@ final class Flush {
     private final Deltas deltas = new Deltas();
 
     /**
-     * Groups increments into as few flushes as possible. A counter's in-flush sum must fit in a
-     * {@code long}; an increment that would overflow it goes to another flush rather than being
-     * refused, since its own slot write may well fit.
+     * Groups increments into as few flushes as possible. A counter's in-flush sum must be what one
+     * slot row may take at once ({@code SlotRange.MAX_DELTA} either way); an increment that would
+     * take it further goes to another flush rather than being refused, since its own slot write
+     * may well fit.
      */
     static List<Flush> of(List<Pending> increments) {
         List<Flush> flushes = new ArrayList<>();
@@ -76,12 +80,49 @@ final class Flush {
                 .sorted(Comparator.comparing(Pending::idempotencyKey)).toList();
     }
 
+    /** Whether any of its callers wants the counter's total after the commit. */
+    boolean wantsTotals() {
+        for (Pending increment : pending) {
+            if (increment.wantsTotal()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The counters whose totals its callers want. */
+    Set<CounterKey> wantedTotals() {
+        Set<CounterKey> wanted = new TreeSet<>();
+        pending.stream().filter(Pending::wantsTotal).forEach(p -> wanted.add(p.key()));
+        return wanted;
+    }
+
+    /** Gives the callers that want them their counters' totals, before they are completed. */
+    void answer(Map<CounterKey, Long> totals) {
+        for (Pending increment : pending) {
+            if (increment.wantsTotal()) {
+                increment.total(totals.get(increment.key()));
+            }
+        }
+    }
+
     /** One flush per counter, for isolating a counter whose slot overflows. */
     List<Flush> perCounter() {
         List<Flush> parts = new ArrayList<>();
         for (CounterKey key : sums().keySet()) {
             Flush part = new Flush();
             pending.stream().filter(p -> p.key().equals(key)).forEach(part::tryAdd);
+            parts.add(part);
+        }
+        return parts;
+    }
+
+    /** One flush per increment, for finding which of a counter's increments still fit. */
+    List<Flush> perIncrement() {
+        List<Flush> parts = new ArrayList<>();
+        for (Pending increment : pending) {
+            Flush part = new Flush();
+            part.tryAdd(increment);
             parts.add(part);
         }
         return parts;

@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Queue;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -101,6 +102,25 @@ final class FlushQueue {
             waitingForRoom.decrementAndGet();
             roomLock.unlock();
         }
+    }
+
+    /**
+     * Queues an increment and waits for its flush, in every mode: only the flush learns the
+     * counter's total after it.
+     *
+     * @return the total right after the commit
+     */
+    long addAndGet(CounterKey key, long delta, long bucketStart) {
+        Pending increment = Pending.awaitedWithTotal(key, delta, bucketStart);
+        offer(increment);
+        return increment.awaitTotal();
+    }
+
+    /** Queues an increment whose future completes with the counter's total after its commit. */
+    CompletableFuture<Long> addAndGetAsync(CounterKey key, long delta, long bucketStart) {
+        Pending increment = Pending.asyncWithTotal(key, delta, bucketStart);
+        offer(increment);
+        return increment.future();
     }
 
     /**

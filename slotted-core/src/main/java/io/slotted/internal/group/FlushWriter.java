@@ -4,6 +4,7 @@ import io.slotted.OutcomeUnknownException;
 import io.slotted.SlottedConfig;
 import io.slotted.SlottedException;
 import io.slotted.Ticker;
+import io.slotted.TotalUnavailableException;
 import io.slotted.internal.dialect.BucketRow;
 import io.slotted.internal.dialect.ClusterNode;
 import io.slotted.internal.dialect.Dialect;
@@ -15,6 +16,7 @@ import io.slotted.internal.jdbc.RetryPolicy;
 import io.slotted.internal.jdbc.Transactions;
 import io.slotted.internal.registry.TypeRegistry;
 import io.slotted.internal.keys.IdempotencyKeys;
+import io.slotted.internal.read.CounterReader;
 import io.slotted.internal.schema.SchemaMigrator;
 import io.slotted.internal.sql.CounterKey;
 import io.slotted.internal.sql.TableName;
@@ -23,9 +25,11 @@ import io.slotted.internal.write.Deltas;
 import io.slotted.internal.write.SlotPicker;
 import io.slotted.internal.write.SlotRows;
 import io.slotted.internal.write.StatsRecorder;
+import io.slotted.internal.write.WrittenTotals;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -71,6 +75,7 @@ final class FlushWriter {
     private final RetryPolicy retryPolicy;
     private final SlotPicker slots;
     private final TypeRegistry registry;
+    private final CounterReader reader;
     private final Ticker ticker;
     private long nextSeq = 1;
     private boolean registered;
@@ -80,7 +85,7 @@ final class FlushWriter {
     private int shares;
 
     FlushWriter(Database database, SlottedConfig config, int index, String flusherId,
-            IdempotencyKeys keys, TypeRegistry registry, StatsRecorder stats) {
+            IdempotencyKeys keys, TypeRegistry registry, CounterReader reader, StatsRecorder stats) {
         this.database = database;
         this.config = config;
         this.index = index;
@@ -91,14 +96,16 @@ final class FlushWriter {
         this.retryPolicy = RetryPolicy.forFlushes(config, stats::retried);
         this.slots = new SlotPicker(registry);
         this.registry = registry;
+        this.reader = reader;
         this.ticker = config.ticker();
         this.share = index;
         this.shares = config.flushers();
     }
 
     /**
-     * Writes a flush durably. A counter whose slot would overflow is split off so that only its
-     * own increments fail.
+     * Writes a flush durably. A counter whose slot row would leave its range (see
+     * {@code SlotRange}) is split off, and then its increments one from another, so that exactly
+     * the increments that fit are applied, in the order they came, and only the others fail.
      *
      * @param flush what to write
      * @param onFailure told of each part that could not be written, with the reason
@@ -106,17 +113,44 @@ final class FlushWriter {
     void write(Flush flush, FailureHandler onFailure) {
         try {
             long started = ticker.read();
-            Map<Pending, IdempotencyKeys.Verdict> verdicts = writeOnce(flush, nextSeq++);
-            stats.flushed(flush.increments() - deliver(verdicts), ticker.read() - started);
+            Attempt written = writeOnce(flush, nextSeq++);
+            stats.flushed(flush.increments() - deliver(written.verdicts), ticker.read() - started);
+            if (flush.wantsTotals()) {
+                answerTotals(flush, written.totals);
+            }
         } catch (OverflowInFlush overflow) {
-            if (flush.counters() == 1) {
+            if (flush.increments() == 1) {
                 onFailure.failed(flush, overflow.reported);
                 return;
             }
-            flush.perCounter().forEach(part -> write(part, onFailure));
+            List<Flush> parts = flush.counters() == 1 ? flush.perIncrement() : flush.perCounter();
+            parts.forEach(part -> write(part, onFailure));
         } catch (SlottedException e) {
             onFailure.failed(flush, e);
         }
+    }
+
+    /**
+     * Gives the callers that want them their counters' totals: those the flush learned in its own
+     * round trip, and the others read now, as reads do (a type folding into an owner column, a
+     * flush whose lost commit was resolved). A read that fails then fails only those callers,
+     * saying that their increments were applied.
+     */
+    private void answerTotals(Flush flush, Map<CounterKey, Long> learned) {
+        Map<CounterKey, Long> totals = new HashMap<>(learned);
+        Set<CounterKey> missing = flush.wantedTotals();
+        missing.removeAll(totals.keySet());
+        if (!missing.isEmpty()) {
+            try {
+                totals.putAll(reader.totals(missing));
+            } catch (SlottedException e) {
+                flush.pending().stream().filter(p -> p.wantsTotal() && missing.contains(p.key()))
+                        .forEach(p -> p.fail(new TotalUnavailableException("the increment of counter "
+                                + p.key() + " was applied, but its total could not be read after it: "
+                                + e.getMessage() + "; do not apply it again, read the counter", e)));
+            }
+        }
+        flush.answer(totals);
     }
 
     /** Told when a flush could not be written. */
@@ -151,14 +185,14 @@ final class FlushWriter {
      * the resolution time runs out: giving up earlier would leave callers not knowing what could
      * still be learned.
      */
-    private Map<Pending, IdempotencyKeys.Verdict> writeOnce(Flush flush, long seq) {
+    private Attempt writeOnce(Flush flush, long seq) {
         String operation = describe(flush);
         long resolveBy = 0;
         boolean outcomeUnknown = false;
         for (int attempt = 1; ; attempt++) {
             Attempt result = attempt(flush, seq, outcomeUnknown);
             if (result.failure == null) {
-                return result.verdicts;
+                return result;
             }
             Failure kind = result.kind;
             if (result.commitSent && kind == Failure.CONNECTION && !outcomeUnknown) {
@@ -216,7 +250,7 @@ final class FlushWriter {
         try {
             connection = heldConnection();
         } catch (SQLException e) {
-            return new Attempt(e, Failure.CONNECTION, false, null);
+            return new Attempt(e, Failure.CONNECTION, false, null, null);
         }
         Dialect dialect = database.dialect();
         boolean commitSent = false;
@@ -226,38 +260,45 @@ final class FlushWriter {
             if (mayHaveCommitted) {
                 dialect.causalReads(connection, true);
             }
+            // Before any slot is picked: the registry holds the slot counts every process follows.
+            registry.refreshIfStale(connection);
             Optional<String> oneStatement = mayHaveCommitted ? Optional.empty() : oneStatement(dialect, flush, seq);
             List<BucketRow> bucketRows = flush.deltas().bucketRows(this::slotFor);
             connection.setAutoCommit(oneStatement.isPresent() && bucketRows.isEmpty());
-            registry.refreshIfStale(connection);
             keys.pruneIfDue(connection);
             ledger.touchIfDue(connection);
+            Set<CounterKey> learn = totalsToLearn(flush);
             if (oneStatement.isPresent()) {
                 commitSent = true;
-                writeMarked(connection, dialect, oneStatement.get(), bucketRows, database.buckets());
-                return Attempt.succeeded(verdicts);
+                Map<CounterKey, Long> totals = writeMarked(connection, dialect, flush, seq, oneStatement.get(),
+                        bucketRows, learn);
+                return Attempt.succeeded(verdicts, totals);
             }
             if (mayHaveCommitted && ledger.markShows(connection, seq)) {
                 connection.rollback();
                 dialect.causalReads(connection, false);
                 stats.outcomeResolved();
-                return Attempt.succeeded(verdicts);
+                return Attempt.succeeded(verdicts, Map.of());
             }
+            Map<CounterKey, Long> totals = Map.of();
             if (claimedAndWritten(connection, dialect, flush, seq, verdicts)) {
+                if (!learn.isEmpty()) {
+                    totals = WrittenTotals.query(connection, dialect, database.table(), learn);
+                }
                 commitSent = true;
                 connection.commit();
             }
             if (mayHaveCommitted) {
                 dialect.causalReads(connection, false);
             }
-            return Attempt.succeeded(verdicts);
+            return Attempt.succeeded(verdicts, totals);
         } catch (SQLException e) {
             Failure kind = dialect.classify(e);
             if (kind != Failure.CONNECTION) {
                 Transactions.rollbackQuietly(connection, e);
             }
             releaseConnection();
-            return new Attempt(e, kind, commitSent, null);
+            return new Attempt(e, kind, commitSent, null, null);
         }
     }
 
@@ -266,21 +307,61 @@ final class FlushWriter {
      * time buckets; otherwise in the open transaction, followed by the bucket rows and COMMIT.
      * The statements go as one batch, which the drivers send in one round trip. Either way the
      * mark commits with the rows, so a lost commit is resolved as for any marked flush.
+     *
+     * <p>The totals of the counters in {@code learn} come from the upsert itself where the
+     * database can answer them in that statement; else from a query of them right after it in
+     * auto-commit, or before COMMIT in the transaction (see {@link WrittenTotals}). The query
+     * after an auto-commit flush follows a flush that has landed: if it fails, the flush stands
+     * and the totals are read again as reads do.
+     *
+     * @return the totals learned, none if {@code learn} is empty
      */
-    private static void writeMarked(Connection connection, Dialect dialect, String marked,
-            List<BucketRow> bucketRows, TableName buckets) throws SQLException {
+    private Map<CounterKey, Long> writeMarked(Connection connection, Dialect dialect, Flush flush, long seq,
+            String marked, List<BucketRow> bucketRows, Set<CounterKey> learn) throws SQLException {
         try (Statement statement = connection.createStatement()) {
             if (bucketRows.isEmpty()) {
+                Optional<String> answering = learn.isEmpty() ? Optional.empty()
+                        : dialect.oneStatementFlushAnsweringTotalsSql(database.table(), ledger.mark(seq),
+                                flush.deltas().counterRows(this::slotFor));
+                if (answering.isPresent()) {
+                    return WrittenTotals.execute(statement, answering.get());
+                }
                 statement.executeUpdate(marked);
-                return;
+                return learn.isEmpty() ? Map.of() : totalsAfterLanding(connection, dialect, learn);
             }
             statement.addBatch(marked);
-            for (String upsert : BucketRows.statements(dialect, buckets, bucketRows)) {
+            for (String upsert : BucketRows.statements(dialect, database.buckets(), bucketRows)) {
                 statement.addBatch(upsert);
             }
             statement.executeBatch();
         }
+        Map<CounterKey, Long> totals = learn.isEmpty() ? Map.of()
+                : WrittenTotals.query(connection, dialect, database.table(), learn);
         connection.commit();
+        return totals;
+    }
+
+    private Map<CounterKey, Long> totalsAfterLanding(Connection connection, Dialect dialect,
+            Set<CounterKey> learn) {
+        try {
+            return WrittenTotals.query(connection, dialect, database.table(), learn);
+        } catch (SQLException e) {
+            releaseConnection();
+            return Map.of();
+        }
+    }
+
+    /**
+     * The counters whose totals the flush learns as it writes: those its callers want, unless
+     * their type folds into an owner column, whose totals add the column and are read after.
+     */
+    private Set<CounterKey> totalsToLearn(Flush flush) {
+        if (!flush.wantsTotals()) {
+            return Set.of();
+        }
+        Set<CounterKey> wanted = flush.wantedTotals();
+        wanted.removeIf(key -> registry.folds(key.recordType()));
+        return wanted;
     }
 
     /**
@@ -421,11 +502,14 @@ final class FlushWriter {
                 + " counters (the first " + first.getKey() + ")";
     }
 
-    /** The outcome of one transaction: its failure, or what its idempotency keys found. */
+    /**
+     * The outcome of one transaction: its failure, or what its idempotency keys found and the
+     * totals it learned.
+     */
     private record Attempt(SQLException failure, Failure kind, boolean commitSent,
-            Map<Pending, IdempotencyKeys.Verdict> verdicts) {
-        static Attempt succeeded(Map<Pending, IdempotencyKeys.Verdict> verdicts) {
-            return new Attempt(null, null, false, verdicts);
+            Map<Pending, IdempotencyKeys.Verdict> verdicts, Map<CounterKey, Long> totals) {
+        static Attempt succeeded(Map<Pending, IdempotencyKeys.Verdict> verdicts, Map<CounterKey, Long> totals) {
+            return new Attempt(null, null, false, verdicts, totals);
         }
     }
 

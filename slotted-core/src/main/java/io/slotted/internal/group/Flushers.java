@@ -4,6 +4,7 @@ import io.slotted.SlottedConfig;
 import io.slotted.internal.jdbc.Database;
 import io.slotted.internal.registry.TypeRegistry;
 import io.slotted.internal.keys.IdempotencyKeys;
+import io.slotted.internal.read.CounterReader;
 import io.slotted.internal.write.StatsRecorder;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -28,12 +29,13 @@ final class Flushers {
     private final CountDownLatch closing = new CountDownLatch(1);
 
     /** Prepares the threads; {@link #start()} starts them once their owner is fully built. */
-    Flushers(Database database, SlottedConfig config, IdempotencyKeys keys, TypeRegistry registry, StatsRecorder stats,
-            Loop loop) {
+    Flushers(Database database, SlottedConfig config, IdempotencyKeys keys, TypeRegistry registry,
+            CounterReader reader, StatsRecorder stats, Loop loop) {
         // Ledger rows are per flusher and per instance: two processes never share one.
         String instance = UUID.randomUUID().toString();
         for (int i = 0; i < config.flushers(); i++) {
-            FlushWriter writer = new FlushWriter(database, config, i, instance + "-" + i, keys, registry, stats);
+            FlushWriter writer = new FlushWriter(database, config, i, instance + "-" + i, keys, registry, reader,
+                    stats);
             Thread thread = new Thread(() -> loop.run(writer), "slotted-flusher-" + i);
             thread.setDaemon(true);
             threads.add(thread);

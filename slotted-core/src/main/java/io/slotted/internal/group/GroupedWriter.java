@@ -6,6 +6,7 @@ import io.slotted.internal.bucket.BucketClock;
 import io.slotted.internal.jdbc.Database;
 import io.slotted.internal.registry.TypeRegistry;
 import io.slotted.internal.keys.IdempotencyKeys;
+import io.slotted.internal.read.CounterReader;
 import io.slotted.internal.sql.CounterKey;
 import io.slotted.internal.write.CounterWriter;
 import io.slotted.internal.write.StatsRecorder;
@@ -46,14 +47,16 @@ public final class GroupedWriter implements CounterWriter {
      * @param database where to write
      * @param config the flusher count, queue size, retries and ticker
      * @param keys where idempotency keys are recorded
+     * @param registry the type registry, which says which types fold into an owner column
+     * @param reader how totals a flush could not learn are read
      * @param stats where work is counted
      */
     public GroupedWriter(Database database, SlottedConfig config, IdempotencyKeys keys, TypeRegistry registry,
-            StatsRecorder stats) {
+            CounterReader reader, StatsRecorder stats) {
         this.ticker = config.ticker();
         this.queue = new FlushQueue(config, stats);
         this.buckets = BucketClock.of(config);
-        this.flushers = new Flushers(database, config, keys, registry, stats, this::flushUntilClosed);
+        this.flushers = new Flushers(database, config, keys, registry, reader, stats, this::flushUntilClosed);
         flushers.start();
     }
 
@@ -68,7 +71,17 @@ public final class GroupedWriter implements CounterWriter {
     public CompletableFuture<Void> addAsync(CounterKey key, long delta) {
         Pending increment = Pending.async(key, delta, buckets.startOf(key.recordType()));
         queue.offer(increment);
-        return increment.future();
+        return increment.voidFuture();
+    }
+
+    @Override
+    public long addAndGet(CounterKey key, long delta) {
+        return queue.addAndGet(key, delta, buckets.startOf(key.recordType()));
+    }
+
+    @Override
+    public CompletableFuture<Long> addAndGetAsync(CounterKey key, long delta) {
+        return queue.addAndGetAsync(key, delta, buckets.startOf(key.recordType()));
     }
 
     @Override

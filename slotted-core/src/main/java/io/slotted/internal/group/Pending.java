@@ -16,8 +16,11 @@ import java.util.concurrent.locks.LockSupport;
  * a wait costs least on few cores, and never pins a virtual thread's carrier. A caller of
  * {@code addAsync} gets a future instead; a {@code BUFFERED} increment without a key has nobody
  * waiting. An outcome is set once: a caller already failed (its key conflicted, its slot would
- * overflow) keeps its exception when the rest of its flush completes. {@link #replayed()} is set
- * before the outcome, whose volatile write publishes it.
+ * overflow) keeps its exception when the rest of its flush completes. {@link #replayed()} and
+ * {@link #total()} are set before the outcome, whose volatile write publishes them.
+ *
+ * <p>A caller of {@code addAndGet} wants the counter's total right after the commit: its
+ * increment {@link #wantsTotal() wants a total}, which the flush sets before completing it.
  */
 final class Pending {
     private static final Object DURABLE = new Object();
@@ -37,41 +40,55 @@ final class Pending {
     private final long bucketStart;
     private final String idempotencyKey;
     private final Thread waiter;
-    private final CompletableFuture<Void> future;
+    /** Completed with null, or with the total when one is wanted. */
+    private final CompletableFuture<Long> future;
+    private final boolean wantsTotal;
     /** Null while pending, then {@link #DURABLE} or the exception the caller gets. */
     private volatile Object outcome;
     private boolean replayed;
+    private long total;
     /** The next older increment in the queue's stack; written before the increment is queued. */
     Pending next;
 
     private Pending(CounterKey key, long delta, long bucketStart, String idempotencyKey, Thread waiter,
-            CompletableFuture<Void> future) {
+            CompletableFuture<Long> future, boolean wantsTotal) {
         this.key = key;
         this.delta = delta;
         this.bucketStart = bucketStart;
         this.idempotencyKey = idempotencyKey;
         this.waiter = waiter;
         this.future = future;
+        this.wantsTotal = wantsTotal;
     }
 
     /** An increment whose calling thread waits for its commit in {@link #awaitDurable()}. */
     static Pending awaited(CounterKey key, long delta, long bucketStart) {
-        return new Pending(key, delta, bucketStart, null, Thread.currentThread(), null);
+        return new Pending(key, delta, bucketStart, null, Thread.currentThread(), null, false);
+    }
+
+    /** As {@link #awaited}, wanting the counter's total after the commit: {@link #awaitTotal()}. */
+    static Pending awaitedWithTotal(CounterKey key, long delta, long bucketStart) {
+        return new Pending(key, delta, bucketStart, null, Thread.currentThread(), null, true);
     }
 
     /** An increment whose caller gets {@link #future()}, completed after its commit. */
     static Pending async(CounterKey key, long delta, long bucketStart) {
-        return new Pending(key, delta, bucketStart, null, null, new CompletableFuture<>());
+        return new Pending(key, delta, bucketStart, null, null, new CompletableFuture<>(), false);
+    }
+
+    /** As {@link #async}, its future completed with the counter's total after the commit. */
+    static Pending asyncWithTotal(CounterKey key, long delta, long bucketStart) {
+        return new Pending(key, delta, bucketStart, null, null, new CompletableFuture<>(), true);
     }
 
     /** A {@code BUFFERED} increment: its caller was released when it was queued. */
     static Pending released(CounterKey key, long delta, long bucketStart) {
-        return new Pending(key, delta, bucketStart, null, null, null);
+        return new Pending(key, delta, bucketStart, null, null, null, false);
     }
 
     /** An increment with an idempotency key, whose calling thread waits in every mode. */
     static Pending keyed(CounterKey key, long delta, long bucketStart, String idempotencyKey) {
-        return new Pending(key, delta, bucketStart, idempotencyKey, Thread.currentThread(), null);
+        return new Pending(key, delta, bucketStart, idempotencyKey, Thread.currentThread(), null, false);
     }
 
     CounterKey key() {
@@ -90,9 +107,35 @@ final class Pending {
         return idempotencyKey;
     }
 
-    /** Completed once the increment is durable; only for an increment made by {@link #async}. */
-    CompletableFuture<Void> future() {
+    /**
+     * Completed once the increment is durable, with its total if one is wanted, else with null;
+     * only for an increment made by {@link #async} or {@link #asyncWithTotal}.
+     */
+    CompletableFuture<Long> future() {
         return future;
+    }
+
+    boolean wantsTotal() {
+        return wantsTotal;
+    }
+
+    /** Whether its caller was released when it was queued: a {@code BUFFERED} increment's. */
+    boolean callerReleased() {
+        return waiter == null && future == null;
+    }
+
+    /**
+     * The future of an increment that wants no total, as the future of Void it is: it completes
+     * with null.
+     */
+    @SuppressWarnings("unchecked")
+    CompletableFuture<Void> voidFuture() {
+        return (CompletableFuture<Void>) (CompletableFuture<?>) future;
+    }
+
+    /** The counter's total right after the commit; set before {@link #complete()}. */
+    void total(long total) {
+        this.total = total;
     }
 
     boolean replayed() {
@@ -122,11 +165,24 @@ final class Pending {
             LockSupport.unpark(waiter);
         } else if (future != null) {
             if (reason == null) {
-                future.complete(null);
+                future.complete(wantsTotal ? total : null);
             } else {
                 future.completeExceptionally(reason);
             }
         }
+    }
+
+    /**
+     * Blocks the calling thread until the increment is durable, then answers the counter's total
+     * right after the commit.
+     *
+     * @return the total
+     * @throws SlottedException what the flush failed with
+     * @throws OutcomeUnknownException if interrupted: the increment may still be applied
+     */
+    long awaitTotal() {
+        awaitDurable();
+        return total;
     }
 
     /**

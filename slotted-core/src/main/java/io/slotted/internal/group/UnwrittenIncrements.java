@@ -98,10 +98,13 @@ public final class UnwrittenIncrements {
         commit(flushes, List::of);
     }
 
-    /** Keyed increments are left out: their callers wait for the flush, so none is tracked. */
+    /**
+     * Only increments whose callers were released are tracked: those with a key or wanting a
+     * total wait for the flush, so none of them is.
+     */
     private void move(Flush flush, int sign) {
         Map<CounterKey, Long> released = new HashMap<>();
-        flush.pending().stream().filter(p -> p.idempotencyKey() == null)
+        flush.pending().stream().filter(Pending::callerReleased)
                 .forEach(p -> released.merge(p.key(), p.delta(), Math::addExact));
         released.forEach((key, sum) -> sums.merge(key, sign * sum, UnwrittenIncrements::sumOrRemove));
     }

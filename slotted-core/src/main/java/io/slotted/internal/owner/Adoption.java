@@ -8,6 +8,7 @@ import io.slotted.internal.jdbc.Retrier;
 import io.slotted.internal.jdbc.Transactions;
 import io.slotted.internal.registry.Registration;
 import io.slotted.internal.registry.TypeRegistry;
+import io.slotted.internal.sql.SlotRange;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -64,7 +65,8 @@ public final class Adoption {
     public AdoptionReport adopt(int recordType, OwnerColumn owner, OwnerMode mode) {
         AdoptionReport report = retrier.write("bind record_type " + recordType + " to " + owner,
                 (connection, dialect) -> {
-                    ColumnRange range = OwnerShape.check(connection, owner);
+                    ColumnRange type = OwnerShape.check(connection, owner);
+                    ColumnRange range = mode == OwnerMode.FOLD ? type.folded() : type;
                     return Transactions.inTransaction(connection, () -> {
                         AdoptionReport done = bind(connection, recordType, owner, mode, range);
                         connection.commit();
@@ -91,6 +93,12 @@ public final class Adoption {
             throw new IllegalArgumentException(clashMessage(recordType, owner, mode, clashes));
         }
         long[] minMax = minMax(connection, table);
+        if (!range.holds(minMax[0]) || !range.holds(minMax[1])) {
+            throw new IllegalArgumentException("column " + owner + " holds values from " + minMax[0]
+                    + " to " + minMax[1] + ", outside what it may hold as a fold-mode base, "
+                    + range.describe() + ": a fold-mode total adds the slots to it and must stay a"
+                    + " signed 64-bit integer. Bring those rows into range first; nothing was changed");
+        }
         long largest = Math.max(minMax[1], 0);
         long now = clock.millis();
         int slots = existing.map(Registration::slots).orElse(0);
@@ -114,7 +122,7 @@ public final class Adoption {
 
     private static List<String> warnings(OwnerColumn owner, ColumnRange range, long largest, long smallest) {
         List<String> warnings = new ArrayList<>();
-        if (range.max() < Long.MAX_VALUE) {
+        if (range.max() < SlotRange.COLUMN_MAX) {
             warnings.add("column " + owner + " is " + range.typeName() + ": it holds up to " + range.max()
                     + " and its largest value is " + largest + " (" + percent(largest, range.max())
                     + " used); a roll-up past it is refused and the counter stays in the slots, where"

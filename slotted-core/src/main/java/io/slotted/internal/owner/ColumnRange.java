@@ -1,6 +1,7 @@
 package io.slotted.internal.owner;
 
 import io.slotted.internal.schema.TableShape;
+import io.slotted.internal.sql.SlotRange;
 import java.sql.Types;
 import java.util.Locale;
 import java.util.Optional;
@@ -39,6 +40,18 @@ public record ColumnRange(String typeName, long min, long max) {
         }
         long max = bits == 64 ? Long.MAX_VALUE : (1L << (bits - 1)) - 1;
         return Optional.of(new ColumnRange(type, -max - 1, max));
+    }
+
+    /**
+     * What the column may hold as a fold-mode base, whose counter's total adds the slots to it:
+     * its own range within {@code [-2^62, 2^62 - 1]}, so that the base and the slots together
+     * stay a signed 64-bit total (see {@link SlotRange}).
+     *
+     * @return the narrower range
+     */
+    public ColumnRange folded() {
+        return new ColumnRange(typeName, Math.max(min, SlotRange.COLUMN_MIN),
+                Math.min(max, SlotRange.COLUMN_MAX));
     }
 
     /**

@@ -103,6 +103,22 @@ public final class CounterReader {
         return totals;
     }
 
+    /**
+     * Reads counters of any types: for a write that could not learn the totals of what it wrote
+     * in its own round trip.
+     *
+     * @param keys the counters
+     * @return each counter mapped to its total
+     */
+    public Map<CounterKey, Long> totals(Collection<CounterKey> keys) {
+        Map<Integer, List<Long>> idsByType = new LinkedHashMap<>();
+        keys.forEach(key -> idsByType.computeIfAbsent(key.recordType(), type -> new ArrayList<>()).add(key.recordId()));
+        Map<CounterKey, Long> totals = new LinkedHashMap<>();
+        idsByType.forEach((type, ids) -> getAll(type, ids)
+                .forEach((id, total) -> totals.put(new CounterKey(type, id), total)));
+        return totals;
+    }
+
     private Map<Long, Long> readChunk(int recordType, List<Long> ids) {
         String slotsOnly = "SELECT record_id, SUM(count) FROM " + database.table()
                 + " WHERE record_type = ? AND record_id IN (" + placeholders(ids.size()) + ")"

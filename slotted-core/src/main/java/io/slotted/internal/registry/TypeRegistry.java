@@ -95,6 +95,19 @@ public final class TypeRegistry {
     }
 
     /**
+     * Whether a type folds into an owner column, as the cached view has it: a total of such a
+     * type is its column plus its slots. Reads only the cached view.
+     *
+     * @param recordType the counter type
+     * @return true if bound in fold mode when last read
+     */
+    public boolean folds(int recordType) {
+        Map<Integer, Registration> known = view;
+        Registration registration = known == null ? null : known.get(recordType);
+        return registration != null && registration.folds();
+    }
+
+    /**
      * A type's registration, re-reading the registry on {@code connection} first if the view is
      * older than {@link #REFRESH} (or was never read).
      *

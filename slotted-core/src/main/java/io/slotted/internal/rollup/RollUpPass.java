@@ -8,6 +8,7 @@ import io.slotted.internal.jdbc.Transactions;
 import io.slotted.internal.owner.ColumnRange;
 import io.slotted.internal.owner.OwnerTable;
 import io.slotted.internal.registry.Registration;
+import io.slotted.internal.sql.SlotRange;
 import io.slotted.internal.write.LockedSlots;
 import io.slotted.internal.write.SlotRows;
 import java.math.BigDecimal;
@@ -150,9 +151,10 @@ final class RollUpPass {
         } catch (ArithmeticException beyond64Bits) {
             // Beyond every integer column's range too.
         }
-        return "the column's " + column + " plus the slots' " + sum.total() + " would not fit the owner"
-                + " column's type " + range.describe() + "; left in the slots, where reads still"
-                + " count it; widen the column (BIGINT) to roll it up";
+        return "the column's " + column + " plus the slots' " + sum.total() + " would not fit what the"
+                + " owner column may hold as a fold-mode base, " + range.describe() + "; left in the"
+                + " slots, where reads still count it" + (range.max() < SlotRange.COLUMN_MAX
+                        ? "; widen the column (BIGINT) to roll it up" : "");
     }
 
     /**

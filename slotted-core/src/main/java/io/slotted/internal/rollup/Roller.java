@@ -148,9 +148,9 @@ public final class Roller implements AutoCloseable {
 
     /** Everything in the slots into the column, whatever the mode. */
     private RollUpReport foldAll(Registration bound) {
-        ColumnRange range = range(bound.owner());
-        return pass.fold(bound, range,
-                bound.mode() == OwnerMode.FOLD ? ColumnUpdate.ADD : ColumnUpdate.REPLACE);
+        boolean folds = bound.mode() == OwnerMode.FOLD;
+        ColumnRange range = folds ? range(bound.owner()).folded() : range(bound.owner());
+        return pass.fold(bound, range, folds ? ColumnUpdate.ADD : ColumnUpdate.REPLACE);
     }
 
     private void tick() {
@@ -202,7 +202,7 @@ public final class Roller implements AutoCloseable {
                     Registration bound = locked.get();
                     ColumnRange range = range(bound.owner());
                     RollUpReport report = bound.mode() == OwnerMode.FOLD
-                            ? pass.fold(bound, range, ColumnUpdate.ADD) : pass.copy(bound, range);
+                            ? pass.fold(bound, range.folded(), ColumnUpdate.ADD) : pass.copy(bound, range);
                     registry.rolledUp(lock, recordType, started);
                     lock.commit();
                     stats.rolledUp(report.countersRolledUp());

@@ -25,6 +25,25 @@ public interface CounterWriter {
     CompletableFuture<Void> addAsync(CounterKey key, long delta);
 
     /**
+     * Applies an increment and answers the counter's total right after its commit, returning
+     * once it is durable in every mode.
+     *
+     * @param key the counter
+     * @param delta the amount, never 0
+     * @return the total, including this increment and every one acknowledged before it was accepted
+     */
+    long addAndGet(CounterKey key, long delta);
+
+    /**
+     * As {@link #addAndGet}, without blocking where the mode allows it.
+     *
+     * @param key the counter
+     * @param delta the amount, never 0
+     * @return completed with the total once the increment is durable, or exceptionally
+     */
+    CompletableFuture<Long> addAndGetAsync(CounterKey key, long delta);
+
+    /**
      * Applies an increment at most once per idempotency key, returning once it is durable.
      *
      * @param key the counter

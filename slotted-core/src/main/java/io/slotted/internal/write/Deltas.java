@@ -5,6 +5,7 @@ import io.slotted.internal.dialect.BucketRow;
 import io.slotted.internal.dialect.SlotRow;
 import io.slotted.internal.sql.BucketKey;
 import io.slotted.internal.sql.CounterKey;
+import io.slotted.internal.sql.SlotRange;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -24,12 +25,14 @@ public final class Deltas {
     private final TreeMap<BucketKey, Long> buckets = new TreeMap<>();
 
     /**
-     * Adds an increment unless a sum would leave the 64-bit range.
+     * Adds an increment unless a sum would pass what one slot row may be given at once
+     * ({@link SlotRange#MAX_DELTA} either way): a sum is written as one row's delta, and a new
+     * row is inserted with it as it is, unchecked by the database.
      *
      * @param key the counter
      * @param bucketStart its bucket's start in epoch seconds, or {@link BucketClock#NONE}
-     * @param delta the amount
-     * @return false, changing nothing, if the counter's or the bucket's sum would overflow
+     * @param delta the amount, itself within {@link SlotRange#MAX_DELTA}
+     * @return false, changing nothing, if the counter's or the bucket's sum would pass the limit
      */
     public boolean tryAdd(CounterKey key, long bucketStart, long delta) {
         Long sum = counters.get(key);
@@ -110,8 +113,8 @@ public final class Deltas {
         return rows;
     }
 
+    /** Both are within the limit, so their sum cannot overflow a {@code long}. */
     private static boolean overflows(long sum, long delta) {
-        long next = sum + delta;
-        return ((sum ^ next) & (delta ^ next)) < 0;
+        return !SlotRange.fits(sum + delta);
     }
 }

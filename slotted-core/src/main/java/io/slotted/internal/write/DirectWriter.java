@@ -3,6 +3,7 @@ package io.slotted.internal.write;
 import io.slotted.CounterOverflowException;
 import io.slotted.Increment;
 import io.slotted.SlottedException;
+import io.slotted.TotalUnavailableException;
 import io.slotted.internal.bucket.BucketClock;
 import io.slotted.internal.dialect.Dialect;
 import io.slotted.internal.dialect.SlotRow;
@@ -11,11 +12,15 @@ import io.slotted.internal.jdbc.FailureReport;
 import io.slotted.internal.jdbc.Retrier;
 import io.slotted.internal.jdbc.Transactions;
 import io.slotted.internal.keys.IdempotencyKeys;
+import io.slotted.internal.read.CounterReader;
 import io.slotted.internal.registry.TypeRegistry;
 import io.slotted.internal.sql.CounterKey;
+import io.slotted.internal.sql.SlotRange;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -33,6 +38,7 @@ public final class DirectWriter implements CounterWriter {
     private final StatsRecorder stats;
     private final IdempotencyKeys keys;
     private final TypeRegistry registry;
+    private final CounterReader reader;
     private final BucketClock buckets;
 
     /**
@@ -43,11 +49,13 @@ public final class DirectWriter implements CounterWriter {
      * @param retrier how contention is retried
      * @param keys where idempotency keys are recorded
      * @param registry the type registry, re-read now and then on the writes' own connections
+     * @param reader how totals a write could not learn are read
      * @param stats where applied increments are counted
      * @param buckets which time bucket an increment accepted now counts in
      */
     public DirectWriter(Database database, SlotPicker slots, Retrier retrier, IdempotencyKeys keys,
-            TypeRegistry registry, StatsRecorder stats, BucketClock buckets) {
+            TypeRegistry registry, CounterReader reader, StatsRecorder stats, BucketClock buckets) {
+        this.reader = reader;
         this.registry = registry;
         this.buckets = buckets;
         this.database = database;
@@ -88,6 +96,65 @@ public final class DirectWriter implements CounterWriter {
     }
 
     /**
+     * One upsert in auto-commit that answers the counter's total where the database can do both
+     * in one statement, else followed by a query of the total on the same connection. A type
+     * that keeps time buckets is written in a transaction, and a type folding into an owner
+     * column has its total read after, as reads do: one more round trip for either.
+     */
+    @Override
+    public long addAndGet(CounterKey key, long delta) {
+        if (buckets.startOf(key.recordType()) != BucketClock.NONE) {
+            add(key, delta);
+            return totalAfterApplying(key);
+        }
+        Long total = retrier.write(describe(key, delta), (connection, dialect) -> {
+            registry.refreshIfStale(connection);
+            SlotRow row = row(key, delta);
+            Optional<String> answering = registry.folds(key.recordType()) ? Optional.empty()
+                    : dialect.upsertAnsweringTotalSql(database.table(), row);
+            if (answering.isPresent() && connection.getAutoCommit()) {
+                try (Statement statement = connection.createStatement()) {
+                    return WrittenTotals.execute(statement, answering.get()).get(key);
+                }
+            }
+            upsertAndCommit(connection, dialect, row);
+            return registry.folds(key.recordType()) ? null : totalAfterLanding(connection, dialect, key);
+        });
+        stats.applied(1);
+        return total != null ? total : totalAfterApplying(key);
+    }
+
+    /** A total read after the increment landed; a failure to read it says the increment stands. */
+    private long totalAfterApplying(CounterKey key) {
+        try {
+            return reader.get(key);
+        } catch (SlottedException e) {
+            throw new TotalUnavailableException("the increment of counter " + key + " was applied, but"
+                    + " its total could not be read after it: " + e.getMessage() + "; do not apply it"
+                    + " again, read the counter", e);
+        }
+    }
+
+    /** The total after a landed upsert; null, to be read again, if the query fails. */
+    private Long totalAfterLanding(Connection connection, Dialect dialect, CounterKey key) {
+        try {
+            return WrittenTotals.query(connection, dialect, database.table(), List.of(key)).get(key);
+        } catch (SQLException e) {
+            return null;
+        }
+    }
+
+    /** Runs synchronously, as {@link #addAsync} does. */
+    @Override
+    public CompletableFuture<Long> addAndGetAsync(CounterKey key, long delta) {
+        try {
+            return CompletableFuture.completedFuture(addAndGet(key, delta));
+        } catch (SlottedException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    /**
      * Records the key and applies the increment in one transaction, so that either both land or
      * neither does. A replay or a conflict writes nothing. If the commit's outcome is unknown, the
      * caller retries with the same key and cannot count twice.
@@ -106,7 +173,8 @@ public final class DirectWriter implements CounterWriter {
      * @param increments the batch
      * @param idempotencyKey the batch's key, or null
      * @return true if applied; false if the key showed a replay
-     * @throws CounterOverflowException if a counter's sum within the batch leaves the 64-bit range
+     * @throws CounterOverflowException if a counter's sum within the batch is more than one slot
+     *     row may take ({@link SlotRange#MAX_DELTA} either way)
      */
     public boolean addAll(List<Increment> increments, String idempotencyKey) {
         Deltas deltas = new Deltas();
@@ -114,7 +182,8 @@ public final class DirectWriter implements CounterWriter {
             CounterKey key = new CounterKey(increment.recordType(), increment.recordId());
             if (!deltas.tryAdd(key, buckets.startOf(key.recordType()), increment.delta())) {
                 throw new CounterOverflowException("the batch's increments to counter " + key
-                        + " add up to more than a 64-bit count can hold; nothing was applied");
+                        + " add up to more than one slot row may take at once (" + SlotRange.MAX_DELTA
+                        + " either way); nothing was applied: split the batch");
             }
         }
         String operation = "add a batch of " + increments.size() + " increments";
@@ -126,13 +195,19 @@ public final class DirectWriter implements CounterWriter {
      * Writes corrections of counters' totals in one transaction, counted in no time bucket: a
      * repair restores what was lost, it is not new traffic in the bucket of the moment.
      *
-     * @param corrections the amounts to add, at most one per counter, none overflowing
+     * @param corrections the amounts to add, at most one per counter
+     * @throws CounterOverflowException if a correction is more than one slot row may take;
+     *     nothing is applied
      */
     public void correct(List<Increment> corrections) {
         Deltas deltas = new Deltas();
         for (Increment correction : corrections) {
-            deltas.tryAdd(new CounterKey(correction.recordType(), correction.recordId()),
-                    BucketClock.NONE, correction.delta());
+            CounterKey key = new CounterKey(correction.recordType(), correction.recordId());
+            if (!deltas.tryAdd(key, BucketClock.NONE, correction.delta())) {
+                throw new CounterOverflowException("cannot correct counter " + key + " by "
+                        + correction.delta() + ": one slot row takes at most " + SlotRange.MAX_DELTA
+                        + " either way; nothing was applied");
+            }
         }
         writeTransaction(deltas, corrections.size(), null, null,
                 "correct " + corrections.size() + " counters");

@@ -1,9 +1,11 @@
 package io.slotted.internal.write;
 
+import io.slotted.CounterOverflowException;
 import io.slotted.internal.dialect.Dialect;
 import io.slotted.internal.dialect.Failure;
 import io.slotted.internal.dialect.SlotRow;
 import io.slotted.internal.sql.CounterKey;
+import io.slotted.internal.sql.SlotRange;
 import io.slotted.internal.sql.TableName;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -71,6 +73,33 @@ public final class SlotRows {
             }
             statement.executeBatch();
         }
+    }
+
+    /**
+     * An amount as rows of at most {@link SlotRange#MAX_DELTA} each, in slots 0, 1, 2 and on,
+     * for writing a total that may be more than one slot row holds (a set, a shrink's moved rows).
+     *
+     * @param key the counter
+     * @param amount the amount, not 0
+     * @param slots how many slots the counter has
+     * @return the rows, in slot order
+     * @throws CounterOverflowException if the amount needs more than {@code slots} rows
+     */
+    public static List<SlotRow> spread(CounterKey key, long amount, int slots) {
+        List<SlotRow> rows = new ArrayList<>();
+        long left = amount;
+        for (int slot = 0; left != 0; slot++) {
+            if (slot == slots) {
+                throw new CounterOverflowException("counter " + key + " cannot hold " + amount + " in "
+                        + slots + " slots: each slot row holds at most " + SlotRange.MAX_DELTA
+                        + " either way, so " + slots + " slots hold at most " + SlotRange.capacity(slots)
+                        + "; nothing was changed");
+            }
+            long part = Math.max(-SlotRange.MAX_DELTA, Math.min(SlotRange.MAX_DELTA, left));
+            rows.add(new SlotRow(key, slot, part));
+            left -= part;
+        }
+        return rows;
     }
 
     /**

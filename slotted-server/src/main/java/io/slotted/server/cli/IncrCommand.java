@@ -3,10 +3,7 @@ package io.slotted.server.cli;
 import io.slotted.server.cli.bucket.BucketsOption;
 import io.slotted.server.config.CounterSettings;
 import io.slotted.server.config.CounterType;
-import io.slotted.Increment;
-import io.slotted.server.store.OverflowGuard;
-import java.util.List;
-import java.util.concurrent.CompletableFuture;
+import io.slotted.SlottedCounters;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -31,7 +28,7 @@ final class IncrCommand implements Callable<Integer> {
     long id;
 
     @Option(names = "--by", paramLabel = "N", defaultValue = "1",
-            description = "The amount to add, negative to subtract, never 0. Default: 1.")
+            description = "The amount to add, negative to subtract, never 0, at most 2^52 - 1 either way. Default: 1.")
     long by;
 
     @Mixin
@@ -48,18 +45,16 @@ final class IncrCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        if (by == 0) {
-            throw new ParameterException(spec.commandLine(), "--by must not be 0");
+        if (by == 0 || by < -SlottedCounters.MAX_DELTA || by > SlottedCounters.MAX_DELTA) {
+            throw new ParameterException(spec.commandLine(), "--by must be from -" + SlottedCounters.MAX_DELTA
+                    + " to " + SlottedCounters.MAX_DELTA + " (2^52 - 1, the most one slot row holds), other"
+                    + " than 0, but was " + by);
         }
         CounterType counterType = types.resolve(type);
         CounterSettings settings = CounterSettings.DEFAULTS.withBuckets(buckets.kept(types));
         db.withCounters(settings, 4, counters -> {
             counters.migrate();
-            new OverflowGuard(counters).write(List.of(new Increment(counterType.recordType(), id, by)),
-                    () -> {
-                        counters.add(counterType.recordType(), id, by);
-                        return CompletableFuture.completedFuture(true);
-                    });
+            counters.add(counterType.recordType(), id, by);
             long count = counters.get(counterType.recordType(), id);
             spec.commandLine().getOut().println(counterType + " " + id + ": " + count
                     + " (" + (by > 0 ? "+" : "") + by + ")");

@@ -22,7 +22,6 @@ import io.slotted.server.http.response.CountResponse;
 import io.slotted.server.http.response.CountsResponse;
 import io.slotted.server.http.response.IncrementResponse;
 import io.slotted.server.store.AsyncCounters;
-import io.slotted.server.store.OverflowGuard;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -35,14 +34,14 @@ import java.util.regex.Pattern;
  * batch all or nothing, and set one counter exactly (for an admin).
  *
  * <p>Every handler checks in the same order: the token, then the path (type and id), then the
- * {@code Idempotency-Key}, then the body, then whether the counts could overflow; only a request
- * that passes all of them reaches the library. A request rejected on the way has changed nothing.
+ * {@code Idempotency-Key}, then the body; only a request that passes all of them reaches the
+ * library, which keeps every counter's total in range itself. A request rejected on the way has changed nothing.
  * The checks that need no body run on Jetty's thread; then the handler lets the thread go
  * ({@code ctx.future}): the body is read as it arrives ({@link RequestBodies}). Plain increments
  * and reads then hold no thread: they go to {@link AsyncCounters}, where increments join group
  * commits and reads made at the same time share one query. The library's blocking calls (keyed
  * increments, batches, sets) run on {@link CounterWork}'s workers. Both within the request
- * deadline, and through the one overflow guard every front end shares.
+ * deadline.
  *
  * <p>An increment answers 200 with {@code "durable": true} once it is committed. In
  * {@code BUFFERED} mode the library takes an increment without a key into memory and writes it
@@ -53,8 +52,7 @@ import java.util.regex.Pattern;
  *
  * <p>A set answers once it is committed. It is idempotent by nature, so it takes no
  * {@code Idempotency-Key}. It runs on the same workers within the same deadline as the other
- * writes, and through the overflow guard, which never refuses a set but checks later increments
- * against the new total.
+ * writes.
  */
 final class CounterRoutes {
     /** The most ids one read may ask for. */
@@ -68,7 +66,6 @@ final class CounterRoutes {
     private final AsyncCounters async;
     private final TypeNames types;
     private final BearerAuth auth;
-    private final OverflowGuard overflow;
     private final CounterWork work;
     private final RequestBodies bodies;
     private final boolean buffered;
@@ -79,7 +76,6 @@ final class CounterRoutes {
         this.async = async;
         this.types = types;
         this.auth = auth;
-        this.overflow = async.guard();
         this.work = work;
         this.bodies = bodies;
         this.buffered = counters.config().writeMode() == WriteMode.BUFFERED;
@@ -123,14 +119,12 @@ final class CounterRoutes {
     private CompletableFuture<IncrementResponse> increment(CounterType type, long id, long delta,
             String key) {
         if (key == null) {
-            // No thread waits for the commit: the guard, the library and the answer run on
-            // whichever thread completes each step.
+            // No thread waits for the commit: the library and the answer run on whichever
+            // thread completes each step.
             return work.startWrite(gate -> async.add(type.recordType(), id, delta, gate::enter))
                     .thenApply(done -> new IncrementResponse(type.echo(), id, delta, false, !buffered));
         }
-        List<Increment> one = List.of(new Increment(type.recordType(), id, delta));
-        return guardedWrite(one, () -> CompletableFuture.completedFuture(
-                        counters.add(type.recordType(), id, delta, key)))
+        return write(() -> counters.add(type.recordType(), id, delta, key))
                 .thenApply(applied -> new IncrementResponse(type.echo(), id, delta, !applied, true));
     }
 
@@ -160,18 +154,10 @@ final class CounterRoutes {
     }
 
     private CompletableFuture<CountResponse> set(CounterType type, long id, long count) {
-        return work.write(gate -> {
-            try {
-                overflow.set(type.recordType(), id, count, () -> {
-                    gate.enter();
-                    counters.set(type.recordType(), id, count);
-                });
-            } catch (CounterOverflowException e) {
-                // The count itself fits 64 bits: only the owner column of a bound type can refuse it.
-                throw new HttpError(ErrorCode.OVERFLOW, e.getMessage(), e);
-            }
-            return CompletableFuture.completedFuture(new CountResponse(type.echo(), id, count));
-        });
+        return write(() -> {
+            counters.set(type.recordType(), id, count);
+            return true;
+        }).thenApply(done -> new CountResponse(type.echo(), id, count));
     }
 
     private void applyBatch(Context ctx) {
@@ -187,44 +173,26 @@ final class CounterRoutes {
         if (increments.isEmpty()) {
             return CompletableFuture.completedFuture(BatchResponse.of(0));
         }
-        return guardedWrite(increments, () -> {
+        return write(() -> {
             if (key == null) {
                 counters.addAll(increments);
-                return CompletableFuture.completedFuture(true);
+                return true;
             }
-            return CompletableFuture.completedFuture(counters.addAll(increments, key));
+            return counters.addAll(increments, key);
         }).thenApply(applied -> applied ? BatchResponse.of(increments.size()) : BatchResponse.replay());
     }
 
     /**
-     * Runs a write on a worker, past the overflow guard and the deadline's gate.
+     * Runs a blocking write on a worker, past the deadline's gate.
      *
-     * @param write starts the write; its future completes with true once applied, false when its
-     *     key shows a replay
-     * @return the write's outcome: true applied, false a replay
+     * @param write the write; true once applied, false when its key shows a replay
+     * @return the write's outcome
      */
-    private CompletableFuture<Boolean> guardedWrite(List<Increment> increments,
-            Supplier<CompletableFuture<Boolean>> write) {
-        return work.write(gate -> overflow.write(increments, () -> {
+    private CompletableFuture<Boolean> write(Supplier<Boolean> write) {
+        return work.write(gate -> {
             gate.enter();
-            // A replay applied nothing now, which the guard hears only from a failed future.
-            return write.get().thenApply(applied -> {
-                if (!applied) {
-                    throw new Replayed();
-                }
-                return true;
-            });
-        })).exceptionallyCompose(failure -> HttpError.unwrap(failure) instanceof Replayed
-                ? CompletableFuture.completedFuture(false) : CompletableFuture.failedFuture(failure));
-    }
-
-    /** A write under an {@code Idempotency-Key} that was applied before: nothing applied now. */
-    private static final class Replayed extends RuntimeException {
-        private static final long serialVersionUID = 1L;
-
-        Replayed() {
-            super("replayed", null, false, false);
-        }
+            return CompletableFuture.completedFuture(write.get());
+        });
     }
 
     private static void requireJsonBody(Context ctx) {

@@ -6,6 +6,7 @@ import io.netty.handler.codec.redis.FullBulkStringRedisMessage;
 import io.netty.handler.codec.redis.IntegerRedisMessage;
 import io.netty.handler.codec.redis.RedisMessage;
 import io.netty.handler.codec.redis.SimpleStringRedisMessage;
+import io.slotted.SlottedCounters;
 import io.slotted.server.auth.AccessCheck;
 import io.slotted.server.auth.AccessDecision;
 import io.slotted.server.auth.Scope;
@@ -25,9 +26,9 @@ import java.util.stream.Collectors;
  * <p>Every command is checked in the same order before it does anything: its name, its number of
  * arguments, the caller's token, then its arguments (keys and numbers). A command refused on the
  * way has changed nothing. The counter commands then go to {@link AsyncCounters}: an increment is
- * answered with the counter's total read after its commit (so it includes every increment
- * acknowledged before it), {@code INCRBY k 0} only reads, and reads made at the same time share
- * one query.
+ * answered with the counter's total right after its commit, which the library's flush learns as it
+ * writes (so it includes every increment acknowledged before it), {@code INCRBY k 0} only reads,
+ * and reads made at the same time share one query.
  */
 final class RespCommands {
     /** The most keys one {@code MGET} may read, as the HTTP API allows ids per read. */
@@ -122,9 +123,8 @@ final class RespCommands {
     }
 
     /**
-     * Adds, then answers the total read after the commit. {@code INCRBY k 0} only reads. A read
-     * that fails after the increment was applied is answered with an error that says so, so that
-     * the client does not retry it.
+     * Adds, then answers the total right after the commit, which the library's flush learns as
+     * it writes. {@code INCRBY k 0} only reads.
      */
     private CompletableFuture<RedisMessage> increment(String key, long delta) {
         RespKey counter = RespKey.parse(key, types);
@@ -133,10 +133,13 @@ final class RespCommands {
         if (delta == 0) {
             return counters.get(type, id).thenApply(IntegerRedisMessage::new);
         }
-        return counters.add(type, id, delta)
-                .<RedisMessage>thenCompose(applied -> counters.get(type, id)
-                        .<RedisMessage>thenApply(IntegerRedisMessage::new)
-                        .exceptionally(RespFailures::answerAppliedButUnread))
+        if (delta < -SlottedCounters.MAX_DELTA || delta > SlottedCounters.MAX_DELTA) {
+            throw new RespError("ERR increment or decrement must be from -" + SlottedCounters.MAX_DELTA
+                    + " to " + SlottedCounters.MAX_DELTA + " (2^52 - 1, the most one slot row holds);"
+                    + " nothing was applied: add a larger amount as several increments");
+        }
+        return counters.addAndGet(type, id, delta)
+                .<RedisMessage>thenApply(IntegerRedisMessage::new)
                 .exceptionally(RespFailures::answerIncrement);
     }
 

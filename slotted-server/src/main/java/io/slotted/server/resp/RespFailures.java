@@ -8,6 +8,7 @@ import io.slotted.DatabaseUnavailableException;
 import io.slotted.OutcomeUnknownException;
 import io.slotted.QueueFullException;
 import io.slotted.SlottedException;
+import io.slotted.TotalUnavailableException;
 import io.slotted.server.store.FailureMessage;
 import java.util.concurrent.CompletionException;
 import org.slf4j.Logger;
@@ -61,18 +62,21 @@ final class RespFailures {
      * @return the error answer
      */
     static RedisMessage answerIncrement(Throwable failure) {
-        return unwrap(failure) instanceof CounterOverflowException ? new ErrorRedisMessage(OVERFLOW)
-                : answer(failure);
+        Throwable cause = unwrap(failure);
+        if (cause instanceof TotalUnavailableException) {
+            return answerAppliedButUnread(cause.getCause() == null ? cause : cause.getCause());
+        }
+        return cause instanceof CounterOverflowException ? new ErrorRedisMessage(OVERFLOW) : answer(failure);
     }
 
     /**
-     * The answer to an increment that was applied (durably, or accepted in {@code BUFFERED} mode)
-     * but whose total could not be read after it.
+     * The answer to an increment that was applied durably but whose total could not be read
+     * after it.
      *
      * @param failure what the read failed with
      * @return an error answer that tells the client not to retry the increment
      */
-    static RedisMessage answerAppliedButUnread(Throwable failure) {
+    private static RedisMessage answerAppliedButUnread(Throwable failure) {
         Throwable cause = unwrap(failure);
         log.warn("an increment was applied but its total could not be read: {}", cause.toString());
         return new ErrorRedisMessage("ERR the increment was applied, but the total could not be read"

@@ -1,6 +1,5 @@
 package io.slotted.server.store;
 
-import io.slotted.Increment;
 import io.slotted.QueueFullException;
 import io.slotted.SlottedCounters;
 import io.slotted.WriteMode;
@@ -18,8 +17,7 @@ import java.util.function.Supplier;
  * The counters as a front end on an event loop uses them: every call returns a future at once and
  * no call holds the caller's thread while the database works.
  *
- * <p>An increment passes the {@link OverflowGuard} (whose reads of totals it does not yet know go
- * through {@link CoalescedReads}), then is handed to the library: in {@code GROUPED} and
+ * <p>An increment is handed to the library, which keeps every total in range itself: in {@code GROUPED} and
  * {@code BUFFERED} mode on the calling thread, since {@link SlottedCounters#addAsync} only queues
  * it; in {@code DIRECT} mode, where {@code addAsync} writes before it returns, on a small pool of
  * its own with a bounded queue, so a slow database holds those threads and not the caller's. The
@@ -37,7 +35,6 @@ public final class AsyncCounters implements AutoCloseable {
 
     private final SlottedCounters counters;
     private final CoalescedReads reads;
-    private final OverflowGuard guard;
     private final ThreadPoolExecutor directWriters;
 
     /**
@@ -48,7 +45,6 @@ public final class AsyncCounters implements AutoCloseable {
     public AsyncCounters(SlottedCounters counters) {
         this.counters = counters;
         this.reads = new CoalescedReads(counters);
-        this.guard = new OverflowGuard(counters, reads::read);
         this.directWriters = counters.config().writeMode() == WriteMode.DIRECT ? directWriters() : null;
     }
 
@@ -69,8 +65,8 @@ public final class AsyncCounters implements AutoCloseable {
      * @param recordId whose count it is
      * @param delta the amount, never 0
      * @return completed once the increment is durable (accepted, in {@code BUFFERED} mode); failed
-     *     with {@link io.slotted.CounterOverflowException} if the total could leave the signed
-     *     64-bit range, or with what the library failed with
+     *     with {@link io.slotted.CounterOverflowException} if its slot row would leave its range,
+     *     or with what the library failed with
      */
     public CompletableFuture<Void> add(int recordType, long recordId, long delta) {
         return add(recordType, recordId, delta, () -> { });
@@ -83,25 +79,31 @@ public final class AsyncCounters implements AutoCloseable {
      * @param recordType what is counted
      * @param recordId whose count it is
      * @param delta the amount, never 0
-     * @param beforeWrite runs right before the write is handed to the library, on whatever thread
-     *     passed the overflow guard; what it throws fails the add, and nothing is written
+     * @param beforeWrite runs right before the write is handed to the library, on the calling
+     *     thread; what it throws fails the add, and nothing is written
      * @return as {@link #add(int, long, long)}
      */
     public CompletableFuture<Void> add(int recordType, long recordId, long delta, Runnable beforeWrite) {
-        return guard.writeAsync(List.of(new Increment(recordType, recordId, delta)), () -> {
+        try {
             beforeWrite.run();
-            return start(() -> counters.addAsync(recordType, recordId, delta));
-        }).thenApply(applied -> null);
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        return start(() -> counters.addAsync(recordType, recordId, delta));
     }
 
     /**
-     * The overflow guard every front end's writes pass, for the writes that block (those with an
-     * idempotency key, batches and sets), which run on threads of their own.
+     * Adds {@code delta} to a counter and answers its total right after the commit, which the
+     * library's flush learns as it writes: no read of its own.
      *
-     * @return the guard
+     * @param recordType what is counted
+     * @param recordId whose count it is
+     * @param delta the amount, never 0
+     * @return completed with the total once the increment is durable, in every write mode; failed
+     *     as {@link #add(int, long, long)} fails
      */
-    public OverflowGuard guard() {
-        return guard;
+    public CompletableFuture<Long> addAndGet(int recordType, long recordId, long delta) {
+        return start(() -> counters.addAndGetAsync(recordType, recordId, delta));
     }
 
     /**
@@ -135,17 +137,17 @@ public final class AsyncCounters implements AutoCloseable {
         return counters.config().writeMode();
     }
 
-    private CompletableFuture<Boolean> start(Supplier<CompletableFuture<Void>> write) {
-        if (directWriters == null) {
-            return write.get().thenApply(done -> true);
-        }
+    /** Starts a write: here, or on a direct writer; what the library refuses fails the future. */
+    private <T> CompletableFuture<T> start(Supplier<CompletableFuture<T>> write) {
         try {
-            return CompletableFuture.supplyAsync(write, directWriters)
-                    .thenCompose(started -> started).thenApply(done -> true);
+            return directWriters == null ? write.get()
+                    : CompletableFuture.supplyAsync(write, directWriters).thenCompose(started -> started);
         } catch (RejectedExecutionException e) {
             return CompletableFuture.failedFuture(new QueueFullException("every direct writer is busy"
                     + " and " + DIRECT_QUEUE + " more writes wait for one: the database is slower than"
                     + " the load or down"));
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
         }
     }
 

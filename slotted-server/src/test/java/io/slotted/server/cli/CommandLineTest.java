@@ -109,8 +109,8 @@ class CommandLineTest {
         assertThat(adopt.status()).as(adopt.err()).isZero();
         assertThat(adopt.out().lines()).startsWith(
                 "bound downloads to repos.id.downloads_count in fold mode", "column type: BIGINT",
-                "largest value: 100", "limit: " + Long.MAX_VALUE,
-                "headroom: " + (Long.MAX_VALUE - 100));
+                "largest value: 100", "limit: " + ((1L << 62) - 1),
+                "headroom: " + ((1L << 62) - 1 - 100));
         assertThat(incr.out()).as("reads add the column to the slots").isEqualTo("1 6: 102 (+2)"
                 + System.lineSeparator());
         assertThat(rollup.status()).as(rollup.err()).isZero();

@@ -90,6 +90,20 @@ final class TransactionJoiningCounters implements SlottedCounters {
         return counters.addAll(increments, idempotencyKey);
     }
 
+    /**
+     * Through the write mode, even inside a transaction: its total is the one right after its
+     * own commit, which a joined increment, committed with the caller's transaction, has not had.
+     */
+    @Override
+    public long addAndGet(int recordType, long recordId, long delta) {
+        return counters.addAndGet(recordType, recordId, delta);
+    }
+
+    @Override
+    public CompletableFuture<Long> addAndGetAsync(int recordType, long recordId, long delta) {
+        return counters.addAndGetAsync(recordType, recordId, delta);
+    }
+
     @Override
     public CompletableFuture<Void> addAsync(int recordType, long recordId, long delta) {
         return counters.addAsync(recordType, recordId, delta);

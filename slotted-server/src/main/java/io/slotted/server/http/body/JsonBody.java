@@ -7,6 +7,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.StreamReadFeature;
+import io.slotted.SlottedCounters;
 import io.slotted.server.config.Excerpt;
 import io.slotted.server.http.HttpFrontEnd;
 import io.slotted.server.http.error.ErrorCode;
@@ -208,31 +209,39 @@ public final class JsonBody implements AutoCloseable {
      * @throws HttpError with {@code code} unless the value is a JSON integer in range
      */
     long longValue(ErrorCode code, String where) {
-        return integer(code, where, "");
+        return integer(code, where + " must be a JSON integer from " + Long.MIN_VALUE + " to "
+                + Long.MAX_VALUE);
     }
 
     /**
-     * Reads the value here as a delta: a JSON integer in the signed 64-bit range, other than 0.
+     * Reads the value here as a delta: a JSON integer other than 0, at most
+     * {@link SlottedCounters#MAX_DELTA} either way.
      *
      * @param where how to name the field in a message, such as {@code delta}
      * @return the delta
      * @throws HttpError {@link ErrorCode#BAD_DELTA} otherwise
      */
     public long delta(String where) {
-        long delta = integer(ErrorCode.BAD_DELTA, where, ", other than 0");
+        String rule = " must be a JSON integer from -" + SlottedCounters.MAX_DELTA + " to "
+                + SlottedCounters.MAX_DELTA + " (2^52 - 1, the most one slot row holds), other than 0";
+        long delta = integer(ErrorCode.BAD_DELTA, where + rule);
         if (delta == 0) {
             throw new HttpError(ErrorCode.BAD_DELTA, where + " must not be 0: an increment adds a"
                     + " positive or negative amount");
         }
+        if (delta < -SlottedCounters.MAX_DELTA || delta > SlottedCounters.MAX_DELTA) {
+            throw new HttpError(ErrorCode.BAD_DELTA, where + rule + ", but was " + delta
+                    + ": add a larger amount as several increments");
+        }
         return delta;
     }
 
-    private long integer(ErrorCode code, String where, String rule) {
+    /** A JSON integer in the signed 64-bit range; {@code rule} names the value and says what it must be. */
+    private long integer(ErrorCode code, String rule) {
         try {
             if (token != JsonToken.VALUE_NUMBER_INT
                     || parser.getNumberType() == JsonParser.NumberType.BIG_INTEGER) {
-                throw new HttpError(code, where + " must be a JSON integer from " + Long.MIN_VALUE
-                        + " to " + Long.MAX_VALUE + rule + ", but was " + brief());
+                throw new HttpError(code, rule + ", but was " + brief());
             }
             return parser.getLongValue();
         } catch (IOException e) {

@@ -6,6 +6,7 @@ import io.slotted.DatabaseUnavailableException;
 import io.slotted.IdempotencyConflictException;
 import io.slotted.OutcomeUnknownException;
 import io.slotted.QueueFullException;
+import io.slotted.SlottedCounters;
 import io.slotted.SlottedException;
 import io.slotted.server.config.UnknownTypeException;
 import io.slotted.server.http.response.ErrorResponse;
@@ -70,8 +71,9 @@ public final class HttpError extends RuntimeException {
     public static HttpError of(SlottedException e) {
         if (e instanceof CounterOverflowException) {
             return new HttpError(ErrorCode.OVERFLOW, e.getMessage()
-                    + "; nothing was applied: a counter's total and each of its slots must stay"
-                    + " within the signed 64-bit range", e);
+                    + "; nothing was applied: each slot row of a counter holds at most "
+                    + SlottedCounters.MAX_DELTA + " either way, which keeps every total within the"
+                    + " signed 64-bit range; a subtraction always brings a counter back", e);
         }
         if (e instanceof IdempotencyConflictException) {
             return new HttpError(ErrorCode.IDEMPOTENCY_CONFLICT, "this Idempotency-Key was already"
