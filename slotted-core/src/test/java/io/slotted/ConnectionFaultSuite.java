@@ -32,7 +32,7 @@ import org.junit.jupiter.api.Test;
 abstract class ConnectionFaultSuite {
     private static final AtomicInteger TABLES = new AtomicInteger();
 
-    private final TestDatabase db;
+    protected final TestDatabase db;
     private String table;
     private CommitCuttingProxy proxy;
     private HikariDataSource viaProxy;
@@ -144,6 +144,33 @@ abstract class ConnectionFaultSuite {
      * answers the totals, 2 where a query follows it.
      */
     protected abstract int roundTripsPerFlushWithTotals();
+
+    /**
+     * The URL of the test's server reached through a proxy at a port, with whatever makes the
+     * flush answer its totals in one round trip; the same URL where nothing is needed.
+     */
+    protected String urlAnsweringTotalsInOneRoundTrip(int proxyPort) {
+        return db.jdbcUrlVia("127.0.0.1", proxyPort);
+    }
+
+    /** With a data source set for it, a lone {@code addAndGet} is one round trip on every server. */
+    @Test
+    void loneAddAndGet_onADataSourceSetForIt_isOneRoundTrip() throws Exception {
+        try (CommitCuttingProxy counting = new CommitCuttingProxy(db.host(), db.port());
+                SlottedCounters counters = grouped(
+                        new DriverManagerDataSource(urlAnsweringTotalsInOneRoundTrip(counting.port())))) {
+            counters.addAndGet(1, 1L, 1);
+            int before = counting.clientWrites();
+
+            for (long expected = 2; expected <= 21; expected++) {
+                assertThat(counters.addAndGet(1, 1L, 1)).isEqualTo(expected);
+            }
+
+            assertThat(counting.clientWrites() - before)
+                    .as("round trips for 20 lone addAndGets, at most two more for a registry re-read")
+                    .isBetween(20, 22);
+        }
+    }
 
     @Test
     void addAndGet_commitLostAfterTheServerReceivedIt_isLearnedFromTheMark_andAnswersTheTotalOnce() {

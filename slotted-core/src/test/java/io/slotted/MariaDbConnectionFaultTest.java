@@ -11,7 +11,13 @@ class MariaDbConnectionFaultTest extends ConnectionFaultSuite {
         super(MariaDbTestDatabase.instance());
     }
 
-    /** A query of the totals follows the flush. */
+    /** Connections that take several statements in one packet send the flush and the query together. */
+    @Override
+    protected String urlAnsweringTotalsInOneRoundTrip(int proxyPort) {
+        return db.jdbcUrlVia("127.0.0.1", proxyPort) + "&allowMultiQueries=true";
+    }
+
+    /** A query of the totals follows the flush, on connections that take one statement a packet. */
     @Override
     protected int roundTripsPerFlushWithTotals() {
         return 2;

@@ -447,7 +447,8 @@ abstract class RespSuite {
             assertThat(text(echoes.get(i).get())).isEqualTo("e" + i);
             assertThat(totals.get(i).get()).isBetween(1L, 500L);
         }
-        assertThat(totals.stream().mapToLong(Response::get).max().orElseThrow()).isEqualTo(500);
+        // Two flushes committing at once may each answer without the other: the largest answer
+        // may be below the final total, which the SQL shows.
         assertThat(sqlTotal(1, id)).isEqualTo(500);
     }
 

@@ -578,7 +578,8 @@ abstract class ServiceSuite {
         }
         long applied = answered.stream().filter(status -> status == 200).count();
 
-        assertThat(answered).as("applied or refused as overflowing").containsOnly(200, 422);
+        // Which land depends on the slots the flushers pick: those with room take them.
+        assertThat(answered).as("applied or refused as overflowing").allMatch(status -> status == 200 || status == 422);
         assertThat(applied).as("at most ten fit").isLessThanOrEqualTo(10);
         assertThat(count("downloads", id)).as("readable, exactly what was acknowledged")
                 .isEqualTo(start + applied * step);

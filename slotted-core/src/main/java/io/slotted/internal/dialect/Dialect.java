@@ -6,6 +6,7 @@ import io.slotted.internal.sql.TableName;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.sql.SQLNonTransientConnectionException;
 import java.sql.SQLTransientConnectionException;
 import java.util.Collection;
@@ -298,18 +299,49 @@ public abstract class Dialect {
     }
 
     /**
-     * The flush of {@link #oneStatementFlushSql} as one statement that also answers the totals
-     * of the counters it writes, right after its write: rows of {@code (record_type, record_id,
-     * total)}. Empty where the database cannot do both in one statement; the flusher then runs
-     * {@link #totalsSql} after the flush, one more round trip.
+     * Whether connections from this data source take several statements in one packet, which
+     * lets a dialect send a flush and the query of its totals in one round trip. Asked once per
+     * flusher, on its first connection: the answer is a setting of the data source, the same for
+     * all its connections. No by default, without asking the server.
      *
-     * @param table the checked counter table name
-     * @param mark the flusher's mark with this flush's number
-     * @param rows the slot rows and their deltas, in lock order
-     * @return the statement, or empty
+     * @param connection a connection of the data source, in auto-commit
+     * @return true if a multi-statement packet is accepted
+     * @throws SQLException if the connection failed
      */
-    public Optional<String> oneStatementFlushAnsweringTotalsSql(TableName table, FlushMark mark,
-            List<SlotRow> rows) {
+    public boolean takesMultiStatements(Connection connection) throws SQLException {
+        return false;
+    }
+
+    /**
+     * Asks the server whether a connection takes two statements in one packet: one that does not
+     * is refused the second (a syntax error) and stays usable.
+     *
+     * @param connection a connection in auto-commit
+     * @return true if it does
+     * @throws SQLException if the connection failed
+     */
+    protected final boolean askMultiStatements(Connection connection) throws SQLException {
+        try (Statement statement = connection.createStatement()) {
+            statement.execute("SELECT 1; SELECT 1");
+            return true;
+        } catch (SQLException e) {
+            if (classify(e) == Failure.CONNECTION) {
+                throw e;
+            }
+            return false;
+        }
+    }
+
+    /**
+     * The flush of {@link #oneStatementFlushSql} and the query of its totals as one packet of
+     * two statements, for connections that {@link #takesMultiStatements take them}, so that a
+     * flush learns its totals in its own round trip; empty where the database has no use for it.
+     *
+     * @param flush the flush's statement
+     * @param totals the query of its totals
+     * @return the packet's text, or empty
+     */
+    public Optional<String> flushThenTotalsSql(String flush, String totals) {
         return Optional.empty();
     }
 

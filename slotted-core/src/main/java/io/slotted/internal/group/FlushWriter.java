@@ -83,6 +83,8 @@ final class FlushWriter {
     /** This flusher's share of the slots, and how many shares there are: see the class comment. */
     private int share;
     private int shares;
+    /** Whether the data source's connections take several statements in one packet; null until asked. */
+    private Boolean multiStatements;
 
     FlushWriter(Database database, SlottedConfig config, int index, String flusherId,
             IdempotencyKeys keys, TypeRegistry registry, CounterReader reader, StatsRecorder stats) {
@@ -321,8 +323,7 @@ final class FlushWriter {
         try (Statement statement = connection.createStatement()) {
             if (bucketRows.isEmpty()) {
                 Optional<String> answering = learn.isEmpty() ? Optional.empty()
-                        : dialect.oneStatementFlushAnsweringTotalsSql(database.table(), ledger.mark(seq),
-                                flush.deltas().counterRows(this::slotFor));
+                        : answeringTotals(dialect, marked, learn);
                 if (answering.isPresent()) {
                     return WrittenTotals.execute(statement, answering.get());
                 }
@@ -339,6 +340,16 @@ final class FlushWriter {
                 : WrittenTotals.query(connection, dialect, database.table(), learn);
         connection.commit();
         return totals;
+    }
+
+    /**
+     * The flush followed by the query of its totals in the same packet, one round trip, where the
+     * data source's connections take several statements; empty otherwise.
+     */
+    private Optional<String> answeringTotals(Dialect dialect, String marked, Set<CounterKey> learn) {
+        return Boolean.TRUE.equals(multiStatements)
+                ? dialect.flushThenTotalsSql(marked, dialect.totalsSql(database.table(), learn))
+                : Optional.empty();
     }
 
     private Map<CounterKey, Long> totalsAfterLanding(Connection connection, Dialect dialect,
@@ -413,6 +424,9 @@ final class FlushWriter {
                 Optional<ClusterNode> node = database.dialect().clusterNode(borrowed);
                 share = node.map(n -> n.index() * config.flushers() + index).orElse(index);
                 shares = node.map(n -> n.size() * config.flushers()).orElse(config.flushers());
+                if (multiStatements == null) {
+                    multiStatements = database.dialect().takesMultiStatements(borrowed);
+                }
             } catch (SQLException e) {
                 borrowed.close();
                 throw e;

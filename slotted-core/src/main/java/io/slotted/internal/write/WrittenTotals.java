@@ -16,11 +16,12 @@ import java.util.Map;
  * The totals a write learns of the counters it wrote, for callers that want the total right after
  * their increment's commit ({@code addAndGet}).
  *
- * <p>Where the database can, the write's own statement answers them ({@link
- * Dialect#oneStatementFlushAnsweringTotalsSql}); elsewhere a query of the written counters
- * ({@link Dialect#totalsSql}) follows the write on the same connection: after it in auto-commit,
- * or before COMMIT in its transaction, where it sees the transaction's own rows and everything
- * committed before it. Either way the total includes the write and every increment acknowledged
+ * <p>A query of the written counters ({@link Dialect#totalsSql}) follows the write on the same
+ * connection: in the same packet where the connections take several statements
+ * ({@link Dialect#flushThenTotalsSql}), one round trip; else right after it in auto-commit, or
+ * before COMMIT in its transaction, where it sees the transaction's own rows and everything
+ * committed before it. {@code DIRECT} mode on PostgreSQL asks its upsert itself
+ * ({@link Dialect#upsertAnsweringTotalSql}). Either way the total includes the write and every increment acknowledged
  * before it was accepted. A counter the answer leaves out (one whose increments cancelled out in a
  * flush writes no row) or whose total is past 64 bits (rows written outside Slotted) is not
  * learned: the writer reads it again as reads do, which report such a total.
