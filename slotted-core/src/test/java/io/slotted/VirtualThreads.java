@@ -1,12 +1,18 @@
 package io.slotted;
 
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import jdk.jfr.Recording;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordingFile;
@@ -41,8 +47,37 @@ final class VirtualThreads {
         private List<RecordedEvent> pinned;
 
         PinningRecorder() {
+            setUpSocketPoller();
             recording.enable("jdk.VirtualThreadPinned").withThreshold(Duration.ZERO).withStackTrace();
             recording.start();
+        }
+
+        /**
+         * The JDK sets up its socket poller the first time a virtual thread waits on a socket
+         * read, and a virtual thread that waits meanwhile pins its carrier: a one-off of the
+         * JDK's, made to happen here, before recording. A read that finds its data at once never
+         * waits, so a few queries may not make it happen; a read with nothing to come does.
+         */
+        private static void setUpSocketPoller() {
+            ExecutorService executor = perTask();
+            try (ServerSocket server = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+                Future<?> read = executor.submit(() -> {
+                    try (Socket socket = new Socket(server.getInetAddress(), server.getLocalPort())) {
+                        socket.setSoTimeout(50);
+                        socket.getInputStream().read();
+                    } catch (SocketTimeoutException nothingCame) {
+                        // waited, as meant
+                    }
+                    return null;
+                });
+                try (Socket accepted = server.accept()) {
+                    read.get(30, TimeUnit.SECONDS);
+                }
+            } catch (Exception e) {
+                throw new AssertionError("could not set up the JDK's socket poller before recording", e);
+            } finally {
+                executor.shutdown();
+            }
         }
 
         /** Stops recording and returns the pinning events, each with its stack. */
