@@ -221,10 +221,11 @@ public interface SlottedCounters extends AutoCloseable {
      * ({@code BUFFERED} too, which waits for the flush). The total includes this increment and
      * every increment acknowledged to anyone before this one was accepted; it may include others
      * committed since, and callers adding at the same moment may see the same total. A flush
-     * learns the totals of what it writes in the same round trip as its write where the database
-     * allows (PostgreSQL), else with one query right after it; either way one query per flush,
-     * not per caller. A type bound in {@link OwnerMode#FOLD} mode, or keeping time buckets in
-     * {@code DIRECT} mode, reads its total after the commit.
+     * learns the totals of what it writes with one query per flush, not per caller, sent in the
+     * same packet as the flush where the connections take several statements (PostgreSQL;
+     * MariaDB with {@code allowMultiQueries=true}), else right after it. A type bound in
+     * {@link OwnerMode#FOLD} mode, or keeping time buckets in {@code DIRECT} mode, reads its total
+     * after the commit.
      *
      * @param recordType what is counted
      * @param recordId whose count it is
