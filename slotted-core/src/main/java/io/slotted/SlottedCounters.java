@@ -190,6 +190,21 @@ public interface SlottedCounters extends AutoCloseable {
     long addAll(Collection<Increment> increments);
 
     /**
+     * Adds a batch of increments all or nothing, as {@link #addAll(Collection)} does, and answers
+     * the total of each increment's counter right after that increment, as Redis answers the
+     * increments of a {@code MULTI}: as if the batch had run alone, one increment after another.
+     * The totals are read in the batch's transaction, before it commits (a type folding into an
+     * owner column after), so they include the batch and every increment acknowledged before it.
+     *
+     * @param increments the increments, to any counters; several may name the same counter
+     * @return each increment's total, in the order given
+     * @throws CounterOverflowException if any counter's slot would overflow; nothing changes
+     * @throws SlottedException as {@link #add(int, long, long)} does, and nothing changes; or,
+     *     saying that the batch was applied, if totals could not be read after it
+     */
+    List<Long> addAllAndGet(Collection<Increment> increments);
+
+    /**
      * Adds a batch of increments all or nothing, at most once per idempotency key: a later call
      * with the same key and the same increments, in the same order, applies nothing and returns
      * false.

@@ -284,6 +284,53 @@ abstract class CounterBehaviourSuite extends CounterTableTest {
         assertThat(counters.get(7, 63L)).isEqualTo(20);
     }
 
+    @Test
+    void addAllAndGet_answersEachIncrementsTotalAsIfTheBatchRanAlone() {
+        SlottedCounters counters = migrated(builder());
+        counters.add(8, 1L, 100);
+
+        List<Long> totals = counters.addAllAndGet(List.of(new Increment(8, 1L, 1), new Increment(8, 2L, 5),
+                new Increment(8, 1L, 1), new Increment(8, 1L, -10), new Increment(8, 2L, 5)));
+
+        assertThat(totals).containsExactly(101L, 5L, 102L, 92L, 10L);
+        assertThat(counters.getAll(8, List.of(1L, 2L))).containsExactly(Map.entry(1L, 92L), Map.entry(2L, 10L));
+        assertThat(counters.addAllAndGet(List.of())).isEmpty();
+    }
+
+    /**
+     * 64 threads adding batches with totals: the sums are exact, and every answer includes the
+     * caller's own increments and every batch acknowledged before it began.
+     */
+    @Test
+    void addAllAndGet_64ThreadsAddingBatches_totalsAreExactAndAnswersIncludeEveryEarlierBatch() throws Exception {
+        SlottedCounters counters = migrated(builder());
+        AtomicLong acknowledged = new AtomicLong();
+        runConcurrently(64, t -> {
+            for (int i = 0; i < 10; i++) {
+                long before = acknowledged.get();
+                List<Long> totals = counters.addAllAndGet(List.of(new Increment(9, 1L, 2), new Increment(9, 2L, t + 1),
+                        new Increment(9, 1L, 1)));
+                acknowledged.addAndGet(3);
+                assertThat(totals.get(2)).isGreaterThanOrEqualTo(before + 3).isEqualTo(totals.get(0) + 1);
+            }
+        });
+
+        assertThat(counters.get(9, 1L)).isEqualTo(64 * 10 * 3);
+        assertThat(counters.get(9, 2L)).isEqualTo(10L * (64 * 65 / 2));
+    }
+
+    @Test
+    void addAllAndGet_oneCounterWouldLeaveItsRange_nothingOfTheBatchIsApplied() {
+        SlottedCounters counters = migrated(builder().slots(1));
+        counters.add(1, 1L, SlottedCounters.MAX_DELTA);
+
+        assertThatThrownBy(() -> counters.addAllAndGet(List.of(new Increment(1, 2L, 5), new Increment(1, 1L, 1))))
+                .isInstanceOf(CounterOverflowException.class);
+
+        assertThat(counters.getAll(1, List.of(1L, 2L))).containsExactly(
+                Map.entry(1L, SlottedCounters.MAX_DELTA), Map.entry(2L, 0L));
+    }
+
     // ---------------------------------------------------------------- totals after the commit
 
     /**

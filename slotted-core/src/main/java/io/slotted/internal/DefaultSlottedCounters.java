@@ -138,6 +138,12 @@ public final class DefaultSlottedCounters implements SlottedCounters {
     }
 
     @Override
+    public List<Long> addAllAndGet(Collection<Increment> increments) {
+        List<Increment> batch = acceptedBatch(increments);
+        return batch.isEmpty() ? List.of() : direct.addAllAndGet(batch);
+    }
+
+    @Override
     public boolean addAll(Collection<Increment> increments, String idempotencyKey) {
         List<Increment> batch = acceptedBatch(increments);
         return direct.addAll(batch, SlottedCounters.checkIdempotencyKey(idempotencyKey));

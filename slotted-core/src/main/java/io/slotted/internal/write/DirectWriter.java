@@ -19,8 +19,12 @@ import io.slotted.internal.sql.SlotRange;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -73,7 +77,7 @@ public final class DirectWriter implements CounterWriter {
     public void add(CounterKey key, long delta) {
         long bucketStart = buckets.startOf(key.recordType());
         if (bucketStart != BucketClock.NONE) {
-            writeTransaction(deltas(key, bucketStart, delta), 1, null, null, describe(key, delta));
+            writeTransaction(deltas(key, bucketStart, delta), 1, null, null, describe(key, delta), Set.of());
             return;
         }
         retrier.write(describe(key, delta), (connection, dialect) -> {
@@ -124,6 +128,16 @@ public final class DirectWriter implements CounterWriter {
         return total != null ? total : totalAfterApplying(key);
     }
 
+    /** Totals read after a batch landed; a failure to read them says the batch stands. */
+    private Map<CounterKey, Long> totalsAfterApplying(Set<CounterKey> keys, String operation) {
+        try {
+            return reader.totals(keys);
+        } catch (SlottedException e) {
+            throw new TotalUnavailableException(operation + " was applied, but the totals could not"
+                    + " be read after it: " + e.getMessage() + "; do not apply it again, read the counters", e);
+        }
+    }
+
     /** A total read after the increment landed; a failure to read it says the increment stands. */
     private long totalAfterApplying(CounterKey key) {
         try {
@@ -163,7 +177,7 @@ public final class DirectWriter implements CounterWriter {
     public boolean add(CounterKey key, long delta, String idempotencyKey) {
         return writeTransaction(deltas(key, buckets.startOf(key.recordType()), delta), 1, idempotencyKey,
                 IdempotencyKeys.fingerprint(key, delta),
-                describe(key, delta) + " with idempotency key '" + idempotencyKey + "'");
+                describe(key, delta) + " with idempotency key '" + idempotencyKey + "'", Set.of()).applied();
     }
 
     /**
@@ -177,6 +191,57 @@ public final class DirectWriter implements CounterWriter {
      *     row may take ({@link SlotRange#MAX_DELTA} either way)
      */
     public boolean addAll(List<Increment> increments, String idempotencyKey) {
+        String fingerprint = idempotencyKey == null ? null : IdempotencyKeys.fingerprint(increments);
+        return writeTransaction(batchDeltas(increments), increments.size(), idempotencyKey, fingerprint,
+                describeBatch(increments), Set.of()).applied();
+    }
+
+    /**
+     * Writes a batch in one transaction, as {@link #addAll} does, and answers each increment's
+     * total as if the batch had run alone, one increment after another: the totals of its
+     * counters are queried in the transaction, before COMMIT, where they include the batch and
+     * everything committed before it; an increment's total is then its counter's total less what
+     * the batch adds to that counter after it. A counter folding into an owner column has its
+     * total read after the commit, as reads do.
+     *
+     * @param increments the batch
+     * @return the total of each increment's counter right after it, in the batch's order
+     * @throws CounterOverflowException as {@link #addAll} does
+     * @throws TotalUnavailableException if the batch was applied but a total could not be read
+     */
+    public List<Long> addAllAndGet(List<Increment> increments) {
+        Set<CounterKey> learn = new HashSet<>();
+        Set<CounterKey> folded = new HashSet<>();
+        for (Increment increment : increments) {
+            CounterKey key = new CounterKey(increment.recordType(), increment.recordId());
+            (registry.folds(key.recordType()) ? folded : learn).add(key);
+        }
+        Written written = writeTransaction(batchDeltas(increments), increments.size(), null, null,
+                describeBatch(increments), learn);
+        Map<CounterKey, Long> totals = new HashMap<>(written.totals());
+        if (!folded.isEmpty() || totals.size() < learn.size() + folded.size()) {
+            Set<CounterKey> unread = new HashSet<>(learn);
+            unread.addAll(folded);
+            unread.removeAll(totals.keySet());
+            totals.putAll(totalsAfterApplying(unread, describeBatch(increments)));
+        }
+        return eachAfterItsIncrement(increments, totals);
+    }
+
+    /** Each increment's total, walking back from the batch's end: a counter's total less what follows. */
+    private static List<Long> eachAfterItsIncrement(List<Increment> increments, Map<CounterKey, Long> totals) {
+        Long[] answers = new Long[increments.size()];
+        for (int i = increments.size() - 1; i >= 0; i--) {
+            Increment increment = increments.get(i);
+            CounterKey key = new CounterKey(increment.recordType(), increment.recordId());
+            long total = totals.get(key);
+            answers[i] = total;
+            totals.put(key, total - increment.delta());
+        }
+        return List.of(answers);
+    }
+
+    private Deltas batchDeltas(List<Increment> increments) {
         Deltas deltas = new Deltas();
         for (Increment increment : increments) {
             CounterKey key = new CounterKey(increment.recordType(), increment.recordId());
@@ -186,9 +251,11 @@ public final class DirectWriter implements CounterWriter {
                         + " either way); nothing was applied: split the batch");
             }
         }
-        String operation = "add a batch of " + increments.size() + " increments";
-        String fingerprint = idempotencyKey == null ? null : IdempotencyKeys.fingerprint(increments);
-        return writeTransaction(deltas, increments.size(), idempotencyKey, fingerprint, operation);
+        return deltas;
+    }
+
+    private static String describeBatch(List<Increment> increments) {
+        return "add a batch of " + increments.size() + " increments";
     }
 
     /**
@@ -210,12 +277,16 @@ public final class DirectWriter implements CounterWriter {
             }
         }
         writeTransaction(deltas, corrections.size(), null, null,
-                "correct " + corrections.size() + " counters");
+                "correct " + corrections.size() + " counters", Set.of());
     }
 
-    private boolean writeTransaction(Deltas deltas, int increments,
-            String idempotencyKey, String fingerprint, String operation) {
-        IdempotencyKeys.Verdict verdict = retrier.write(operation, (connection, dialect) -> {
+    /**
+     * Writes deltas in one transaction, with an idempotency key if there is one, and queries the
+     * totals of the counters in {@code learn} before COMMIT.
+     */
+    private Written writeTransaction(Deltas deltas, int increments, String idempotencyKey,
+            String fingerprint, String operation, Set<CounterKey> learn) {
+        Written written = retrier.write(operation, (connection, dialect) -> {
             registry.refreshIfStale(connection);
             boolean autoCommit = connection.getAutoCommit();
             connection.setAutoCommit(false);
@@ -225,12 +296,16 @@ public final class DirectWriter implements CounterWriter {
                     keys.pruneIfDue(connection);
                     found = keys.record(connection, dialect, idempotencyKey, fingerprint, "direct");
                 }
+                Map<CounterKey, Long> totals = Map.of();
                 if (found.outcome() == IdempotencyKeys.Outcome.APPLIED) {
                     SlotRows.upsert(connection, dialect, database.table(), deltas.counterRows(this::slotFor));
                     BucketRows.upsert(connection, dialect, database.buckets(), deltas.bucketRows(this::slotFor));
+                    if (!learn.isEmpty()) {
+                        totals = WrittenTotals.query(connection, dialect, database.table(), learn);
+                    }
                 }
                 connection.commit();
-                return found;
+                return new Written(found, totals);
             } catch (SQLException e) {
                 Transactions.rollbackQuietly(connection, e);
                 throw e;
@@ -238,12 +313,18 @@ public final class DirectWriter implements CounterWriter {
                 connection.setAutoCommit(autoCommit);
             }
         });
-        if (verdict.outcome() == IdempotencyKeys.Outcome.CONFLICT) {
-            throw verdict.conflict();
+        if (written.verdict().outcome() == IdempotencyKeys.Outcome.CONFLICT) {
+            throw written.verdict().conflict();
         }
-        boolean applied = verdict.outcome() == IdempotencyKeys.Outcome.APPLIED;
-        stats.applied(applied ? increments : 0);
-        return applied;
+        stats.applied(written.applied() ? increments : 0);
+        return written;
+    }
+
+    /** What a transaction's key found, and the totals it learned before COMMIT. */
+    private record Written(IdempotencyKeys.Verdict verdict, Map<CounterKey, Long> totals) {
+        boolean applied() {
+            return verdict.outcome() == IdempotencyKeys.Outcome.APPLIED;
+        }
     }
 
     @Override

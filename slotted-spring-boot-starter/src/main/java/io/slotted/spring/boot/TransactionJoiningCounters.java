@@ -85,6 +85,12 @@ final class TransactionJoiningCounters implements SlottedCounters {
         return counters.addAll(increments);
     }
 
+    /** On its own transaction, as {@link #addAndGet} is: its totals are those after its commit. */
+    @Override
+    public List<Long> addAllAndGet(Collection<Increment> increments) {
+        return counters.addAllAndGet(increments);
+    }
+
     @Override
     public boolean addAll(Collection<Increment> increments, String idempotencyKey) {
         return counters.addAll(increments, idempotencyKey);
