@@ -44,6 +44,7 @@ import redis.clients.jedis.Jedis;
 import redis.clients.jedis.Pipeline;
 import redis.clients.jedis.Protocol;
 import redis.clients.jedis.Response;
+import redis.clients.jedis.Transaction;
 import redis.clients.jedis.exceptions.JedisDataException;
 import redis.clients.jedis.util.SafeEncoder;
 
@@ -228,8 +229,213 @@ abstract class RespSuite {
         String[] tooMany = java.util.Arrays.copyOf(keys, 1_001);
         tooMany[1_000] = "downloads:1";
         assertThatThrownBy(() -> jedis.mget(tooMany)).isInstanceOf(JedisDataException.class)
-                .hasMessage("ERR at most 1000 keys may be read at once, but 1001 were given:"
-                        + " split them into several MGETs");
+                .hasMessage("ERR at most 1000 keys may be named at once, but 1001 were given:"
+                        + " split them into several commands");
+    }
+
+    // --- transactions ---
+
+    @Test
+    void multiExec_appliesTheQueuedIncrementsAsOneBatch_andAnswersEachAsIfRunAlone() throws Exception {
+        Jedis jedis = writer();
+        long id = newId();
+        long other = newId();
+        String key = "downloads:" + id;
+        jedis.incrBy(key, 100);
+
+        Transaction transaction = jedis.multi();
+        Response<String> before = transaction.get(key);
+        Response<Long> first = transaction.incr(key);
+        Response<Long> hashed = transaction.hincrBy("downloads", Long.toString(id), 10);
+        Response<Long> elsewhere = transaction.incrBy("views:" + other, 7);
+        Response<List<String>> after = transaction.mget(key, "views:" + other, "views:" + newId());
+        Response<Long> last = transaction.decrBy(key, 2);
+        List<Object> answers = transaction.exec();
+
+        assertThat(answers).hasSize(6);
+        assertThat(before.get()).isEqualTo("100");
+        assertThat(first.get()).isEqualTo(101);
+        assertThat(hashed.get()).isEqualTo(111);
+        assertThat(elsewhere.get()).isEqualTo(7);
+        assertThat(after.get()).containsExactly("111", "7", "0");
+        assertThat(last.get()).isEqualTo(109);
+        assertThat(sqlTotal(1, id)).isEqualTo(109);
+        assertThat(sqlTotal(2, other)).isEqualTo(7);
+    }
+
+    @Test
+    void multiExec_aCommandThatCannotBeQueued_failsTheExec_andNothingIsApplied() throws Exception {
+        Jedis jedis = connect(ServiceSuite.ADMIN);
+        long id = newId();
+        String key = "downloads:" + id;
+
+        assertThat(text(send(jedis, "MULTI"))).isEqualTo("OK");
+        assertThat(text(send(jedis, "INCR", key))).isEqualTo("QUEUED");
+        assertThatThrownBy(() -> send(jedis, "INCRBY", key, "1.5")).isInstanceOf(JedisDataException.class)
+                .hasMessage("ERR value is not an integer or out of range");
+        assertThatThrownBy(() -> send(jedis, "SET", key, "5")).isInstanceOf(JedisDataException.class)
+                .hasMessageStartingWith("ERR SET cannot be queued in a MULTI");
+        assertThatThrownBy(() -> send(jedis, "EXEC")).isInstanceOf(JedisDataException.class)
+                .hasMessage("EXECABORT Transaction discarded because of previous errors.");
+
+        assertThat(sqlRows(1, id)).isZero();
+        assertThat(jedis.incr(key)).as("the connection is out of the transaction").isEqualTo(1);
+    }
+
+    @Test
+    void multiExec_aReadToken_cannotQueueAnIncrement_andTheExecFails() throws Exception {
+        Jedis reader = connect(ServiceSuite.READER);
+        long id = newId();
+
+        send(reader, "MULTI");
+        assertThatThrownBy(() -> send(reader, "INCR", "downloads:" + id)).isInstanceOf(JedisDataException.class)
+                .hasMessage("NOPERM this token lacks the 'write' scope that the 'incr' command needs");
+        assertThat(text(send(reader, "GET", "downloads:" + id))).isEqualTo("QUEUED");
+        assertThatThrownBy(() -> send(reader, "EXEC")).isInstanceOf(JedisDataException.class)
+                .hasMessageStartingWith("EXECABORT");
+        assertThat(sqlRows(1, id)).isZero();
+    }
+
+    @Test
+    void multiExec_anOverflowingIncrement_failsTheWholeBatch_andNothingIsApplied() throws Exception {
+        Jedis jedis = writer();
+        long id = newId();
+        long other = newId();
+        jedis.incrBy("downloads:" + id, SlottedCounters.MAX_DELTA);
+
+        Transaction transaction = jedis.multi();
+        transaction.incr("downloads:" + other);
+        transaction.incrBy("downloads:" + id, SlottedCounters.MAX_DELTA);
+        transaction.incrBy("downloads:" + id, SlottedCounters.MAX_DELTA);
+        assertThatThrownBy(transaction::exec).isInstanceOf(JedisDataException.class)
+                .hasMessageStartingWith("ERR increment or decrement would overflow");
+
+        assertThat(sqlRows(1, other)).isZero();
+        assertThat(sqlTotal(1, id)).isEqualTo(SlottedCounters.MAX_DELTA);
+    }
+
+    @Test
+    void discard_dropsTheQueue_watchIsRefused_andExecOrDiscardWithoutMulti_areErrors() throws Exception {
+        Jedis jedis = writer();
+        long id = newId();
+
+        Transaction transaction = jedis.multi();
+        transaction.incr("downloads:" + id);
+        assertThat(transaction.discard()).isEqualTo("OK");
+        assertThat(sqlRows(1, id)).isZero();
+
+        assertThatThrownBy(() -> jedis.watch("downloads:" + id)).isInstanceOf(JedisDataException.class)
+                .hasMessage("ERR WATCH is not supported: increments in a MULTI are applied all or nothing");
+        assertThat(text(send(jedis, "UNWATCH"))).isEqualTo("OK");
+        assertThatThrownBy(() -> send(jedis, "EXEC")).isInstanceOf(JedisDataException.class)
+                .hasMessage("ERR EXEC without MULTI");
+        assertThatThrownBy(() -> send(jedis, "DISCARD")).isInstanceOf(JedisDataException.class)
+                .hasMessage("ERR DISCARD without MULTI");
+        send(jedis, "MULTI");
+        assertThatThrownBy(() -> send(jedis, "MULTI")).isInstanceOf(JedisDataException.class)
+                .hasMessage("ERR MULTI calls can not be nested");
+        assertThat(send(jedis, "EXEC")).isEqualTo(List.of());
+    }
+
+    @Test
+    void sixtyFourClients_sendingTransactions_leaveExactTotals_andAThousandQueuedIncrementsAreOneBatch()
+            throws Exception {
+        long id = newId();
+        String key = "downloads:" + id;
+        ExecutorService pool = Executors.newFixedThreadPool(64);
+        try {
+            List<Future<?>> clients = new ArrayList<>();
+            for (int c = 0; c < 64; c++) {
+                int delta = c + 1;
+                clients.add(pool.submit(() -> {
+                    Jedis jedis = writer();
+                    for (int round = 0; round < 10; round++) {
+                        Transaction transaction = jedis.multi();
+                        transaction.incrBy(key, delta);
+                        transaction.hincrBy("downloads", Long.toString(id), delta);
+                        List<Object> answers = transaction.exec();
+                        assertThat((Long) answers.get(1)).isEqualTo((Long) answers.get(0) + delta);
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> client : clients) {
+                client.get(2, TimeUnit.MINUTES);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        assertThat(sqlTotal(1, id)).isEqualTo(2L * 10 * (64 * 65 / 2));
+
+        long big = newId();
+        Transaction transaction = writer().multi();
+        for (int i = 0; i < 1_000; i++) {
+            transaction.incr("views:" + big);
+        }
+        List<Object> answers = transaction.exec();
+        assertThat(answers).hasSize(1_000).startsWith(1L, 2L).endsWith(999L, 1_000L);
+        assertThat(sqlTotal(2, big)).isEqualTo(1_000);
+    }
+
+    // --- hashes, SET, DEL, EXISTS ---
+
+    @Test
+    void hashes_areCounterTypes_andNameTheSameCountersAsKeys() throws Exception {
+        Jedis jedis = writer();
+        long id = newId();
+        long never = newId();
+
+        assertThat(jedis.hincrBy("downloads", Long.toString(id), 5)).isEqualTo(5);
+        assertThat(jedis.incr("downloads:" + id)).isEqualTo(6);
+        assertThat(jedis.hincrBy("1", Long.toString(id), -2)).isEqualTo(4);
+        assertThat(jedis.hget("downloads", Long.toString(id))).isEqualTo("4");
+        assertThat(jedis.hmget("downloads", Long.toString(never), Long.toString(id))).containsExactly("0", "4");
+        assertThat(sqlTotal(1, id)).isEqualTo(4);
+        assertThatThrownBy(() -> jedis.hincrBy("downloads", "post-8f3a", 1)).isInstanceOf(JedisDataException.class)
+                .hasMessage("ERR a hash is a counter type and its fields are record ids, such as HINCRBY downloads 456 1");
+        assertThatThrownBy(() -> jedis.hincrBy("downloads:1", "2", 1)).isInstanceOf(JedisDataException.class)
+                .hasMessageStartingWith("ERR a hash is a counter type");
+    }
+
+    @Test
+    void setAndDel_needTheAdminScope_setExactlyOrToZero_andExistsCountsTheCountersNotAtZero() throws Exception {
+        Jedis admin = connect(ServiceSuite.ADMIN);
+        Jedis writer = writer();
+        long id = newId();
+        long other = newId();
+        long never = newId();
+        writer.incrBy("downloads:" + id, 40);
+        writer.incrBy("downloads:" + other, 3);
+
+        assertThatThrownBy(() -> writer.set("downloads:" + id, "5")).isInstanceOf(JedisDataException.class)
+                .hasMessage("NOPERM this token lacks the 'admin' scope that the 'set' command needs");
+        assertThatThrownBy(() -> writer.del("downloads:" + id)).isInstanceOf(JedisDataException.class)
+                .hasMessage("NOPERM this token lacks the 'admin' scope that the 'del' command needs");
+        assertThat(sqlTotal(1, id)).isEqualTo(40);
+
+        assertThat(admin.set("downloads:" + id, "1000")).isEqualTo("OK");
+        assertThat(sqlTotal(1, id)).isEqualTo(1000);
+        assertThat(writer.incr("downloads:" + id)).isEqualTo(1001);
+        assertThat(writer.exists("downloads:" + id, "downloads:" + other, "downloads:" + never)).isEqualTo(2);
+        assertThat(admin.del("downloads:" + id, "downloads:" + never)).isEqualTo(1);
+        assertThat(sqlTotal(1, id)).isZero();
+        assertThat(writer.exists("downloads:" + id)).isFalse();
+        assertThatThrownBy(() -> send(admin, "SET", "downloads:" + id, "5", "EX", "10"))
+                .isInstanceOf(JedisDataException.class)
+                .hasMessage("ERR SET takes a key and a count, without options such as EX or NX: counters do not expire");
+        assertThatThrownBy(() -> admin.set("downloads:" + id, "five")).isInstanceOf(JedisDataException.class)
+                .hasMessage("ERR value is not an integer or out of range");
+        assertThat(sqlTotal(1, id)).isZero();
+    }
+
+    @Test
+    void incrbyfloat_isRefused_sayingCountersAreIntegers() throws Exception {
+        Jedis jedis = writer();
+        long id = newId();
+
+        assertThatThrownBy(() -> jedis.incrByFloat("downloads:" + id, 1.5)).isInstanceOf(JedisDataException.class)
+                .hasMessage("ERR counters are integers: use INCRBY");
+        assertThat(sqlRows(1, id)).isZero();
     }
 
     // --- errors: each changes nothing and leaves the connection usable ---
@@ -320,8 +526,8 @@ abstract class RespSuite {
         assertThatThrownBy(() -> send(jedis, "GET", "downloads:1", "downloads:2"))
                 .isInstanceOf(JedisDataException.class)
                 .hasMessage("ERR wrong number of arguments for 'get' command");
-        assertThatThrownBy(() -> send(jedis, "SET", "downloads:1", "5")).isInstanceOf(JedisDataException.class)
-                .hasMessage("ERR unknown command 'SET', with args beginning with: 'downloads:1' '5' ");
+        assertThatThrownBy(() -> send(jedis, "APPEND", "downloads:1", "5")).isInstanceOf(JedisDataException.class)
+                .hasMessage("ERR unknown command 'APPEND', with args beginning with: 'downloads:1' '5' ");
         assertThatThrownBy(() -> send(jedis, "FLUSHALL")).isInstanceOf(JedisDataException.class)
                 .hasMessage("ERR unknown command 'FLUSHALL', with args beginning with: ");
         assertThatThrownBy(() -> send(jedis, "SELECT", "1")).isInstanceOf(JedisDataException.class)

@@ -2,7 +2,7 @@ package io.slotted.server.resp;
 
 /**
  * What one connection has told the server about itself: its token once {@code AUTH} accepted it,
- * and the name {@code CLIENT SETNAME} gave it. Read and changed only on the connection's event
+ * the name {@code CLIENT SETNAME} gave it, and the commands queued since {@code MULTI}. Read and changed only on the connection's event
  * loop, in command order.
  */
 final class ClientState {
@@ -10,6 +10,7 @@ final class ClientState {
     private String token;
     private String name;
     private boolean quitting;
+    private RespTransaction transaction;
 
     ClientState(long id) {
         this.id = id;
@@ -34,6 +35,16 @@ final class ClientState {
 
     void name(String name) {
         this.name = name;
+    }
+
+    /** The transaction {@code MULTI} began, or null outside one. */
+    RespTransaction transaction() {
+        return transaction;
+    }
+
+    /** Begins a transaction, or ends it when given null. */
+    void transaction(RespTransaction transaction) {
+        this.transaction = transaction;
     }
 
     /** Whether {@code QUIT} was sent: the connection closes once its answers are out. */

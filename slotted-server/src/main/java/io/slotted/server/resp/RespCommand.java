@@ -10,16 +10,28 @@ import java.util.stream.Stream;
 /**
  * The commands the front end knows, each with the number of words it takes (the command's name
  * included, as Redis counts them: negative means at least that many) and what it needs of the
- * caller's token. The counter commands need a scope; the connection commands need none, and those
- * a client sends before it has authenticated need no token at all.
+ * caller's token. The counter commands need a scope; the connection and transaction commands need
+ * none, and those a client sends before it has authenticated need no token at all.
  */
 enum RespCommand {
     INCR(2, Scope.WRITE),
     INCRBY(3, Scope.WRITE),
     DECR(2, Scope.WRITE),
     DECRBY(3, Scope.WRITE),
+    HINCRBY(4, Scope.WRITE),
+    INCRBYFLOAT(3, Scope.WRITE),
     GET(2, Scope.READ),
     MGET(-2, Scope.READ),
+    HGET(3, Scope.READ),
+    HMGET(-3, Scope.READ),
+    EXISTS(-2, Scope.READ),
+    SET(-3, Scope.ADMIN),
+    DEL(-2, Scope.ADMIN),
+    MULTI(1, null),
+    EXEC(1, null),
+    DISCARD(1, null),
+    WATCH(-2, null),
+    UNWATCH(1, null),
     PING(-1, null, true),
     ECHO(2, null),
     QUIT(-1, null, true),
@@ -66,6 +78,17 @@ enum RespCommand {
     /** The scope the caller's token must cover, or null for a connection command. */
     Scope scope() {
         return scope;
+    }
+
+    /** Whether it works on counters: the commands with a scope. */
+    boolean counts() {
+        return scope != null;
+    }
+
+    /** Whether it runs at once inside a {@code MULTI} rather than being queued. */
+    boolean controlsTransaction() {
+        return this == MULTI || this == EXEC || this == DISCARD || this == WATCH || this == UNWATCH
+                || this == QUIT;
     }
 
     /** Whether a client may send it before {@code AUTH} when the server has tokens. */

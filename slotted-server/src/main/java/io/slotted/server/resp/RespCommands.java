@@ -6,7 +6,6 @@ import io.netty.handler.codec.redis.FullBulkStringRedisMessage;
 import io.netty.handler.codec.redis.IntegerRedisMessage;
 import io.netty.handler.codec.redis.RedisMessage;
 import io.netty.handler.codec.redis.SimpleStringRedisMessage;
-import io.slotted.SlottedCounters;
 import io.slotted.server.auth.AccessCheck;
 import io.slotted.server.auth.AccessDecision;
 import io.slotted.server.auth.Scope;
@@ -14,8 +13,10 @@ import io.slotted.server.config.TypeNames;
 import io.slotted.server.store.AsyncCounters;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.stream.Collectors;
 
@@ -24,15 +25,15 @@ import java.util.stream.Collectors;
  * a reply (errors included), never exceptionally.
  *
  * <p>Every command is checked in the same order before it does anything: its name, its number of
- * arguments, the caller's token, then its arguments (keys and numbers). A command refused on the
- * way has changed nothing. The counter commands then go to {@link AsyncCounters}: an increment is
- * answered with the counter's total right after its commit, which the library's flush learns as it
- * writes (so it includes every increment acknowledged before it), {@code INCRBY k 0} only reads,
- * and reads made at the same time share one query.
+ * arguments, the caller's token, then its arguments (keys and numbers, into a {@link CounterCall}).
+ * A command refused on the way has changed nothing. The counter commands then go to
+ * {@link AsyncCounters}: an increment is answered with the counter's total right after its commit,
+ * which the library's flush learns as it writes (so it includes every increment acknowledged
+ * before it), {@code INCRBY k 0} only reads, and reads made at the same time share one query.
+ * Between {@code MULTI} and {@code EXEC} the checked commands are queued instead, and run as one
+ * batch ({@link RespTransaction}).
  */
 final class RespCommands {
-    /** The most keys one {@code MGET} may read, as the HTTP API allows ids per read. */
-    static final int MAX_KEYS = 1000;
     private static final SimpleStringRedisMessage OK = new SimpleStringRedisMessage("OK");
     private static final SimpleStringRedisMessage PONG = new SimpleStringRedisMessage("PONG");
     private static final ArrayRedisMessage EMPTY = ArrayRedisMessage.EMPTY_INSTANCE;
@@ -65,7 +66,9 @@ final class RespCommands {
         RespCommand command = RespCommand.named(words.get(0));
         CompletableFuture<RedisMessage> answer;
         try {
-            answer = start(command, client, words);
+            answer = client.transaction() != null && (command == null || !command.controlsTransaction())
+                    ? CompletableFuture.completedFuture(queue(command, client, words))
+                    : start(command, client, words);
         } catch (RespError e) {
             answer = CompletableFuture.completedFuture(e.answer());
         }
@@ -80,6 +83,23 @@ final class RespCommands {
 
     private CompletableFuture<RedisMessage> start(RespCommand command, ClientState client,
             List<String> words) {
+        List<String> args = checked(command, client, words);
+        if (command.counts()) {
+            return runAlone(CounterCall.parse(command, args, types));
+        }
+        return switch (command) {
+            case MULTI -> begin(client);
+            case EXEC -> exec(client);
+            case DISCARD -> discard(client);
+            case WATCH -> throw new RespError("ERR WATCH is not supported: increments in a MULTI are"
+                    + " applied all or nothing");
+            case UNWATCH -> CompletableFuture.completedFuture(OK);
+            default -> CompletableFuture.completedFuture(connectionCommand(command, client, args));
+        };
+    }
+
+    /** The command's arguments, once its name, its number of words and the token are right. */
+    private List<String> checked(RespCommand command, ClientState client, List<String> words) {
         if (command == null) {
             throw unknownCommand(words);
         }
@@ -87,16 +107,61 @@ final class RespCommands {
             throw new RespError("ERR wrong number of arguments for '" + command.label() + "' command");
         }
         checkAccess(command, client);
-        List<String> args = words.subList(1, words.size());
-        return switch (command) {
-            case INCR -> increment(args.get(0), 1);
-            case INCRBY -> increment(args.get(0), number(args.get(1)));
-            case DECR -> increment(args.get(0), -1);
-            case DECRBY -> increment(args.get(0), negated(number(args.get(1))));
-            case GET -> get(args.get(0));
-            case MGET -> getAll(args);
-            default -> CompletableFuture.completedFuture(connectionCommand(command, client, args));
-        };
+        return words.subList(1, words.size());
+    }
+
+    /**
+     * Queues a command of a transaction, or refuses it, which makes the transaction's
+     * {@code EXEC} fail: a command that does not parse, or one that cannot be part of a batch.
+     */
+    private RedisMessage queue(RespCommand command, ClientState client, List<String> words) {
+        RespTransaction transaction = client.transaction();
+        try {
+            List<String> args = checked(command, client, words);
+            if (command.counts()) {
+                CounterCall call = CounterCall.parse(command, args, types);
+                if (call.shape() == CounterCall.Shape.SET || call.shape() == CounterCall.Shape.RESET) {
+                    throw new RespError("ERR " + command.name() + " cannot be queued in a MULTI, which"
+                            + " applies increments all or nothing: send it on its own");
+                }
+                transaction.queue(call);
+            } else if (command == RespCommand.PING || command == RespCommand.ECHO) {
+                transaction.queue(connectionCommand(command, client, args));
+            } else {
+                throw new RespError("ERR " + command.name() + " cannot be queued in a MULTI: only"
+                        + " counter commands, PING and ECHO can");
+            }
+        } catch (RespError e) {
+            transaction.abort();
+            throw e;
+        }
+        return RespTransaction.queuedAnswer();
+    }
+
+    private CompletableFuture<RedisMessage> begin(ClientState client) {
+        if (client.transaction() != null) {
+            throw new RespError("ERR MULTI calls can not be nested");
+        }
+        client.transaction(new RespTransaction());
+        return CompletableFuture.completedFuture(OK);
+    }
+
+    private CompletableFuture<RedisMessage> exec(ClientState client) {
+        RespTransaction transaction = client.transaction();
+        if (transaction == null) {
+            throw new RespError("ERR EXEC without MULTI");
+        }
+        client.transaction(null);
+        return transaction.aborted() ? CompletableFuture.completedFuture(RespTransaction.abortedAnswer())
+                : transaction.exec(counters);
+    }
+
+    private CompletableFuture<RedisMessage> discard(ClientState client) {
+        if (client.transaction() == null) {
+            throw new RespError("ERR DISCARD without MULTI");
+        }
+        client.transaction(null);
+        return CompletableFuture.completedFuture(OK);
     }
 
     private static RespError unknownCommand(List<String> words) {
@@ -123,46 +188,62 @@ final class RespCommands {
     }
 
     /**
-     * Adds, then answers the total right after the commit, which the library's flush learns as
-     * it writes. {@code INCRBY k 0} only reads.
+     * Runs a counter command on its own. An increment is answered with the total right after its
+     * commit, which the library's flush learns as it writes; reads share queries with the reads
+     * waiting at the time; sets run on the library's writers.
      */
-    private CompletableFuture<RedisMessage> increment(String key, long delta) {
-        RespKey counter = RespKey.parse(key, types);
-        int type = counter.type().recordType();
-        long id = counter.id();
-        if (delta == 0) {
-            return counters.get(type, id).thenApply(IntegerRedisMessage::new);
-        }
-        if (delta < -SlottedCounters.MAX_DELTA || delta > SlottedCounters.MAX_DELTA) {
-            throw new RespError("ERR increment or decrement must be from -" + SlottedCounters.MAX_DELTA
-                    + " to " + SlottedCounters.MAX_DELTA + " (2^52 - 1, the most one slot row holds);"
-                    + " nothing was applied: add a larger amount as several increments");
-        }
-        return counters.addAndGet(type, id, delta)
-                .<RedisMessage>thenApply(IntegerRedisMessage::new)
-                .exceptionally(RespFailures::answerIncrement);
+    private CompletableFuture<RedisMessage> runAlone(CounterCall call) {
+        RespKey first = call.keys().get(0);
+        int type = first.type().recordType();
+        return switch (call.shape()) {
+            case INCREMENT -> counters.addAndGet(type, first.id(), call.amount())
+                    .<RedisMessage>thenApply(IntegerRedisMessage::new)
+                    .exceptionally(RespFailures::answerIncrement);
+            case SET -> counters.set(type, List.of(first.id()), call.amount()).thenApply(done -> OK);
+            case RESET -> reset(call.keys());
+            default -> totals(call.keys()).thenApply(totals -> answer(call, totals));
+        };
     }
 
-    private CompletableFuture<RedisMessage> get(String key) {
-        RespKey counter = RespKey.parse(key, types);
-        return counters.get(counter.type().recordType(), counter.id()).thenApply(RespCommands::bulk);
-    }
-
-    private CompletableFuture<RedisMessage> getAll(List<String> keys) {
-        if (keys.size() > MAX_KEYS) {
-            throw new RespError("ERR at most " + MAX_KEYS + " keys may be read at once, but "
-                    + keys.size() + " were given: split them into several MGETs");
-        }
-        List<CompletableFuture<Long>> totals = new ArrayList<>(keys.size());
-        for (String key : keys) {
-            RespKey counter = RespKey.parse(key, types);
-            totals.add(counters.get(counter.type().recordType(), counter.id()));
-        }
-        return CompletableFuture.allOf(totals.toArray(CompletableFuture[]::new)).thenApply(done -> {
-            List<RedisMessage> values = new ArrayList<>(totals.size());
-            totals.forEach(total -> values.add(bulk(total.join())));
-            return new ArrayRedisMessage(values);
+    /** {@code DEL}: reads the counters, then sets those not at 0 to 0, and answers how many. */
+    private CompletableFuture<RedisMessage> reset(List<RespKey> keys) {
+        return totals(keys).thenCompose(totals -> {
+            List<CompletableFuture<Void>> sets = new ArrayList<>();
+            Set<RespKey> notZero = new LinkedHashSet<>();
+            for (int i = 0; i < keys.size(); i++) {
+                if (totals.get(i) != 0) {
+                    notZero.add(keys.get(i));
+                }
+            }
+            notZero.forEach(key -> sets.add(counters.set(key.type().recordType(), List.of(key.id()), 0)));
+            return CompletableFuture.allOf(sets.toArray(CompletableFuture[]::new))
+                    .thenApply(done -> new IntegerRedisMessage(notZero.size()));
         });
+    }
+
+    /** The totals of counters, read together with the reads waiting at the time, in order. */
+    private CompletableFuture<List<Long>> totals(List<RespKey> keys) {
+        List<CompletableFuture<Long>> totals = new ArrayList<>(keys.size());
+        keys.forEach(key -> totals.add(counters.get(key.type().recordType(), key.id())));
+        return CompletableFuture.allOf(totals.toArray(CompletableFuture[]::new))
+                .thenApply(done -> totals.stream().map(CompletableFuture::join).toList());
+    }
+
+    /**
+     * The answer to a counter call that increments or reads, given the totals of its counters.
+     *
+     * @param call the call
+     * @param totals the total of each of its keys, in order
+     * @return its answer as Redis shapes it
+     */
+    static RedisMessage answer(CounterCall call, List<Long> totals) {
+        return switch (call.shape()) {
+            case INCREMENT, TOTAL -> new IntegerRedisMessage(totals.get(0));
+            case VALUE -> bulk(totals.get(0));
+            case VALUES -> new ArrayRedisMessage(totals.stream().<RedisMessage>map(RespCommands::bulk).toList());
+            case NOT_ZERO -> new IntegerRedisMessage(totals.stream().filter(total -> total != 0).count());
+            default -> throw new IllegalArgumentException(call.shape() + " answers no totals");
+        };
     }
 
     private RedisMessage connectionCommand(RespCommand command, ClientState client, List<String> args) {
@@ -186,7 +267,7 @@ final class RespCommands {
     }
 
     private static RedisMessage select(String index) {
-        if (number(index) != 0) {
+        if (CounterCall.number(index) != 0) {
             throw new RespError("ERR DB index is out of range");
         }
         return OK;
@@ -260,26 +341,6 @@ final class RespCommands {
                     + " is not supported: the server's settings are its command-line options");
         }
         return EMPTY;
-    }
-
-    /** A signed 64-bit decimal argument, in Redis's strict form. */
-    static long number(String text) {
-        if (text.isEmpty() || text.length() > 20 || text.startsWith("+")
-                || (text.length() > 1 && (text.startsWith("0") || text.startsWith("-0")))) {
-            throw new RespError(RespError.NOT_AN_INTEGER);
-        }
-        try {
-            return Long.parseLong(text);
-        } catch (NumberFormatException e) {
-            throw new RespError(RespError.NOT_AN_INTEGER);
-        }
-    }
-
-    private static long negated(long amount) {
-        if (amount == Long.MIN_VALUE) {
-            throw new RespError(RespFailures.OVERFLOW);
-        }
-        return -amount;
     }
 
     /** A bulk string of the bytes a client sent (decoded as Latin-1), or of ASCII text. */

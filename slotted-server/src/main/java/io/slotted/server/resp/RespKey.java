@@ -17,6 +17,9 @@ record RespKey(CounterType type, long id) {
 
     /** Why a key was refused: the shape every key must have. */
     static final String SHAPE = "ERR key must be TYPE:ID, such as downloads:456";
+    /** Why a hash and field were refused: the shape they must have. */
+    static final String HASH_SHAPE = "ERR a hash is a counter type and its fields are record ids,"
+            + " such as HINCRBY downloads 456 1";
 
     /**
      * Parses a key.
@@ -39,6 +42,22 @@ record RespKey(CounterType type, long id) {
             throw new RespError("ERR " + e.getMessage());
         }
         return new RespKey(type, parseId(key.substring(colon + 1)));
+    }
+
+    /**
+     * The counter a hash command names: the hash is the type, the field the id.
+     *
+     * @param type the hash's name, a type name or number
+     * @param id the field, a record id
+     * @param types the configured type names
+     * @return the counter, the same as the key {@code type:id}
+     * @throws RespError as {@link #parse} does
+     */
+    static RespKey of(String type, String id, TypeNames types) {
+        if (type.indexOf(':') >= 0 || !ID.matcher(id).matches()) {
+            throw new RespError(HASH_SHAPE);
+        }
+        return parse(type + ":" + id, types);
     }
 
     private static long parseId(String digits) {

@@ -1,5 +1,6 @@
 package io.slotted.server.store;
 
+import io.slotted.Increment;
 import io.slotted.QueueFullException;
 import io.slotted.SlottedCounters;
 import io.slotted.WriteMode;
@@ -20,7 +21,9 @@ import java.util.function.Supplier;
  * <p>An increment is handed to the library, which keeps every total in range itself: in {@code GROUPED} and
  * {@code BUFFERED} mode on the calling thread, since {@link SlottedCounters#addAsync} only queues
  * it; in {@code DIRECT} mode, where {@code addAsync} writes before it returns, on a small pool of
- * its own with a bounded queue, so a slow database holds those threads and not the caller's. The
+ * writers with a bounded queue, so a slow database holds those threads and not the caller's. The
+ * library's calls that write in a transaction of their own (a batch with its totals, a set) run
+ * on the same writers in every mode. The
  * future completes on the thread that learned the outcome (a flusher, a reader, that pool): a
  * caller hands its answer on to its own thread rather than working there.
  *
@@ -29,13 +32,15 @@ import java.util.function.Supplier;
  * slower than the load or down.
  */
 public final class AsyncCounters implements AutoCloseable {
-    /** Threads that run {@code DIRECT} writes, and how many more may wait for one. */
-    static final int DIRECT_WRITERS = 16;
-    static final int DIRECT_QUEUE = 1000;
+    /** Threads that run blocking writes, and how many more may wait for one. */
+    static final int WRITERS = 16;
+    static final int WRITER_QUEUE = 1000;
 
     private final SlottedCounters counters;
     private final CoalescedReads reads;
-    private final ThreadPoolExecutor directWriters;
+    /** Runs the blocking writes: every write in {@code DIRECT} mode; batches and sets in all. */
+    private final ThreadPoolExecutor writers;
+    private final boolean direct;
 
     /**
      * Starts the readers, and the writers of {@code DIRECT} mode.
@@ -45,14 +50,16 @@ public final class AsyncCounters implements AutoCloseable {
     public AsyncCounters(SlottedCounters counters) {
         this.counters = counters;
         this.reads = new CoalescedReads(counters);
-        this.directWriters = counters.config().writeMode() == WriteMode.DIRECT ? directWriters() : null;
+        this.direct = counters.config().writeMode() == WriteMode.DIRECT;
+        this.writers = writers();
     }
 
-    private static ThreadPoolExecutor directWriters() {
+    /** Started one thread per task until there are {@value #WRITERS}, then reused. */
+    private static ThreadPoolExecutor writers() {
         AtomicInteger threads = new AtomicInteger();
-        return new ThreadPoolExecutor(DIRECT_WRITERS, DIRECT_WRITERS, 0, TimeUnit.MILLISECONDS,
-                new ArrayBlockingQueue<>(DIRECT_QUEUE), runnable -> {
-                    Thread thread = new Thread(runnable, "slotted-direct-" + threads.incrementAndGet());
+        return new ThreadPoolExecutor(WRITERS, WRITERS, 0, TimeUnit.MILLISECONDS,
+                new ArrayBlockingQueue<>(WRITER_QUEUE), runnable -> {
+                    Thread thread = new Thread(runnable, "slotted-writer-" + threads.incrementAndGet());
                     thread.setDaemon(true);
                     return thread;
                 });
@@ -107,6 +114,35 @@ public final class AsyncCounters implements AutoCloseable {
     }
 
     /**
+     * Adds a batch all or nothing, in a transaction of its own, and answers each increment's total
+     * as if the batch had run alone ({@link SlottedCounters#addAllAndGet}).
+     *
+     * @param increments the batch
+     * @return each increment's total, in order, once the batch is durable; failed with what the
+     *     library failed with, or {@link QueueFullException} when every writer is busy
+     */
+    public CompletableFuture<List<Long>> addAllAndGet(List<Increment> increments) {
+        return onWriter(() -> counters.addAllAndGet(increments));
+    }
+
+    /**
+     * Sets counters exactly, each in a transaction of its own ({@link SlottedCounters#set}), one
+     * after another.
+     *
+     * @param recordType what is counted
+     * @param recordIds whose counts to set
+     * @param count the count each is set to
+     * @return completed once every set is durable; failed with what the library failed with, or
+     *     {@link QueueFullException} when every writer is busy
+     */
+    public CompletableFuture<Void> set(int recordType, List<Long> recordIds, long count) {
+        return onWriter(() -> {
+            recordIds.forEach(id -> counters.set(recordType, id, count));
+            return null;
+        });
+    }
+
+    /**
      * Reads one counter, together with the other reads waiting at the time.
      *
      * @param recordType what is counted
@@ -137,30 +173,37 @@ public final class AsyncCounters implements AutoCloseable {
         return counters.config().writeMode();
     }
 
-    /** Starts a write: here, or on a direct writer; what the library refuses fails the future. */
+    /** Starts a write: here, or on a writer in {@code DIRECT} mode, where it blocks. */
     private <T> CompletableFuture<T> start(Supplier<CompletableFuture<T>> write) {
+        if (direct) {
+            return onWriter(write).thenCompose(started -> started);
+        }
         try {
-            return directWriters == null ? write.get()
-                    : CompletableFuture.supplyAsync(write, directWriters).thenCompose(started -> started);
-        } catch (RejectedExecutionException e) {
-            return CompletableFuture.failedFuture(new QueueFullException("every direct writer is busy"
-                    + " and " + DIRECT_QUEUE + " more writes wait for one: the database is slower than"
-                    + " the load or down"));
+            return write.get();
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    /** Runs a blocking call on a writer; what the library refuses fails the future. */
+    private <T> CompletableFuture<T> onWriter(Supplier<T> call) {
+        try {
+            return CompletableFuture.supplyAsync(call, writers);
+        } catch (RejectedExecutionException e) {
+            return CompletableFuture.failedFuture(new QueueFullException("every writer is busy and "
+                    + WRITER_QUEUE + " more writes wait for one: the database is slower than the load"
+                    + " or down"));
         }
     }
 
     /** Stops the readers and writers once they have finished what they hold. */
     @Override
     public void close() {
-        if (directWriters != null) {
-            directWriters.shutdown();
-            try {
-                directWriters.awaitTermination(5, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
+        writers.shutdown();
+        try {
+            writers.awaitTermination(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
         reads.close();
     }

@@ -1,0 +1,131 @@
+package io.slotted.server.resp;
+
+import io.netty.handler.codec.redis.ArrayRedisMessage;
+import io.netty.handler.codec.redis.ErrorRedisMessage;
+import io.netty.handler.codec.redis.RedisMessage;
+import io.netty.handler.codec.redis.SimpleStringRedisMessage;
+import io.slotted.Increment;
+import io.slotted.server.store.AsyncCounters;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * The commands a connection queued between {@code MULTI} and {@code EXEC}, and how {@code EXEC}
+ * runs them: all the increments as one batch, applied all or nothing in one transaction, and
+ * every answer as if the queued commands had run alone, one after another.
+ *
+ * <p>The batch answers each counter's total at its end, read in its own transaction before COMMIT
+ * ({@link io.slotted.SlottedCounters#addAllAndGet}). Walking the queue back from its end, a
+ * command's answer is then its counter's total less what the commands after it add: an increment
+ * sees the increments queued before it and not those after, and so does a read. Counters the batch
+ * does not touch are read after it commits. A command refused while queueing (an unknown command,
+ * a bad key or number, a missing scope) is answered at once and makes the {@code EXEC} fail with
+ * {@code -EXECABORT}, as Redis does; nothing is applied then.
+ */
+final class RespTransaction {
+    /** The most commands one {@code MULTI} may queue, as many as one HTTP batch may hold. */
+    static final int MAX_QUEUED = 10_000;
+
+    private static final RedisMessage QUEUED = new SimpleStringRedisMessage("QUEUED");
+
+    private final List<Object> queued = new ArrayList<>();
+    private boolean aborted;
+
+    /**
+     * Queues a counter command or a fixed answer ({@code PING}, {@code ECHO}).
+     *
+     * @param command a {@link CounterCall} that reads or increments, or a {@link RedisMessage}
+     * @throws RespError if the queue is full
+     */
+    void queue(Object command) {
+        if (queued.size() == MAX_QUEUED) {
+            throw new RespError("ERR a MULTI holds at most " + MAX_QUEUED + " commands: split them"
+                    + " into several transactions");
+        }
+        queued.add(command);
+    }
+
+    /** Marks the transaction as failed: a command could not be queued. */
+    void abort() {
+        aborted = true;
+    }
+
+    boolean aborted() {
+        return aborted;
+    }
+
+    /**
+     * Runs the queued commands.
+     *
+     * @param counters where the batch is written and the other counters read
+     * @return an array of the answers, in the order queued; or one error if the batch failed, in
+     *     which case nothing was applied (unless the error says otherwise)
+     */
+    CompletableFuture<RedisMessage> exec(AsyncCounters counters) {
+        List<Increment> increments = new ArrayList<>();
+        for (Object command : queued) {
+            if (command instanceof CounterCall call && call.shape() == CounterCall.Shape.INCREMENT) {
+                RespKey key = call.keys().get(0);
+                increments.add(new Increment(key.type().recordType(), key.id(), call.amount()));
+            }
+        }
+        CompletableFuture<List<Long>> added = increments.isEmpty()
+                ? CompletableFuture.completedFuture(List.of()) : counters.addAllAndGet(increments);
+        return added.thenCompose(totals -> totalsAtTheEnd(counters, increments, totals))
+                .<RedisMessage>thenApply(this::answers)
+                .exceptionally(RespFailures::answerIncrement);
+    }
+
+    /** Every named counter's total at the end of the batch: learned by it, or read after it. */
+    private CompletableFuture<Map<RespKey, Long>> totalsAtTheEnd(AsyncCounters counters,
+            List<Increment> increments, List<Long> totals) {
+        Map<RespKey, Long> atTheEnd = new HashMap<>();
+        int next = 0;
+        for (Object command : queued) {
+            if (command instanceof CounterCall call && call.shape() == CounterCall.Shape.INCREMENT) {
+                atTheEnd.put(call.keys().get(0), totals.get(next++));
+            }
+        }
+        Map<RespKey, CompletableFuture<Long>> reads = new HashMap<>();
+        for (Object command : queued) {
+            if (command instanceof CounterCall call) {
+                call.keys().stream().filter(key -> !atTheEnd.containsKey(key)).forEach(key -> reads
+                        .computeIfAbsent(key, k -> counters.get(k.type().recordType(), k.id())));
+            }
+        }
+        return CompletableFuture.allOf(reads.values().toArray(CompletableFuture[]::new)).thenApply(done -> {
+            reads.forEach((key, total) -> atTheEnd.put(key, total.join()));
+            return atTheEnd;
+        });
+    }
+
+    /** The answers, walking back from the end: a counter's total less what follows. */
+    private ArrayRedisMessage answers(Map<RespKey, Long> totals) {
+        RedisMessage[] answers = new RedisMessage[queued.size()];
+        for (int i = queued.size() - 1; i >= 0; i--) {
+            Object command = queued.get(i);
+            if (!(command instanceof CounterCall call)) {
+                answers[i] = (RedisMessage) command;
+                continue;
+            }
+            answers[i] = RespCommands.answer(call, call.keys().stream().map(totals::get).toList());
+            if (call.shape() == CounterCall.Shape.INCREMENT) {
+                totals.merge(call.keys().get(0), -call.amount(), Long::sum);
+            }
+        }
+        return new ArrayRedisMessage(List.of(answers));
+    }
+
+    /** The answer to {@code EXEC} after a command could not be queued. */
+    static ErrorRedisMessage abortedAnswer() {
+        return new ErrorRedisMessage("EXECABORT Transaction discarded because of previous errors.");
+    }
+
+    /** The answer to a command queued. */
+    static RedisMessage queuedAnswer() {
+        return QUEUED;
+    }
+}
