@@ -115,25 +115,12 @@ abstract class RespSuite {
 
     /** The counter's total as the table holds it, summed over its slots with SQL. */
     private long sqlTotal(int recordType, long recordId) throws SQLException {
-        return sqlOfCounter("COALESCE(SUM(count), 0)", recordType, recordId);
+        return new CounterRows(db.dataSource(), table).total(recordType, recordId);
     }
 
     /** How many slot rows the counter has in the table. */
     private long sqlRows(int recordType, long recordId) throws SQLException {
-        return sqlOfCounter("COUNT(*)", recordType, recordId);
-    }
-
-    private long sqlOfCounter(String aggregate, int recordType, long recordId) throws SQLException {
-        try (Connection connection = db.dataSource().getConnection();
-                PreparedStatement query = connection.prepareStatement("SELECT " + aggregate + " FROM "
-                        + table + " WHERE record_type = ? AND record_id = ?")) {
-            query.setInt(1, recordType);
-            query.setLong(2, recordId);
-            try (ResultSet row = query.executeQuery()) {
-                row.next();
-                return row.getLong(1);
-            }
-        }
+        return new CounterRows(db.dataSource(), table).rows(recordType, recordId);
     }
 
     private static Object send(Jedis jedis, String... words) {
