@@ -1,6 +1,7 @@
 package io.slotted.server.config;
 
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.regex.Pattern;
@@ -15,9 +16,12 @@ public final class TypeNames {
     private static final Pattern NUMBER = Pattern.compile("[0-9]{1,30}");
 
     private final Map<String, Integer> numbers;
+    /** The configured names' types, made once: every request naming a type looks it up. */
+    private final Map<String, CounterType> named = new HashMap<>();
 
     private TypeNames(Map<String, Integer> numbers) {
         this.numbers = Collections.unmodifiableMap(new LinkedHashMap<>(numbers));
+        numbers.forEach((name, number) -> named.put(name, new CounterType(number, name)));
     }
 
     /**
@@ -65,6 +69,10 @@ public final class TypeNames {
      *     range
      */
     public CounterType resolve(String text) {
+        CounterType configured = named.get(text);
+        if (configured != null) {
+            return configured;
+        }
         if (NUMBER.matcher(text).matches()) {
             if (!fitsRecordType(text)) {
                 throw new IllegalArgumentException("type " + text + " is out of range:"
@@ -77,15 +85,11 @@ public final class TypeNames {
                     + " (lowercase letters, digits, _; starting with a letter) nor a record_type"
                     + " number 0 to " + Integer.MAX_VALUE);
         }
-        Integer number = numbers.get(text);
-        if (number == null) {
-            throw new UnknownTypeException("unknown type '" + text + "': "
+        throw new UnknownTypeException("unknown type '" + text + "': "
                     + (numbers.isEmpty() ? "no type names are configured"
                             : "the configured names are " + String.join(", ", numbers.keySet()))
                     + "; give the record_type number instead, or configure the name as"
                     + " name=number in the type names");
-        }
-        return new CounterType(number, text);
     }
 
     /**

@@ -13,8 +13,8 @@ import io.netty.handler.codec.redis.SimpleStringRedisMessage;
 import io.netty.util.ReferenceCountUtil;
 
 /**
- * Holds what a client sends to the shape of a command, between Netty's RESP decoder and its
- * aggregators, so that no frame can make the server hold more than a command's worth of memory.
+ * Holds what a client sends to the shape of a command, between Netty's RESP decoder and the
+ * {@link CommandAssembler}, so that no frame can make the server hold more than a command's worth of memory.
  *
  * <p>Netty's aggregators would otherwise take a client at its word: an array header
  * {@code *2147483647} makes the array aggregator allocate room for that many elements at once, a

@@ -67,7 +67,8 @@ enum RespCommand {
      * @return the command, or null when there is none of that name
      */
     static RespCommand named(String name) {
-        return BY_NAME.get(name.toUpperCase(Locale.ROOT));
+        RespCommand command = BY_NAME.get(name);
+        return command != null ? command : BY_NAME.get(name.toUpperCase(Locale.ROOT));
     }
 
     /** Whether {@code words} words (the name included) is a number the command takes. */

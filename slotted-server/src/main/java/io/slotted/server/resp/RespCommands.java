@@ -72,13 +72,18 @@ final class RespCommands {
         } catch (RespError e) {
             answer = CompletableFuture.completedFuture(e.answer());
         }
-        CompletableFuture<RedisMessage> replied = answer.exceptionally(RespFailures::answer);
-        if (replied.isDone()) {
-            metrics.record(command, replied.join(), started);
-        } else {
-            replied.thenAccept(reply -> metrics.record(command, reply, started));
+        if (answer.isDone()) {
+            RedisMessage reply = answer.exceptionally(RespFailures::answer).join();
+            metrics.record(command, reply, started);
+            return CompletableFuture.completedFuture(reply);
         }
-        return replied;
+        // One stage for the answer, its failure and its metric: the flusher that completes the
+        // command runs it, so every stage is time taken from writing the next flush.
+        return answer.handle((reply, failure) -> {
+            RedisMessage message = failure == null ? reply : RespFailures.answer(failure);
+            metrics.record(command, message, started);
+            return message;
+        });
     }
 
     private CompletableFuture<RedisMessage> start(RespCommand command, ClientState client,
@@ -197,8 +202,8 @@ final class RespCommands {
         int type = first.type().recordType();
         return switch (call.shape()) {
             case INCREMENT -> counters.addAndGet(type, first.id(), call.amount())
-                    .<RedisMessage>thenApply(IntegerRedisMessage::new)
-                    .exceptionally(RespFailures::answerIncrement);
+                    .handle((total, failure) -> failure == null ? new IntegerRedisMessage(total)
+                            : RespFailures.answerIncrement(failure));
             case SET -> counters.set(type, List.of(first.id()), call.amount()).thenApply(done -> OK);
             case RESET -> reset(call.keys());
             default -> totals(call.keys()).thenApply(totals -> answer(call, totals));

@@ -5,18 +5,12 @@ import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.DecoderException;
-import io.netty.handler.codec.redis.ArrayRedisMessage;
 import io.netty.handler.codec.redis.ErrorRedisMessage;
-import io.netty.handler.codec.redis.FullBulkStringRedisMessage;
-import io.netty.handler.codec.redis.InlineCommandRedisMessage;
 import io.netty.handler.codec.redis.RedisCodecException;
 import io.netty.handler.codec.redis.RedisMessage;
 import io.netty.handler.timeout.IdleStateEvent;
-import io.netty.util.ReferenceCountUtil;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -70,50 +64,20 @@ final class RespConnection extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
-        List<String> arguments;
-        try {
-            if (closing) {
-                return;
-            }
-            arguments = arguments(msg);
-        } finally {
-            ReferenceCountUtil.release(msg);
+        CommandAssembler.Words command = (CommandAssembler.Words) msg;
+        if (closing || command.words().isEmpty()) {
+            return;
         }
-        if (arguments == null) {
+        if (command.malformed()) {
             protocolError("expected '$' in a command's array");
             return;
         }
-        if (arguments.isEmpty()) {
-            return;
-        }
-        answer(commands.run(client, arguments));
+        answer(commands.run(client, command.words()));
         if (client.quitting()) {
             closing = true;
             ctx.channel().config().setAutoRead(false);
         }
         readOnlyWithRoom();
-    }
-
-    /** A command's words, empty for a blank line, or null when an array holds anything else. */
-    private static List<String> arguments(Object msg) {
-        if (msg instanceof InlineCommandRedisMessage inline) {
-            String line = inline.content().strip();
-            return line.isEmpty() ? List.of() : List.of(line.split("\\s+"));
-        }
-        ArrayRedisMessage array = (ArrayRedisMessage) msg;
-        if (array.isNull()) {
-            return List.of();
-        }
-        List<String> words = new ArrayList<>(array.children().size());
-        for (RedisMessage child : array.children()) {
-            if (!(child instanceof FullBulkStringRedisMessage bulk) || bulk.isNull()) {
-                return null;
-            }
-            // Latin-1 maps each byte to one char and back, so arguments stay binary-safe: ECHO
-            // answers the very bytes it was sent, as clients such as redis-cli --pipe expect.
-            words.add(bulk.content().toString(StandardCharsets.ISO_8859_1));
-        }
-        return words;
     }
 
     private void answer(CompletableFuture<RedisMessage> answer) {

@@ -14,8 +14,6 @@ import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.codec.redis.ErrorRedisMessage;
-import io.netty.handler.codec.redis.RedisArrayAggregator;
-import io.netty.handler.codec.redis.RedisBulkStringAggregator;
 import io.netty.handler.codec.redis.RedisDecoder;
 import io.netty.handler.codec.redis.RedisEncoder;
 import io.netty.handler.timeout.IdleStateHandler;
@@ -33,7 +31,8 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>Each connection's bytes go through Netty's RESP decoder (inline commands included, for a
  * person typing at a terminal), {@link FrameLimits} (which keeps every frame to a command's size),
- * Netty's aggregators, and a {@link RespConnection}, which runs the commands and answers them in
+ * a {@link CommandAssembler} (which puts each command's words together), and a
+ * {@link RespConnection}, which runs the commands and answers them in
  * order. Commands never hold an event-loop thread while the database works: increments and reads
  * go to {@link AsyncCounters}, and answers are written when their futures complete.
  *
@@ -128,8 +127,7 @@ public final class RespFrontEnd {
         }
         pipeline.addLast(new RedisDecoder(true))
                 .addLast(new FrameLimits())
-                .addLast(new RedisBulkStringAggregator())
-                .addLast(new RedisArrayAggregator())
+                .addLast(new CommandAssembler())
                 .addLast(new RedisEncoder())
                 .addLast(new RespConnection(commands, connectionIds.incrementAndGet(),
                         settings.maxUnanswered()));

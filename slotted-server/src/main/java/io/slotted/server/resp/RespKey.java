@@ -2,7 +2,6 @@ package io.slotted.server.resp;
 
 import io.slotted.server.config.CounterType;
 import io.slotted.server.config.TypeNames;
-import java.util.regex.Pattern;
 
 /**
  * A Redis key naming a counter: {@code TYPE:ID}, where the type is a configured name or a
@@ -13,8 +12,6 @@ import java.util.regex.Pattern;
  * @param id the record id
  */
 record RespKey(CounterType type, long id) {
-    private static final Pattern ID = Pattern.compile("-?[0-9]+");
-
     /** Why a key was refused: the shape every key must have. */
     static final String SHAPE = "ERR key must be TYPE:ID, such as downloads:456";
     /** Why a hash and field were refused: the shape they must have. */
@@ -32,7 +29,7 @@ record RespKey(CounterType type, long id) {
      */
     static RespKey parse(String key, TypeNames types) {
         int colon = key.indexOf(':');
-        if (colon <= 0 || !ID.matcher(key).region(colon + 1, key.length()).matches()) {
+        if (colon <= 0 || !isDecimal(key, colon + 1)) {
             throw new RespError(SHAPE);
         }
         CounterType type;
@@ -54,10 +51,25 @@ record RespKey(CounterType type, long id) {
      * @throws RespError as {@link #parse} does
      */
     static RespKey of(String type, String id, TypeNames types) {
-        if (type.indexOf(':') >= 0 || !ID.matcher(id).matches()) {
+        if (type.indexOf(':') >= 0 || !isDecimal(id, 0)) {
             throw new RespError(HASH_SHAPE);
         }
         return parse(type + ":" + id, types);
+    }
+
+    /** Whether the text from {@code from} on is {@code -?[0-9]+}: checked by hand, once per command. */
+    private static boolean isDecimal(String text, int from) {
+        int first = from < text.length() && text.charAt(from) == '-' ? from + 1 : from;
+        if (first == text.length()) {
+            return false;
+        }
+        for (int i = first; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c < '0' || c > '9') {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static long parseId(String digits) {
