@@ -3,7 +3,7 @@
 # persistence (the machine's Redis on 6379) and durable (a Redis of this script's own with
 # appendonly yes and appendfsync always, so it answers INCR only after fsync, as Slotted does):
 #
-#   bash slotted-bench/load/front-ends.sh [DB_URL] [SECONDS] [WARMUP_SECONDS]
+#   bash slotted-bench/load/front-ends.sh [DB_URL|h2] [SECONDS] [WARMUP_SECONDS]
 #
 # Starts the service jar (java -Xmx256m, GROUPED, durable) on MariaDB with --resp-port and the
 # type name `counter` (redis-benchmark's INCR key is counter:__rand_int__), warms it for
@@ -41,7 +41,11 @@ case "$db" in
       -c "CREATE DATABASE slotted_front"
     stored() { psql -At -U postgres -h 127.0.0.1 -d slotted_front -c \
       "SELECT COALESCE(SUM(count), 0) FROM slotted_counters WHERE record_type = 1"; } ;;
-  *) echo "front-ends.sh: give a MariaDB or PostgreSQL JDBC URL" >&2; exit 2 ;;
+  h2) # The embedded default: an H2 file the service serves to other processes over loopback.
+    db_process=none; h2_dir=$(mktemp -d); db="jdbc:h2:file:$h2_dir/slotted"
+    stored() { java -cp "$jar" org.h2.tools.Shell -url "$(cat "$h2_dir/slotted.server")" \
+      -sql "SELECT COALESCE(SUM(count), 0) FROM slotted_counters WHERE record_type = 1" | sed -n 2p; } ;;
+  *) echo "front-ends.sh: give a MariaDB or PostgreSQL JDBC URL, or h2" >&2; exit 2 ;;
 esac
 
 durable_dir=$(mktemp -d)
@@ -78,7 +82,7 @@ sleep 1
 rps() { awk -F'"' '/INCR/ {print int($4)}' "$1"; }
 # CPU time in clock ticks (1/100 s) of the service and of every database server process.
 ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
-db_ticks() { local sum=0 pid; for pid in $(pgrep -x "$db_process"); do sum=$((sum + $(ticks "$pid"))); done; echo $sum; }
+db_ticks() { local sum=0 pid; for pid in $(pgrep -x "$db_process" || true); do sum=$((sum + $(ticks "$pid"))); done; echo $sum; }
 # measured REQUESTS CMD...: runs the load tool, then prints service/database/client CPU per request in µs.
 measured() {
   local requests_done=$1; shift

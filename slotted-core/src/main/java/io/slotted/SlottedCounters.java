@@ -231,6 +231,21 @@ public interface SlottedCounters extends AutoCloseable {
     CompletableFuture<Void> addAsync(int recordType, long recordId, long delta);
 
     /**
+     * As {@link #add(int, long, long, String)}, without blocking the caller where the write mode
+     * allows it ({@code GROUPED} and {@code BUFFERED}: the increment joins a flush, which records
+     * its key; {@code DIRECT} writes before returning).
+     *
+     * @param recordType what is counted
+     * @param recordId whose count it is
+     * @param delta the amount to add; never 0
+     * @param idempotencyKey 1 to 128 printable ASCII characters naming this one increment
+     * @return completed once durable: with true if applied now, false if applied before with this
+     *     key; or exceptionally with what {@link #add(int, long, long, String)} would have thrown
+     * @throws IllegalArgumentException if {@code delta} is 0 or the key is malformed
+     */
+    CompletableFuture<Boolean> addAsync(int recordType, long recordId, long delta, String idempotencyKey);
+
+    /**
      * Adds {@code delta} to a counter and answers the counter's total right after the increment's
      * commit, as Redis {@code INCRBY} does: durable when it returns, in every write mode
      * ({@code BUFFERED} too, which waits for the flush). The total includes this increment and

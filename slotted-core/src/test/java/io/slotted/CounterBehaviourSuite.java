@@ -217,6 +217,21 @@ abstract class CounterBehaviourSuite extends CounterTableTest {
     }
 
     @Test
+    void addAsync_withIdempotencyKey_appliesOnce_reportsTheReplay_andRefusesAnotherIncrement() {
+        SlottedCounters counters = migrated(builder());
+
+        assertThat(counters.addAsync(1, 1L, 5, "k").join()).isTrue();
+        assertThat(counters.addAsync(1, 1L, 5, "k").join()).as("a replay").isFalse();
+        assertThat(counters.add(1, 1L, 5, "k")).as("the same key, blocking").isFalse();
+        assertThatThrownBy(() -> counters.addAsync(1, 1L, 6, "k").join())
+                .hasCauseInstanceOf(IdempotencyConflictException.class);
+        assertThatThrownBy(() -> counters.addAsync(1, 1L, 1, "tab\there"))
+                .isInstanceOf(IllegalArgumentException.class);
+
+        assertThat(counters.get(1, 1L)).isEqualTo(5);
+    }
+
+    @Test
     void add_malformedIdempotencyKey_isRejectedNamingTheRule() {
         SlottedCounters counters = migrated(builder());
 
@@ -234,12 +249,16 @@ abstract class CounterBehaviourSuite extends CounterTableTest {
         AtomicLong applied = new AtomicLong();
         AtomicLong expected = new AtomicLong();
         // Thread t and thread t ^ 1 send the same 40 keyed increments: every one is sent twice,
-        // often at the same moment, as a client retrying a timed-out request would.
+        // often at the same moment, as a client retrying a timed-out request would; one of them
+        // through addAsync.
         runConcurrently(64, t -> {
             int pair = t / 2;
             for (int i = 0; i < 40; i++) {
                 long delta = pair * 100L + i + 1;
-                if (counters.add(8, pair % 4, delta, "pair-" + pair + "-" + i)) {
+                String key = "pair-" + pair + "-" + i;
+                boolean appliedNow = t % 2 == 0 ? counters.add(8, pair % 4, delta, key)
+                        : counters.addAsync(8, pair % 4, delta, key).get(1, TimeUnit.MINUTES);
+                if (appliedNow) {
                     applied.incrementAndGet();
                     expected.addAndGet(delta);
                 }

@@ -161,6 +161,12 @@ public final class DefaultSlottedCounters implements SlottedCounters {
     }
 
     @Override
+    public CompletableFuture<Boolean> addAsync(int recordType, long recordId, long delta, String idempotencyKey) {
+        CounterKey key = acceptedKey(recordType, recordId, delta);
+        return writer.addAsync(key, delta, SlottedCounters.checkIdempotencyKey(idempotencyKey));
+    }
+
+    @Override
     public long addAndGet(int recordType, long recordId, long delta) {
         return writer.addAndGet(acceptedKey(recordType, recordId, delta), delta);
     }

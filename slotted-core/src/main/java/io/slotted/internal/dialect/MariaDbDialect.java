@@ -8,11 +8,13 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.sql.Types;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 
 /**
  * MariaDB and MySQL.
@@ -111,6 +113,24 @@ public final class MariaDbDialect extends Dialect {
     @Override
     protected String checkedSlotValue(String value) {
         return "(" + value + ") * " + SlotRange.CHECK_FACTOR + " DIV " + SlotRange.CHECK_FACTOR;
+    }
+
+    /**
+     * One {@code IN} list per type: MariaDB and MySQL read it as one index range per id, and have
+     * no column names for a {@code VALUES} table before MariaDB 11.
+     */
+    @Override
+    public String totalsSql(TableName table, Collection<CounterKey> keys) {
+        Map<Integer, StringBuilder> idsByType = new TreeMap<>();
+        for (CounterKey key : keys) {
+            StringBuilder ids = idsByType.computeIfAbsent(key.recordType(), type -> new StringBuilder());
+            ids.append(ids.length() == 0 ? "" : ", ").append(key.recordId());
+        }
+        StringBuilder where = new StringBuilder();
+        idsByType.forEach((type, ids) -> where.append(where.length() == 0 ? "" : " OR ")
+                .append("(record_type = ").append(type).append(" AND record_id IN (").append(ids).append("))"));
+        return "SELECT record_type, record_id, SUM(count) FROM " + table + " WHERE " + where
+                + " GROUP BY record_type, record_id";
     }
 
     /** A connection made without {@code allowMultiQueries} is refused a second statement (1064). */

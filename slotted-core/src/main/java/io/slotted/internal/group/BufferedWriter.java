@@ -94,6 +94,11 @@ public final class BufferedWriter implements CounterWriter {
         return queue.addKeyed(key, delta, buckets.startOf(key.recordType()), idempotencyKey);
     }
 
+    @Override
+    public CompletableFuture<Boolean> addAsync(CounterKey key, long delta, String idempotencyKey) {
+        return queue.addKeyedAsync(key, delta, buckets.startOf(key.recordType()), idempotencyKey);
+    }
+
     /** Stops taking work, lets the flushers write everything queued, and waits for them. */
     @Override
     public void close() {

@@ -136,6 +136,19 @@ final class FlushQueue {
         return !keyed.replayed();
     }
 
+    /**
+     * Queues an increment with an idempotency key; its future completes after its flush, in every
+     * mode.
+     *
+     * @return completed with true if applied now, false if the key showed a replay (marked by the
+     *     flush before it completes the future)
+     */
+    CompletableFuture<Boolean> addKeyedAsync(CounterKey key, long delta, long bucketStart, String idempotencyKey) {
+        Pending keyed = Pending.asyncKeyed(key, delta, bucketStart, idempotencyKey);
+        offer(keyed);
+        return keyed.future().thenApply(done -> !keyed.replayed());
+    }
+
     /** Everything queued, oldest first, in batches of at most {@value #MAX_FLUSH}; none if empty. */
     List<List<Pending>> takeAll() {
         Pending taken = newest.getAndSet(null);

@@ -81,6 +81,11 @@ final class Pending {
         return new Pending(key, delta, bucketStart, null, null, new CompletableFuture<>(), true);
     }
 
+    /** An increment with an idempotency key whose caller gets {@link #future()}, in every mode. */
+    static Pending asyncKeyed(CounterKey key, long delta, long bucketStart, String idempotencyKey) {
+        return new Pending(key, delta, bucketStart, idempotencyKey, null, new CompletableFuture<>(), false);
+    }
+
     /** A {@code BUFFERED} increment: its caller was released when it was queued. */
     static Pending released(CounterKey key, long delta, long bucketStart) {
         return new Pending(key, delta, bucketStart, null, null, null, false);

@@ -54,6 +54,17 @@ public interface CounterWriter {
      */
     boolean add(CounterKey key, long delta, String idempotencyKey);
 
+    /**
+     * As {@link #add(CounterKey, long, String)}, without blocking where the mode allows it.
+     *
+     * @param key the counter
+     * @param delta the amount, never 0
+     * @param idempotencyKey 1 to 128 printable ASCII characters
+     * @return completed once durable with true if applied now, false for a replay; or
+     *     exceptionally, as the blocking call would have thrown
+     */
+    CompletableFuture<Boolean> addAsync(CounterKey key, long delta, String idempotencyKey);
+
     /** Writes everything accepted and releases any threads. */
     void close();
 }

@@ -180,6 +180,16 @@ public final class DirectWriter implements CounterWriter {
                 describe(key, delta) + " with idempotency key '" + idempotencyKey + "'", Set.of()).applied();
     }
 
+    /** Runs synchronously, as {@link #addAsync(CounterKey, long)} does. */
+    @Override
+    public CompletableFuture<Boolean> addAsync(CounterKey key, long delta, String idempotencyKey) {
+        try {
+            return CompletableFuture.completedFuture(add(key, delta, idempotencyKey));
+        } catch (SlottedException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
     /**
      * Writes a batch in one transaction: summed per counter, rows in counter order so that
      * concurrent batches cannot deadlock, with its idempotency key if it has one.

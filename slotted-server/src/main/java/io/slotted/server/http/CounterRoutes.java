@@ -38,10 +38,10 @@ import java.util.regex.Pattern;
  * library, which keeps every counter's total in range itself. A request rejected on the way has changed nothing.
  * The checks that need no body run on Jetty's thread; then the handler lets the thread go
  * ({@code ctx.future}): the body is read as it arrives ({@link RequestBodies}). Plain increments
- * and reads then hold no thread: they go to {@link AsyncCounters}, where increments join group
- * commits and reads made at the same time share one query. The library's blocking calls (keyed
- * increments, batches, sets) run on {@link CounterWork}'s workers. Both within the request
- * deadline.
+ * and reads then hold no thread: they go to {@link AsyncCounters}, where increments (keyed ones
+ * too) join group commits and reads made at the same time share one query. The library's blocking
+ * calls (batches, sets: each a transaction of its own) run on {@link CounterWork}'s workers. Both
+ * within the request deadline.
  *
  * <p>An increment answers 200 with {@code "durable": true} once it is committed. In
  * {@code BUFFERED} mode the library takes an increment without a key into memory and writes it
@@ -118,13 +118,13 @@ final class CounterRoutes {
 
     private CompletableFuture<IncrementResponse> increment(CounterType type, long id, long delta,
             String key) {
+        // No thread waits for the commit: the library and the answer run on whichever thread
+        // completes each step. A keyed increment joins a flush too, which records its key.
         if (key == null) {
-            // No thread waits for the commit: the library and the answer run on whichever
-            // thread completes each step.
             return work.startWrite(gate -> async.add(type.recordType(), id, delta, gate::enter))
                     .thenApply(done -> new IncrementResponse(type.echo(), id, delta, false, !buffered));
         }
-        return write(() -> counters.add(type.recordType(), id, delta, key))
+        return work.startWrite(gate -> async.add(type.recordType(), id, delta, key, gate::enter))
                 .thenApply(applied -> new IncrementResponse(type.echo(), id, delta, !applied, true));
     }
 

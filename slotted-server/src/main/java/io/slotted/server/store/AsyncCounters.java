@@ -100,6 +100,30 @@ public final class AsyncCounters implements AutoCloseable {
     }
 
     /**
+     * Adds {@code delta} to a counter at most once per idempotency key, unless {@code beforeWrite}
+     * refuses just before the library is asked to write. In {@code GROUPED} and {@code BUFFERED}
+     * mode the increment joins a flush, which records its key; no thread waits for it.
+     *
+     * @param recordType what is counted
+     * @param recordId whose count it is
+     * @param delta the amount, never 0
+     * @param idempotencyKey the key, already checked
+     * @param beforeWrite runs right before the write is handed to the library; what it throws
+     *     fails the add, and nothing is written
+     * @return completed once durable, with true if applied now and false for a replay; failed as
+     *     {@link #add(int, long, long)} fails, or with the key's conflict
+     */
+    public CompletableFuture<Boolean> add(int recordType, long recordId, long delta, String idempotencyKey,
+            Runnable beforeWrite) {
+        try {
+            beforeWrite.run();
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        return start(() -> counters.addAsync(recordType, recordId, delta, idempotencyKey));
+    }
+
+    /**
      * Adds {@code delta} to a counter and answers its total right after the commit, which the
      * library's flush learns as it writes: no read of its own.
      *

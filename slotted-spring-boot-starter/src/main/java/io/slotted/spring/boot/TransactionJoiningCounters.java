@@ -111,6 +111,11 @@ final class TransactionJoiningCounters implements SlottedCounters {
     }
 
     @Override
+    public CompletableFuture<Boolean> addAsync(int recordType, long recordId, long delta, String idempotencyKey) {
+        return counters.addAsync(recordType, recordId, delta, idempotencyKey);
+    }
+
+    @Override
     public CompletableFuture<Void> addAsync(int recordType, long recordId, long delta) {
         return counters.addAsync(recordType, recordId, delta);
     }
