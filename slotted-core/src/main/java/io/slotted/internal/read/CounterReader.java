@@ -14,6 +14,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -119,26 +120,42 @@ public final class CounterReader {
         return totals;
     }
 
+    /**
+     * Reads one chunk of a type's counters: the owner column and the slots of a type that folds
+     * into one, else the slots alone with the dialect's totals query, one index lookup per
+     * counter (see {@link Dialect#totalsSql}).
+     */
     private Map<Long, Long> readChunk(int recordType, List<Long> ids) {
-        String slotsOnly = "SELECT record_id, SUM(count) FROM " + database.table()
-                + " WHERE record_type = ? AND record_id IN (" + placeholders(ids.size()) + ")"
-                + " GROUP BY record_id";
         return retrier.read("read " + ids.size() + " counters of record_type " + recordType,
                 (connection, dialect) -> {
                     Optional<OwnerTable> owner = foldsInto(connection, recordType);
-                    return consistently(connection, dialect, owner.isPresent(), () -> {
-                        try (PreparedStatement statement = connection.prepareStatement(owner
-                                .map(o -> o.totalsSql(ids.size())).orElse(slotsOnly))) {
-                            int at = 1;
-                            if (owner.isPresent()) {
-                                at = bindIds(statement, at, ids);
-                            }
+                    if (owner.isEmpty()) {
+                        return slotsOnly(connection, dialect, recordType, ids);
+                    }
+                    return consistently(connection, dialect, true, () -> {
+                        try (PreparedStatement statement = connection.prepareStatement(
+                                owner.get().totalsSql(ids.size()))) {
+                            int at = bindIds(statement, 1, ids);
                             statement.setInt(at++, recordType);
                             bindIds(statement, at, ids);
                             return collect(recordType, statement);
                         }
                     });
                 });
+    }
+
+    private Map<Long, Long> slotsOnly(Connection connection, Dialect dialect, int recordType, List<Long> ids)
+            throws SQLException {
+        List<CounterKey> keys = ids.stream().map(id -> new CounterKey(recordType, id)).toList();
+        Map<Long, Long> found = new LinkedHashMap<>();
+        try (Statement statement = connection.createStatement();
+                ResultSet rows = statement.executeQuery(dialect.totalsSql(database.table(), keys))) {
+            while (rows.next()) {
+                long id = rows.getLong(2);
+                found.put(id, toLong(rows.getBigDecimal(3), new CounterKey(recordType, id)));
+            }
+        }
+        return found;
     }
 
     /**
@@ -176,10 +193,6 @@ public final class CounterReader {
             }
         }
         return found;
-    }
-
-    private static String placeholders(int count) {
-        return String.join(", ", java.util.Collections.nCopies(count, "?"));
     }
 
     static long toLong(BigDecimal sum, CounterKey key) {
