@@ -10,6 +10,7 @@ import java.sql.Statement;
 import java.sql.SQLNonTransientConnectionException;
 import java.sql.SQLTransientConnectionException;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 
@@ -378,6 +379,20 @@ public abstract class Dialect {
         }
         return "SELECT k.t, k.i, (SELECT SUM(c.count) FROM " + table + " c WHERE c.record_type = k.t"
                 + " AND c.record_id = k.i) FROM (VALUES " + values + ") AS k(t, i)";
+    }
+
+    /**
+     * The slots of one type's counters summed, prepared: rows of {@code (record_id, total)}, with
+     * the type bound first and then each id. A prepared {@code IN} list, whose plan PostgreSQL
+     * keeps per list length.
+     *
+     * @param table the checked counter table name
+     * @param ids how many ids are bound
+     * @return the SQL text
+     */
+    public String readTotalsSql(TableName table, int ids) {
+        return "SELECT record_id, SUM(count) FROM " + table + " WHERE record_type = ? AND record_id IN ("
+                + String.join(", ", Collections.nCopies(ids, "?")) + ") GROUP BY record_id";
     }
 
     /** The mark and the rows as comma-separated tuples. */

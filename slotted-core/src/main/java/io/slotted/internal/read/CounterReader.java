@@ -14,7 +14,6 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -122,40 +121,27 @@ public final class CounterReader {
 
     /**
      * Reads one chunk of a type's counters: the owner column and the slots of a type that folds
-     * into one, else the slots alone with the dialect's totals query, one index lookup per
-     * counter (see {@link Dialect#totalsSql}).
+     * into one, else the slots alone with the dialect's query for them
+     * ({@link Dialect#readTotalsSql}).
      */
     private Map<Long, Long> readChunk(int recordType, List<Long> ids) {
         return retrier.read("read " + ids.size() + " counters of record_type " + recordType,
                 (connection, dialect) -> {
                     Optional<OwnerTable> owner = foldsInto(connection, recordType);
-                    if (owner.isEmpty()) {
-                        return slotsOnly(connection, dialect, recordType, ids);
-                    }
-                    return consistently(connection, dialect, true, () -> {
-                        try (PreparedStatement statement = connection.prepareStatement(
-                                owner.get().totalsSql(ids.size()))) {
-                            int at = bindIds(statement, 1, ids);
+                    return consistently(connection, dialect, owner.isPresent(), () -> {
+                        try (PreparedStatement statement = connection.prepareStatement(owner
+                                .map(o -> o.totalsSql(ids.size()))
+                                .orElseGet(() -> dialect.readTotalsSql(database.table(), ids.size())))) {
+                            int at = 1;
+                            if (owner.isPresent()) {
+                                at = bindIds(statement, at, ids);
+                            }
                             statement.setInt(at++, recordType);
                             bindIds(statement, at, ids);
                             return collect(recordType, statement);
                         }
                     });
                 });
-    }
-
-    private Map<Long, Long> slotsOnly(Connection connection, Dialect dialect, int recordType, List<Long> ids)
-            throws SQLException {
-        List<CounterKey> keys = ids.stream().map(id -> new CounterKey(recordType, id)).toList();
-        Map<Long, Long> found = new LinkedHashMap<>();
-        try (Statement statement = connection.createStatement();
-                ResultSet rows = statement.executeQuery(dialect.totalsSql(database.table(), keys))) {
-            while (rows.next()) {
-                long id = rows.getLong(2);
-                found.put(id, toLong(rows.getBigDecimal(3), new CounterKey(recordType, id)));
-            }
-        }
-        return found;
     }
 
     /**
