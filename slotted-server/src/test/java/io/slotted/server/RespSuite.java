@@ -233,9 +233,9 @@ abstract class RespSuite {
         Transaction transaction = jedis.multi();
         Response<String> before = transaction.get(key);
         Response<Long> first = transaction.incr(key);
-        Response<Long> hashed = transaction.hincrBy("downloads", Long.toString(id), 10);
+        Response<Long> hashed = transaction.hincrBy("1", Long.toString(id), 10);
         Response<Long> elsewhere = transaction.incrBy("views:" + other, 7);
-        Response<List<String>> after = transaction.mget(key, "views:" + other, "views:" + newId());
+        Response<List<String>> after = transaction.mget("1:" + id, "views:" + other, "views:" + newId());
         Response<Long> last = transaction.decrBy(key, 2);
         List<Object> answers = transaction.exec();
 

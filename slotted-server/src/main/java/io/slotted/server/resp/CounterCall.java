@@ -1,5 +1,8 @@
 package io.slotted.server.resp;
 
+import io.netty.handler.codec.redis.ArrayRedisMessage;
+import io.netty.handler.codec.redis.IntegerRedisMessage;
+import io.netty.handler.codec.redis.RedisMessage;
 import io.slotted.SlottedCounters;
 import io.slotted.server.config.TypeNames;
 import java.util.ArrayList;
@@ -72,6 +75,22 @@ record CounterCall(Shape shape, List<RespKey> keys, long amount) {
     /** Whether the call writes: an increment, a set or a reset. */
     boolean writes() {
         return !shape.reads();
+    }
+
+    /**
+     * The answer to a call that increments or reads, given the totals of its counters.
+     *
+     * @param totals the total of each of its keys, in order
+     * @return its answer as Redis shapes it
+     */
+    RedisMessage answer(List<Long> totals) {
+        return switch (shape) {
+            case INCREMENT, TOTAL -> new IntegerRedisMessage(totals.get(0));
+            case VALUE -> RespText.bulk(totals.get(0));
+            case VALUES -> new ArrayRedisMessage(totals.stream().<RedisMessage>map(RespText::bulk).toList());
+            case NOT_ZERO -> new IntegerRedisMessage(totals.stream().filter(total -> total != 0).count());
+            default -> throw new IllegalStateException(shape + " answers no totals");
+        };
     }
 
     private static CounterCall increment(RespKey key, long delta) {

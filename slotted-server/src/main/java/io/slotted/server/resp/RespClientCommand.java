@@ -39,7 +39,7 @@ final class RespClientCommand {
                 yield new SimpleStringRedisMessage("OK");
             }
             case "GETNAME" -> client.name() == null ? FullBulkStringRedisMessage.NULL_INSTANCE
-                    : RespCommands.bulk(client.name());
+                    : RespText.bulk(client.name());
             case "ID" -> new IntegerRedisMessage(client.id());
             default -> new SimpleStringRedisMessage("OK");
         };

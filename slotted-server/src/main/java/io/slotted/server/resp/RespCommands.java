@@ -1,8 +1,8 @@
 package io.slotted.server.resp;
 
-import io.netty.buffer.Unpooled;
+import static io.slotted.server.resp.RespText.bulk;
+
 import io.netty.handler.codec.redis.ArrayRedisMessage;
-import io.netty.handler.codec.redis.FullBulkStringRedisMessage;
 import io.netty.handler.codec.redis.IntegerRedisMessage;
 import io.netty.handler.codec.redis.RedisMessage;
 import io.netty.handler.codec.redis.SimpleStringRedisMessage;
@@ -11,7 +11,6 @@ import io.slotted.server.auth.AccessDecision;
 import io.slotted.server.auth.Scope;
 import io.slotted.server.config.TypeNames;
 import io.slotted.server.store.AsyncCounters;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -204,9 +203,9 @@ final class RespCommands {
             case INCREMENT -> counters.addAndGet(type, first.id(), call.amount())
                     .handle((total, failure) -> failure == null ? new IntegerRedisMessage(total)
                             : RespFailures.answerIncrement(failure));
-            case SET -> counters.set(type, List.of(first.id()), call.amount()).thenApply(done -> OK);
+            case SET -> counters.set(type, first.id(), call.amount()).thenApply(done -> OK);
             case RESET -> reset(call.keys());
-            default -> totals(call.keys()).thenApply(totals -> answer(call, totals));
+            default -> totals(call.keys()).thenApply(call::answer);
         };
     }
 
@@ -220,7 +219,7 @@ final class RespCommands {
                     notZero.add(keys.get(i));
                 }
             }
-            notZero.forEach(key -> sets.add(counters.set(key.type().recordType(), List.of(key.id()), 0)));
+            notZero.forEach(key -> sets.add(counters.set(key.type().recordType(), key.id(), 0)));
             return CompletableFuture.allOf(sets.toArray(CompletableFuture[]::new))
                     .thenApply(done -> new IntegerRedisMessage(notZero.size()));
         });
@@ -232,23 +231,6 @@ final class RespCommands {
         keys.forEach(key -> totals.add(counters.get(key.type().recordType(), key.id())));
         return CompletableFuture.allOf(totals.toArray(CompletableFuture[]::new))
                 .thenApply(done -> totals.stream().map(CompletableFuture::join).toList());
-    }
-
-    /**
-     * The answer to a counter call that increments or reads, given the totals of its counters.
-     *
-     * @param call the call
-     * @param totals the total of each of its keys, in order
-     * @return its answer as Redis shapes it
-     */
-    static RedisMessage answer(CounterCall call, List<Long> totals) {
-        return switch (call.shape()) {
-            case INCREMENT, TOTAL -> new IntegerRedisMessage(totals.get(0));
-            case VALUE -> bulk(totals.get(0));
-            case VALUES -> new ArrayRedisMessage(totals.stream().<RedisMessage>map(RespCommands::bulk).toList());
-            case NOT_ZERO -> new IntegerRedisMessage(totals.stream().filter(total -> total != 0).count());
-            default -> throw new IllegalArgumentException(call.shape() + " answers no totals");
-        };
     }
 
     private RedisMessage connectionCommand(RespCommand command, ClientState client, List<String> args) {
@@ -346,14 +328,5 @@ final class RespCommands {
                     + " is not supported: the server's settings are its command-line options");
         }
         return EMPTY;
-    }
-
-    /** A bulk string of the bytes a client sent (decoded as Latin-1), or of ASCII text. */
-    static FullBulkStringRedisMessage bulk(String text) {
-        return new FullBulkStringRedisMessage(Unpooled.wrappedBuffer(text.getBytes(StandardCharsets.ISO_8859_1)));
-    }
-
-    private static FullBulkStringRedisMessage bulk(long number) {
-        return bulk(Long.toString(number));
     }
 }

@@ -1,8 +1,14 @@
 package io.slotted.server.resp;
 
+import io.netty.buffer.Unpooled;
+import io.netty.handler.codec.redis.FullBulkStringRedisMessage;
 import io.slotted.server.config.Excerpt;
+import java.nio.charset.StandardCharsets;
 
-/** Text the front end puts in answers: client words quoted safely, and the {@code INFO} page. */
+/**
+ * Text the front end puts in answers: bulk strings, client words quoted safely, and the
+ * {@code INFO} page.
+ */
 final class RespText {
     private RespText() {
     }
@@ -28,5 +34,15 @@ final class RespText {
                 + "redis_mode:standalone\r\n"
                 + "\r\n# Replication\r\n"
                 + "role:master\r\n";
+    }
+
+    /** A bulk string of the bytes a client sent (decoded as Latin-1), or of ASCII text. */
+    static FullBulkStringRedisMessage bulk(String text) {
+        return new FullBulkStringRedisMessage(Unpooled.wrappedBuffer(text.getBytes(StandardCharsets.ISO_8859_1)));
+    }
+
+    /** A number as a bulk string, as {@code GET} answers a total. */
+    static FullBulkStringRedisMessage bulk(long number) {
+        return bulk(Long.toString(number));
     }
 }

@@ -74,26 +74,25 @@ final class RespTransaction {
         }
         CompletableFuture<List<Long>> added = increments.isEmpty()
                 ? CompletableFuture.completedFuture(List.of()) : counters.addAllAndGet(increments);
-        return added.thenCompose(totals -> totalsAtTheEnd(counters, increments, totals))
+        return added.thenCompose(totals -> totalsAtTheEnd(counters, totals))
                 .<RedisMessage>thenApply(this::answers)
                 .exceptionally(RespFailures::answerIncrement);
     }
 
     /** Every named counter's total at the end of the batch: learned by it, or read after it. */
-    private CompletableFuture<Map<RespKey, Long>> totalsAtTheEnd(AsyncCounters counters,
-            List<Increment> increments, List<Long> totals) {
-        Map<RespKey, Long> atTheEnd = new HashMap<>();
+    private CompletableFuture<Map<Counter, Long>> totalsAtTheEnd(AsyncCounters counters, List<Long> totals) {
+        Map<Counter, Long> atTheEnd = new HashMap<>();
         int next = 0;
         for (Object command : queued) {
             if (command instanceof CounterCall call && call.shape() == CounterCall.Shape.INCREMENT) {
-                atTheEnd.put(call.keys().get(0), totals.get(next++));
+                atTheEnd.put(Counter.of(call.keys().get(0)), totals.get(next++));
             }
         }
-        Map<RespKey, CompletableFuture<Long>> reads = new HashMap<>();
+        Map<Counter, CompletableFuture<Long>> reads = new HashMap<>();
         for (Object command : queued) {
             if (command instanceof CounterCall call) {
-                call.keys().stream().filter(key -> !atTheEnd.containsKey(key)).forEach(key -> reads
-                        .computeIfAbsent(key, k -> counters.get(k.type().recordType(), k.id())));
+                call.keys().stream().map(Counter::of).filter(counter -> !atTheEnd.containsKey(counter))
+                        .forEach(counter -> reads.computeIfAbsent(counter, c -> counters.get(c.type(), c.id())));
             }
         }
         return CompletableFuture.allOf(reads.values().toArray(CompletableFuture[]::new)).thenApply(done -> {
@@ -103,7 +102,7 @@ final class RespTransaction {
     }
 
     /** The answers, walking back from the end: a counter's total less what follows. */
-    private ArrayRedisMessage answers(Map<RespKey, Long> totals) {
+    private ArrayRedisMessage answers(Map<Counter, Long> totals) {
         RedisMessage[] answers = new RedisMessage[queued.size()];
         for (int i = queued.size() - 1; i >= 0; i--) {
             Object command = queued.get(i);
@@ -111,9 +110,9 @@ final class RespTransaction {
                 answers[i] = (RedisMessage) command;
                 continue;
             }
-            answers[i] = RespCommands.answer(call, call.keys().stream().map(totals::get).toList());
+            answers[i] = call.answer(call.keys().stream().map(key -> totals.get(Counter.of(key))).toList());
             if (call.shape() == CounterCall.Shape.INCREMENT) {
-                totals.merge(call.keys().get(0), -call.amount(), Long::sum);
+                totals.merge(Counter.of(call.keys().get(0)), -call.amount(), Long::sum);
             }
         }
         return new ArrayRedisMessage(List.of(answers));
@@ -122,6 +121,16 @@ final class RespTransaction {
     /** The answer to {@code EXEC} after a command could not be queued. */
     static ErrorRedisMessage abortedAnswer() {
         return new ErrorRedisMessage("EXECABORT Transaction discarded because of previous errors.");
+    }
+
+    /**
+     * A counter as the database knows it: {@code downloads:456}, {@code 1:456} and the hash field
+     * {@code downloads 456} are one counter, whichever way each command named it.
+     */
+    private record Counter(int type, long id) {
+        static Counter of(RespKey key) {
+            return new Counter(key.type().recordType(), key.id());
+        }
     }
 
     /** The answer to a command queued. */

@@ -150,18 +150,17 @@ public final class AsyncCounters implements AutoCloseable {
     }
 
     /**
-     * Sets counters exactly, each in a transaction of its own ({@link SlottedCounters#set}), one
-     * after another.
+     * Sets a counter exactly, in a transaction of its own ({@link SlottedCounters#set}).
      *
      * @param recordType what is counted
-     * @param recordIds whose counts to set
-     * @param count the count each is set to
-     * @return completed once every set is durable; failed with what the library failed with, or
+     * @param recordId whose count it is
+     * @param count the count it is set to
+     * @return completed once the set is durable; failed with what the library failed with, or
      *     {@link QueueFullException} when every writer is busy
      */
-    public CompletableFuture<Void> set(int recordType, List<Long> recordIds, long count) {
+    public CompletableFuture<Void> set(int recordType, long recordId, long count) {
         return onWriter(() -> {
-            recordIds.forEach(id -> counters.set(recordType, id, count));
+            counters.set(recordType, recordId, count);
             return null;
         });
     }
