@@ -491,11 +491,16 @@ abstract class ServiceSuite {
     void requestsJettyRefusesItself_areAnsweredInTheSameJsonShape() throws IOException {
         String badEscape = raw("GET /v1/counters/downloads/%zz HTTP/1.1\r\nHost: 127.0.0.1\r\n"
                 + "Connection: close\r\n\r\n");
+        // A segment that begins with ';' holds path parameters, which Jetty passes on undecoded.
+        String badEscapeAfterSemicolon = raw("GET /v1/counters/;%\\11%?ids= HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                + "Connection: close\r\n\r\n");
         String hugeHeader = raw("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: "
                 + "a".repeat(HttpFrontEnd.MAX_REQUEST_HEAD_BYTES) + "\r\nConnection: close\r\n\r\n");
 
         assertThat(badEscape).startsWith("HTTP/1.1 400").contains("application/json")
                 .contains("{\"error\":{\"code\":\"bad_request\",\"message\":");
+        assertThat(badEscapeAfterSemicolon).startsWith("HTTP/1.1 400")
+                .contains("{\"error\":{\"code\":\"bad_request\",\"message\":\"the path has a '%'");
         assertThat(hugeHeader).startsWith("HTTP/1.1 431").contains("\"code\":\"headers_too_large\"");
         assertThat(client.get("/healthz").send().status()).isEqualTo(200);
     }

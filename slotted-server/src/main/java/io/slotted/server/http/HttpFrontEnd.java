@@ -96,6 +96,7 @@ public final class HttpFrontEnd {
             config.requestLogger.http(requests::record);
             ErrorMapping.register(config.routes);
             config.routes.before(MessageFraming::checkTransferCoding);
+            config.routes.before(MessageFraming::checkPercentEscapes);
             buckets.register(config.routes);
             counters.register(config.routes);
             doctor.register(config.routes);

@@ -56,6 +56,27 @@ public final class MessageFraming {
         }
     }
 
+    /**
+     * Refuses a path whose percent-escapes are malformed: a {@code %} not followed by two hex
+     * digits. Jetty refuses such a path itself, except inside a segment that begins with
+     * {@code ;} (path parameters), which it passes on undecoded; the router's decoding of the
+     * path's parameters would then fail, and the request would be answered 500. Runs before every
+     * route.
+     *
+     * @param ctx the request
+     * @throws HttpError {@link ErrorCode#BAD_REQUEST}
+     */
+    public static void checkPercentEscapes(Context ctx) {
+        String path = ctx.req().getRequestURI();
+        for (int at = path.indexOf('%'); at >= 0; at = path.indexOf('%', at + 1)) {
+            if (at + 2 >= path.length() || Character.digit(path.charAt(at + 1), 16) < 0
+                    || Character.digit(path.charAt(at + 2), 16) < 0) {
+                throw new HttpError(ErrorCode.BAD_REQUEST, "the path has a '%' that is not followed by"
+                        + " two hex digits: write '%25' for a percent sign, and percent-encode the rest");
+            }
+        }
+    }
+
     private static List<String> transferCodings(Context ctx) {
         List<String> codings = new ArrayList<>();
         for (String header : Collections.list(ctx.req().getHeaders("Transfer-Encoding"))) {
