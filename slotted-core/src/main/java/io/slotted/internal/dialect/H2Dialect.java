@@ -1,6 +1,7 @@
 package io.slotted.internal.dialect;
 
 import io.slotted.internal.sql.TableName;
+import java.sql.Connection;
 import java.util.List;
 import java.util.Optional;
 
@@ -110,5 +111,11 @@ public final class H2Dialect extends Dialect {
         return "SELECT k.i, (SELECT SUM(c.count) FROM " + table + " c WHERE c.record_type = ? AND"
                 + " c.record_id = k.i) FROM (VALUES (CAST(? AS BIGINT))"
                 + ", (?)".repeat(ids - 1) + ") AS k(i)";
+    }
+
+    /** An embedded database has no round trip to save: no multi-statement packets, not asked. */
+    @Override
+    public boolean takesMultiStatements(Connection connection) {
+        return false;
     }
 }

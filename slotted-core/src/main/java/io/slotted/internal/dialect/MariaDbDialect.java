@@ -133,23 +133,6 @@ public final class MariaDbDialect extends Dialect {
                 + " GROUP BY record_type, record_id";
     }
 
-    /** A connection made without {@code allowMultiQueries} is refused a second statement (1064). */
-    @Override
-    public boolean takesMultiStatements(Connection connection) throws SQLException {
-        return askMultiStatements(connection);
-    }
-
-    /**
-     * The flush, then the query of its totals, in one packet: on MariaDB the totals cannot ride in
-     * the flush's own statement, since a subquery in {@code INSERT … RETURNING} takes shared locks
-     * on the other slot rows, which other flushers hold, where a query of its own takes none. The
-     * flush commits in auto-commit before the query runs, so the query sees it.
-     */
-    @Override
-    public Optional<String> flushThenTotalsSql(String flush, String totals) {
-        return Optional.of(flush + "; " + totals);
-    }
-
     /**
      * Bytes, so that keys differing only in case or in trailing spaces stay different keys. A
      * {@code VARCHAR} would need a NO PAD collation, which MariaDB and MySQL name differently;

@@ -58,24 +58,6 @@ public final class PostgresDialect extends Dialect {
                 + " END"));
     }
 
-    /** PgJDBC sends the statements of one string together, with one Sync: one round trip. */
-    @Override
-    public boolean takesMultiStatements(Connection connection) throws SQLException {
-        return askMultiStatements(connection);
-    }
-
-    /**
-     * The flush, then the query of its totals, in one round trip and one implicit transaction:
-     * the query sees the flush's own rows and everything committed before it began. A flush that
-     * answered in its own statement (the {@code WITH … RETURNING} of
-     * {@link #upsertAnsweringTotalSql}) was once counted twice in the cut-COMMIT test under load
-     * (1 run in 3), so a flush keeps the plain upsert its outcome resolution was built around.
-     */
-    @Override
-    public Optional<String> flushThenTotalsSql(String flush, String totals) {
-        return Optional.of(flush + "; " + totals);
-    }
-
     @Override
     public Optional<String> upsertAnsweringTotalSql(TableName table, SlotRow row) {
         return Optional.of(answeringTotals(table, upsert(table, row.tuple())));

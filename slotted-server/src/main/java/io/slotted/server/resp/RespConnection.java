@@ -9,6 +9,8 @@ import io.netty.handler.codec.redis.ErrorRedisMessage;
 import io.netty.handler.codec.redis.RedisCodecException;
 import io.netty.handler.codec.redis.RedisMessage;
 import io.netty.handler.timeout.IdleStateEvent;
+import io.slotted.server.resp.command.ClientState;
+import io.slotted.server.resp.command.RespCommands;
 import java.io.IOException;
 import java.util.ArrayDeque;
 import java.util.List;

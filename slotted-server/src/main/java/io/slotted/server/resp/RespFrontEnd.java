@@ -20,6 +20,8 @@ import io.netty.handler.timeout.IdleStateHandler;
 import io.slotted.server.auth.AccessCheck;
 import io.slotted.server.config.TypeNames;
 import io.slotted.server.metrics.ServerMetrics;
+import io.slotted.server.resp.command.RespCommands;
+import io.slotted.server.resp.command.RespMetrics;
 import io.slotted.server.store.AsyncCounters;
 import java.net.InetSocketAddress;
 import java.util.concurrent.TimeUnit;

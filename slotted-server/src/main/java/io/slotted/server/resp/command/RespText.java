@@ -1,4 +1,4 @@
-package io.slotted.server.resp;
+package io.slotted.server.resp.command;
 
 import io.netty.buffer.Unpooled;
 import io.netty.handler.codec.redis.FullBulkStringRedisMessage;

@@ -1,18 +1,23 @@
-package io.slotted.server.resp;
+package io.slotted.server.resp.command;
 
 /**
  * What one connection has told the server about itself: its token once {@code AUTH} accepted it,
  * the name {@code CLIENT SETNAME} gave it, and the commands queued since {@code MULTI}. Read and changed only on the connection's event
  * loop, in command order.
  */
-final class ClientState {
+public final class ClientState {
     private final long id;
     private String token;
     private String name;
     private boolean quitting;
     private RespTransaction transaction;
 
-    ClientState(long id) {
+    /**
+     * The state of a new connection.
+     *
+     * @param id the connection's number, which {@code CLIENT ID} answers
+     */
+    public ClientState(long id) {
         this.id = id;
     }
 
@@ -48,7 +53,7 @@ final class ClientState {
     }
 
     /** Whether {@code QUIT} was sent: the connection closes once its answers are out. */
-    boolean quitting() {
+    public boolean quitting() {
         return quitting;
     }
 

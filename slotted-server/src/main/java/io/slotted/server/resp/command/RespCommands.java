@@ -1,6 +1,6 @@
-package io.slotted.server.resp;
+package io.slotted.server.resp.command;
 
-import static io.slotted.server.resp.RespText.bulk;
+import static io.slotted.server.resp.command.RespText.bulk;
 
 import io.netty.handler.codec.redis.ArrayRedisMessage;
 import io.netty.handler.codec.redis.IntegerRedisMessage;
@@ -32,7 +32,7 @@ import java.util.stream.Collectors;
  * Between {@code MULTI} and {@code EXEC} the checked commands are queued instead, and run as one
  * batch ({@link RespTransaction}).
  */
-final class RespCommands {
+public final class RespCommands {
     private static final SimpleStringRedisMessage OK = new SimpleStringRedisMessage("OK");
     private static final SimpleStringRedisMessage PONG = new SimpleStringRedisMessage("PONG");
     private static final ArrayRedisMessage EMPTY = ArrayRedisMessage.EMPTY_INSTANCE;
@@ -43,7 +43,7 @@ final class RespCommands {
     private final RespMetrics metrics;
     private final String version;
 
-    RespCommands(AsyncCounters counters, TypeNames types, AccessCheck access, RespMetrics metrics,
+    public RespCommands(AsyncCounters counters, TypeNames types, AccessCheck access, RespMetrics metrics,
             String version) {
         this.counters = counters;
         this.types = types;
@@ -60,7 +60,7 @@ final class RespCommands {
      * @param words the command's name and arguments
      * @return the answer
      */
-    CompletableFuture<RedisMessage> run(ClientState client, List<String> words) {
+    public CompletableFuture<RedisMessage> run(ClientState client, List<String> words) {
         long started = System.nanoTime();
         RespCommand command = RespCommand.named(words.get(0));
         CompletableFuture<RedisMessage> answer;

@@ -1,4 +1,4 @@
-package io.slotted.server.resp;
+package io.slotted.server.resp.command;
 
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -16,7 +16,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * bound) and its outcome ({@code ok} or {@code error}); counts open connections in
  * {@code slotted.resp.connections}. The timers are made once, so recording one costs no lookup.
  */
-final class RespMetrics {
+public final class RespMetrics {
     private static final String NAME = "slotted.resp.commands";
 
     private final Map<RespCommand, Timer> ok = new EnumMap<>(RespCommand.class);
@@ -25,7 +25,12 @@ final class RespMetrics {
     private final Timer otherFailed;
     private final AtomicInteger connections = new AtomicInteger();
 
-    RespMetrics(MeterRegistry registry) {
+    /**
+     * Registers the timers and the gauge.
+     *
+     * @param registry where they are registered
+     */
+    public RespMetrics(MeterRegistry registry) {
         for (RespCommand command : RespCommand.values()) {
             ok.put(command, timer(registry, command.label(), "ok"));
             failed.put(command, timer(registry, command.label(), "error"));
@@ -53,12 +58,17 @@ final class RespMetrics {
         timer.record(System.nanoTime() - startedNanos, TimeUnit.NANOSECONDS);
     }
 
-    /** A connection was opened: the open connections, this one included. */
-    int opened() {
+    /**
+     * A connection was opened.
+     *
+     * @return the open connections, this one included
+     */
+    public int opened() {
         return connections.incrementAndGet();
     }
 
-    void closed() {
+    /** A connection was closed. */
+    public void closed() {
         connections.decrementAndGet();
     }
 }
