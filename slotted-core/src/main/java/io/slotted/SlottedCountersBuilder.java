@@ -26,6 +26,12 @@ public final class SlottedCountersBuilder {
     /** The largest number of parallel flushers. */
     public static final int MAX_FLUSHERS = 64;
 
+    /**
+     * The flushers of {@code GROUPED} and {@code BUFFERED} modes unless {@link #flushers(int)}
+     * says otherwise; each keeps a connection of the data source while the counters are open.
+     */
+    public static final int DEFAULT_FLUSHERS = 2;
+
     private final DataSource dataSource;
     private final Set<String> given = new HashSet<>();
     final Map<Integer, Integer> slotsByType = new HashMap<>();
@@ -35,7 +41,7 @@ public final class SlottedCountersBuilder {
     private Integer defaultSlots;
     int maxAttempts = 5;
     Duration retryBackoff = Duration.ofMillis(10);
-    int flushers = 2;
+    int flushers = DEFAULT_FLUSHERS;
     int queueCapacity = 100_000;
     Duration queueFullWait = Duration.ofSeconds(1);
     Duration flushInterval = Duration.ofMillis(200);
@@ -161,8 +167,12 @@ public final class SlottedCountersBuilder {
 
     /**
      * How many flushers write in parallel in {@code GROUPED} and {@code BUFFERED} modes. Each
-     * holds one connection while it flushes and writes only its own share of each counter's
-     * slots, so flushers never wait on each other's row locks. Default 2.
+     * writes only its own share of each counter's slots, so flushers never wait on each other's
+     * row locks. Each borrows one connection of the data source when the counters are built and
+     * keeps it until they close: a caller inside a transaction holds a connection of its own
+     * while it waits for a flush, and a flusher that had to borrow then could find every
+     * connection held by such callers. Give the pool these connections besides the
+     * application's. Default {@value #DEFAULT_FLUSHERS}.
      *
      * @param flushers from 1 to {@value #MAX_FLUSHERS}
      * @return this builder

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import com.zaxxer.hikari.HikariDataSource;
 import io.slotted.db.TestDatabase;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -14,8 +15,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
+import java.util.Queue;
 import java.util.Random;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.LongStream;
@@ -86,6 +90,54 @@ abstract class GroupCommitSuite extends CounterTableTest {
         assertThat(counters.getAll(1, List.of(0L, 1L, 2L, 3L, 4L, 5L, 6L, 7L, 8L, 9L)).values())
                 .containsOnly(600L);
         assertThatThrownBy(() -> counters.add(1, 1L, 1)).isInstanceOf(IllegalStateException.class);
+    }
+
+    // ---------------------------------------------------------------- callers holding the pool
+
+    /**
+     * The trap of counting inside a transaction: 64 threads each hold a connection of the one
+     * 10-connection pool, which the counters were given too, in an open transaction while they
+     * increment. The flushers took their connections when the counters were built and keep them,
+     * so every increment commits in a flush while its caller holds its connection, and none waits
+     * for the pool's 30 s connection timeout (which would fail it).
+     */
+    @Test
+    void grouped_callersHoldingEveryConnectionOfTheSamePool_countExactlyWithoutStalling() throws Exception {
+        int threads = 64;
+        int transactionsEach = 10;
+        try (HikariDataSource pool = db.applicationPool("application", 10)) {
+            SlottedCounters counters = migrated(on(pool, WriteMode.GROUPED));
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(
+                    pool.getHikariPoolMXBean().getActiveConnections())
+                    .as("connections the idle flushers keep").isEqualTo(counters.config().flushers()));
+            Queue<Long> waits = new ConcurrentLinkedQueue<>();
+
+            runConcurrently(threads, thread -> {
+                for (int i = 0; i < transactionsEach; i++) {
+                    try (Connection connection = pool.getConnection()) {
+                        connection.setAutoCommit(false);
+                        try (Statement statement = connection.createStatement()) {
+                            statement.execute("SELECT 1");
+                        }
+                        long started = System.nanoTime();
+                        counters.add(1, thread % 4, thread + 1);
+                        waits.add(System.nanoTime() - started);
+                        connection.commit();
+                    }
+                }
+            });
+
+            Map<Long, Long> expected = new TreeMap<>();
+            for (int thread = 0; thread < threads; thread++) {
+                expected.merge((long) (thread % 4), (thread + 1L) * transactionsEach, Long::sum);
+            }
+            assertThat(counters.getAll(1, expected.keySet())).isEqualTo(expected);
+            long[] sorted = waits.stream().mapToLong(Long::longValue).sorted().toArray();
+            System.out.printf("%s: %d increments inside transactions on a pool of 10: p50 %.1f ms,"
+                    + " p99 %.1f ms, max %.1f ms%n", db, sorted.length, sorted[sorted.length / 2] / 1e6,
+                    sorted[sorted.length * 99 / 100] / 1e6, sorted[sorted.length - 1] / 1e6);
+            counters.close();
+        }
     }
 
     // ---------------------------------------------------------------- start-up

@@ -62,6 +62,18 @@ public abstract class TestDatabase {
     }
 
     /**
+     * A pool as an application would make it: HikariCP's defaults (among them a 30 s connection
+     * timeout) but for its name and size.
+     */
+    public HikariDataSource applicationPool(String poolName, int size) {
+        HikariConfig config = new HikariConfig();
+        config.setPoolName(poolName);
+        config.setJdbcUrl(jdbcUrl());
+        config.setMaximumPoolSize(size);
+        return new HikariDataSource(config);
+    }
+
+    /**
      * This server's JDBC URL with its host and port replaced, to go through a proxy. PgJDBC is told
      * not to negotiate TLS and not to turn COMMIT into a named server-side statement after a few
      * uses, so that the proxy sees the word COMMIT on every commit.

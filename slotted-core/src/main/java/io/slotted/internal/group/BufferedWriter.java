@@ -118,8 +118,8 @@ public final class BufferedWriter implements CounterWriter {
             boolean stopping = flushers.awaitClosing(config.flushInterval());
             List<List<Pending>> batches = queue.takeAll();
             if (batches.isEmpty()) {
-                writer.releaseConnection();
                 if (stopping) {
+                    writer.releaseConnection();
                     return;
                 }
                 continue;

@@ -36,6 +36,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Writes one flusher's flushes: each flush in one transaction, committed exactly once.
@@ -58,7 +59,7 @@ import java.util.Set;
  * {@code F} of {@code N × F} shares: its flusher {@code f} owns share {@code n × F + f}, so that
  * processes on different nodes never write the same slot rows and never fail each other's
  * certification at COMMIT. The position is read whenever the flusher borrows a connection (after
- * any failure, and after going idle), so it follows the cluster's membership. A flush whose COMMIT
+ * any failure) and after it idled, so it follows the cluster's membership. A flush whose COMMIT
  * was cut off reads the mark and the ledger with causal reads, which wait until the node has
  * applied what the cluster committed: the node that took the lost COMMIT may be gone, and another
  * must not report the flush missing merely because it has not applied it yet.
@@ -66,6 +67,13 @@ import java.util.Set;
 final class FlushWriter {
     /** Keeps one statement's text to tens of kilobytes, well under every server's packet limit. */
     private static final int ROWS_PER_STATEMENT = 1_000;
+    /**
+     * How long the held connection may sit unused before it is checked: as long as a pool lets a
+     * connection idle before it checks it on lending it out, give or take, so that a flusher under
+     * load never pays for the check.
+     */
+    private static final long IDLE_CHECK_NANOS = TimeUnit.SECONDS.toNanos(1);
+    private static final int VALID_TIMEOUT_SECONDS = 5;
     private final Database database;
     private final SlottedConfig config;
     private final int index;
@@ -80,6 +88,8 @@ final class FlushWriter {
     private long nextSeq = 1;
     private boolean registered;
     private Connection held;
+    /** When the held connection was last lent to an attempt, by the ticker. */
+    private long lastUsed;
     /** This flusher's share of the slots, and how many shares there are: see the class comment. */
     private int share;
     private int shares;
@@ -144,8 +154,8 @@ final class FlushWriter {
         missing.removeAll(totals.keySet());
         if (!missing.isEmpty()) {
             try {
-                totals.putAll(reader.totals(missing));
-            } catch (SlottedException e) {
+                totals.putAll(readTotals(missing));
+            } catch (SlottedException | SQLException e) {
                 flush.pending().stream().filter(p -> p.wantsTotal() && missing.contains(p.key()))
                         .forEach(p -> p.fail(new TotalUnavailableException("the increment of counter "
                                 + p.key() + " was applied, but its total could not be read after it: "
@@ -153,6 +163,27 @@ final class FlushWriter {
             }
         }
         flush.answer(totals);
+    }
+
+    /**
+     * Reads totals on the held connection, not on one borrowed from the pool, which callers
+     * waiting for this flush may be holding; on a borrowed one only if the flush left the flusher
+     * without a connection.
+     */
+    private Map<CounterKey, Long> readTotals(Set<CounterKey> keys) throws SQLException {
+        if (held == null) {
+            return reader.totals(keys);
+        }
+        try {
+            Map<CounterKey, Long> totals = reader.totals(held, keys);
+            if (!held.getAutoCommit()) {
+                held.rollback(); // ends the read's transaction before the next flush begins one
+            }
+            return totals;
+        } catch (SQLException e) {
+            releaseConnection();
+            throw e;
+        }
     }
 
     /** Told when a flush could not be written. */
@@ -239,10 +270,9 @@ final class FlushWriter {
      * whether a lost attempt landed, claims the flush's number in the ledger, records the keys,
      * upserts and commits.
      *
-     * <p>The flusher keeps its connection from one flush to the next while there is work: handing
-     * it back to the pool after every flush would cost extra round trips (the pool resets it, the
-     * next flush sets it up again). After any failure the connection is rolled back and dropped,
-     * so a broken one is never reused.
+     * <p>The flusher keeps its connection from one flush to the next (see {@link #heldConnection}).
+     * After any failure the connection is rolled back and dropped, so a broken one is never
+     * reused.
      *
      * @param mayHaveCommitted whether an earlier attempt's COMMIT was cut off, so that the flush
      *     may already be in the database
@@ -413,17 +443,48 @@ final class FlushWriter {
     }
 
     /**
-     * The flusher's connection, borrowed when it has none; each attempt sets its commit mode. A
-     * newly borrowed connection may reach another node of a cluster, or the cluster may have
-     * changed: the flusher's share of the slots is worked out again.
+     * Borrows the flusher's connection ahead of its first flush, so that it holds one before
+     * callers can hold every connection of the pool. A failure is left for the first flush, which
+     * borrows again and reports it.
+     */
+    void connectAhead() {
+        try {
+            heldConnection();
+        } catch (SQLException | RuntimeException e) {
+            releaseConnection();
+        }
+    }
+
+    /**
+     * The flusher's connection, borrowed when it has none; each attempt sets its commit mode. The
+     * flusher keeps it while the counters are open — it is given back only when it fails or the
+     * counters close — because a caller may be waiting for this flush while its own transaction
+     * holds a connection of the same pool: were the flusher to borrow then, every connection could
+     * be held by such callers and the flush would wait for the pool's timeout. A connection idle
+     * for more than {@link #IDLE_CHECK_NANOS} is checked first (the server or a firewall may have
+     * closed it meanwhile) and replaced if it is gone.
+     *
+     * <p>Whenever the connection is new, or was idle, the flusher's share of the slots is worked
+     * out again: a new connection may reach another node of a cluster, or the cluster may have
+     * changed.
      */
     private Connection heldConnection() throws SQLException {
+        long now = ticker.read();
+        if (held != null && now - lastUsed > IDLE_CHECK_NANOS) {
+            try {
+                if (!held.isValid(VALID_TIMEOUT_SECONDS)) {
+                    releaseConnection();
+                } else {
+                    learnShare(held);
+                }
+            } catch (SQLException e) {
+                releaseConnection();
+            }
+        }
         if (held == null) {
             Connection borrowed = database.connect();
             try {
-                Optional<ClusterNode> node = database.dialect().clusterNode(borrowed);
-                share = node.map(n -> n.index() * config.flushers() + index).orElse(index);
-                shares = node.map(n -> n.size() * config.flushers()).orElse(config.flushers());
+                learnShare(borrowed);
                 if (multiStatements == null) {
                     multiStatements = database.dialect().takesMultiStatements(borrowed);
                 }
@@ -433,10 +494,19 @@ final class FlushWriter {
             }
             held = borrowed;
         }
+        lastUsed = now;
         return held;
     }
 
-    /** Gives the held connection back to the pool; the flusher calls this when it goes idle. */
+    private void learnShare(Connection connection) throws SQLException {
+        Optional<ClusterNode> node = database.dialect().clusterNode(connection);
+        share = node.map(n -> n.index() * config.flushers() + index).orElse(index);
+        shares = node.map(n -> n.size() * config.flushers()).orElse(config.flushers());
+    }
+
+    /**
+     * Gives the held connection back to the pool: after it failed, and when the counters close.
+     */
     void releaseConnection() {
         if (held != null) {
             try {

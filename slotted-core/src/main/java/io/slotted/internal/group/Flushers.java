@@ -16,6 +16,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * The flusher threads of a queued write mode. Each runs the mode's loop with a {@link FlushWriter}
  * of its own — its own connection, ledger row and slots — so flushers never wait on each other.
+ * Each borrows its connection as it starts, when the counters are built, and keeps it until they
+ * close, so that a flush never waits for a connection that its callers hold.
  * Closing asks the loops to finish and waits until they have written what was accepted.
  */
 final class Flushers {
@@ -36,7 +38,10 @@ final class Flushers {
         for (int i = 0; i < config.flushers(); i++) {
             FlushWriter writer = new FlushWriter(database, config, i, instance + "-" + i, keys, registry, reader,
                     stats);
-            Thread thread = new Thread(() -> loop.run(writer), "slotted-flusher-" + i);
+            Thread thread = new Thread(() -> {
+                writer.connectAhead();
+                loop.run(writer);
+            }, "slotted-flusher-" + i);
             thread.setDaemon(true);
             threads.add(thread);
         }

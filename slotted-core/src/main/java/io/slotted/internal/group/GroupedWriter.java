@@ -1,7 +1,6 @@
 package io.slotted.internal.group;
 
 import io.slotted.SlottedConfig;
-import io.slotted.Ticker;
 import io.slotted.internal.bucket.BucketClock;
 import io.slotted.internal.jdbc.Database;
 import io.slotted.internal.registry.TypeRegistry;
@@ -12,7 +11,6 @@ import io.slotted.internal.write.CounterWriter;
 import io.slotted.internal.write.StatsRecorder;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 
 /**
  * {@code GROUPED} mode, group commit: callers hand increments to a bounded {@link FlushQueue} and
@@ -29,14 +27,7 @@ import java.util.concurrent.TimeUnit;
 public final class GroupedWriter implements CounterWriter {
     /** How long an idle flusher waits for work before looking again. */
     private static final long IDLE_POLL_MILLIS = 50;
-    /**
-     * How long a flusher keeps its connection while idle. Not less: a service with a gap of a few
-     * milliseconds between increments would otherwise pay the pool's reset and a fresh
-     * auto-commit switch on every flush.
-     */
-    private static final long IDLE_RELEASE_NANOS = TimeUnit.SECONDS.toNanos(1);
 
-    private final Ticker ticker;
     private final FlushQueue queue;
     private final BucketClock buckets;
     private final Flushers flushers;
@@ -45,7 +36,7 @@ public final class GroupedWriter implements CounterWriter {
      * Starts the flusher threads.
      *
      * @param database where to write
-     * @param config the flusher count, queue size, retries and ticker
+     * @param config the flusher count, queue size and retries
      * @param keys where idempotency keys are recorded
      * @param registry the type registry, which says which types fold into an owner column
      * @param reader how totals a flush could not learn are read
@@ -53,7 +44,6 @@ public final class GroupedWriter implements CounterWriter {
      */
     public GroupedWriter(Database database, SlottedConfig config, IdempotencyKeys keys, TypeRegistry registry,
             CounterReader reader, StatsRecorder stats) {
-        this.ticker = config.ticker();
         this.queue = new FlushQueue(config, stats);
         this.buckets = BucketClock.of(config);
         this.flushers = new Flushers(database, config, keys, registry, reader, stats, this::flushUntilClosed);
@@ -106,20 +96,16 @@ public final class GroupedWriter implements CounterWriter {
      * transactions as its sums allow, and complete the callers of each once it has committed.
      */
     private void flushUntilClosed(FlushWriter writer) {
-        long lastWork = ticker.read();
         while (true) {
             boolean stopping = flushers.closing();
             List<List<Pending>> batches = stopping ? queue.takeAll() : queue.takeAll(IDLE_POLL_MILLIS);
             if (batches.isEmpty()) {
-                if (stopping || ticker.read() - lastWork > IDLE_RELEASE_NANOS) {
-                    writer.releaseConnection();
-                }
                 if (stopping) {
+                    writer.releaseConnection();
                     return;
                 }
                 continue;
             }
-            lastWork = ticker.read();
             for (List<Pending> batch : batches) {
                 for (Flush flush : Flush.of(batch)) {
                     writer.write(flush, Flush::fail);

@@ -4,6 +4,7 @@ import io.slotted.CounterOverflowException;
 import io.slotted.internal.jdbc.Database;
 import io.slotted.internal.dialect.Dialect;
 import io.slotted.internal.jdbc.Retrier;
+import io.slotted.internal.jdbc.SqlWork;
 import io.slotted.internal.jdbc.Transactions;
 import io.slotted.internal.owner.OwnerTable;
 import io.slotted.internal.registry.Registration;
@@ -111,37 +112,70 @@ public final class CounterReader {
      * @return each counter mapped to its total
      */
     public Map<CounterKey, Long> totals(Collection<CounterKey> keys) {
-        Map<Integer, List<Long>> idsByType = new LinkedHashMap<>();
-        keys.forEach(key -> idsByType.computeIfAbsent(key.recordType(), type -> new ArrayList<>()).add(key.recordId()));
         Map<CounterKey, Long> totals = new LinkedHashMap<>();
-        idsByType.forEach((type, ids) -> getAll(type, ids)
+        idsByType(keys).forEach((type, ids) -> getAll(type, ids)
                 .forEach((id, total) -> totals.put(new CounterKey(type, id), total)));
         return totals;
     }
 
     /**
-     * Reads one chunk of a type's counters: the owner column and the slots of a type that folds
-     * into one, else the slots alone with the dialect's query for them
-     * ({@link Dialect#readTotalsSql}).
+     * As {@link #totals(Collection)}, on a connection the caller holds, without retrying: for a
+     * flusher, which must not borrow another connection of a pool its callers may hold.
+     *
+     * @param connection an open connection in auto-commit mode
+     * @param keys the counters
+     * @return each counter mapped to its total
+     * @throws SQLException if the read failed
      */
+    public Map<CounterKey, Long> totals(Connection connection, Collection<CounterKey> keys) throws SQLException {
+        Dialect dialect = database.dialectOf(connection);
+        Map<CounterKey, Long> totals = new LinkedHashMap<>();
+        for (Map.Entry<Integer, List<Long>> type : idsByType(keys).entrySet()) {
+            List<Long> ids = new ArrayList<>(new LinkedHashSet<>(type.getValue()));
+            for (int from = 0; from < ids.size(); from += CHUNK) {
+                List<Long> chunk = ids.subList(from, Math.min(ids.size(), from + CHUNK));
+                chunkRead(type.getKey(), chunk).run(connection, dialect)
+                        .forEach((id, total) -> totals.put(new CounterKey(type.getKey(), id), total));
+            }
+            ids.forEach(id -> totals.putIfAbsent(new CounterKey(type.getKey(), id), 0L));
+        }
+        return totals;
+    }
+
+    private static Map<Integer, List<Long>> idsByType(Collection<CounterKey> keys) {
+        Map<Integer, List<Long>> idsByType = new LinkedHashMap<>();
+        keys.forEach(key -> idsByType.computeIfAbsent(key.recordType(), type -> new ArrayList<>()).add(key.recordId()));
+        return idsByType;
+    }
+
+    /** Reads one chunk of a type's counters, retrying as reads do. */
     private Map<Long, Long> readChunk(int recordType, List<Long> ids) {
         return retrier.read("read " + ids.size() + " counters of record_type " + recordType,
-                (connection, dialect) -> {
-                    Optional<OwnerTable> owner = foldsInto(connection, recordType);
-                    return consistently(connection, dialect, owner.isPresent(), () -> {
-                        try (PreparedStatement statement = connection.prepareStatement(owner
-                                .map(o -> o.totalsSql(ids.size()))
-                                .orElseGet(() -> dialect.readTotalsSql(database.table(), ids.size())))) {
-                            int at = 1;
-                            if (owner.isPresent()) {
-                                at = bindIds(statement, at, ids);
-                            }
-                            statement.setInt(at++, recordType);
-                            bindIds(statement, at, ids);
-                            return collect(recordType, statement);
-                        }
-                    });
-                });
+                chunkRead(recordType, ids));
+    }
+
+    /**
+     * The read of one chunk of a type's counters: the owner column and the slots of a type that
+     * folds into one, else the slots alone with the dialect's query for them
+     * ({@link Dialect#readTotalsSql}). Counters without rows are left out.
+     */
+    private SqlWork<Map<Long, Long>> chunkRead(int recordType, List<Long> ids) {
+        return (connection, dialect) -> {
+            Optional<OwnerTable> owner = foldsInto(connection, recordType);
+            return consistently(connection, dialect, owner.isPresent(), () -> {
+                try (PreparedStatement statement = connection.prepareStatement(owner
+                        .map(o -> o.totalsSql(ids.size()))
+                        .orElseGet(() -> dialect.readTotalsSql(database.table(), ids.size())))) {
+                    int at = 1;
+                    if (owner.isPresent()) {
+                        at = bindIds(statement, at, ids);
+                    }
+                    statement.setInt(at++, recordType);
+                    bindIds(statement, at, ids);
+                    return collect(recordType, statement);
+                }
+            });
+        };
     }
 
     /**

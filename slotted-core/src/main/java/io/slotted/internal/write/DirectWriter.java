@@ -38,6 +38,7 @@ import java.util.concurrent.CompletableFuture;
 public final class DirectWriter implements CounterWriter {
     private final Database database;
     private final SlotPicker slots;
+    private final TransactionSlots transactionSlots;
     private final Retrier retrier;
     private final StatsRecorder stats;
     private final IdempotencyKeys keys;
@@ -64,6 +65,7 @@ public final class DirectWriter implements CounterWriter {
         this.buckets = buckets;
         this.database = database;
         this.slots = slots;
+        this.transactionSlots = new TransactionSlots(slots);
         this.retrier = retrier;
         this.keys = keys;
         this.stats = stats;
@@ -345,7 +347,9 @@ public final class DirectWriter implements CounterWriter {
     /**
      * Writes one increment on the caller's connection inside the caller's transaction, without
      * committing and without retrying contention (a deadlock has already aborted the caller's
-     * transaction, which the caller must retry as a whole).
+     * transaction, which the caller must retry as a whole). A counter incremented before on the
+     * same connection goes to the same slot ({@link TransactionSlots}), whose lock the transaction
+     * already holds.
      *
      * @param connection the caller's connection
      * @param key the counter
@@ -361,7 +365,8 @@ public final class DirectWriter implements CounterWriter {
         }
         long bucketStart = buckets.startOf(key.recordType());
         try {
-            SlotRows.upsertOne(connection, dialect, database.table(), row(key, delta), stats::retried);
+            SlotRow row = new SlotRow(key, transactionSlots.slotFor(connection, key), delta);
+            SlotRows.upsertOne(connection, dialect, database.table(), row, stats::retried);
             if (bucketStart != BucketClock.NONE) {
                 BucketRows.upsert(connection, dialect, database.buckets(),
                         deltas(key, bucketStart, delta).bucketRows(this::slotFor));

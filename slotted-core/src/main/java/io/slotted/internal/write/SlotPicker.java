@@ -29,6 +29,16 @@ public final class SlotPicker {
     }
 
     /**
+     * How many slots a type has now.
+     *
+     * @param recordType the type
+     * @return its slot count
+     */
+    public int count(int recordType) {
+        return registry.slots(recordType);
+    }
+
+    /**
      * Picks any slot of the counter's type.
      *
      * @param recordType the counter's type

@@ -44,7 +44,8 @@ public final class PooledCounters implements AutoCloseable {
      *
      * @param settings where the database is
      * @param counters the counter table, write settings and roll-up interval
-     * @param poolSize the most connections to hold
+     * @param poolSize the connections the caller needs; the pool holds as many more as the
+     *     counters' flushers keep
      * @param registry where the pool reports its metrics, or null for none
      * @return the open counters
      * @throws IllegalArgumentException if the library refuses a counter setting; nothing was
@@ -53,7 +54,7 @@ public final class PooledCounters implements AutoCloseable {
      */
     public static PooledCounters open(DatabaseSettings settings, CounterSettings counters,
             int poolSize, MeterRegistry registry) {
-        HikariDataSource pool = pool(settings, poolSize, registry);
+        HikariDataSource pool = pool(settings, poolSize + keptByFlushers(counters), registry);
         SlottedCounters built;
         try {
             built = build(SlottedCounters.builder(pool), counters);
@@ -69,6 +70,11 @@ public final class PooledCounters implements AutoCloseable {
             throw e;
         }
         return opened;
+    }
+
+    /** The connections the counters' flushers keep while open, on top of what the caller needs. */
+    private static int keptByFlushers(CounterSettings counters) {
+        return counters.mode() == WriteMode.DIRECT ? 0 : SlottedCountersBuilder.DEFAULT_FLUSHERS;
     }
 
     /** A pool that connects on first use, not when made: the counters are built before that. */

@@ -13,6 +13,10 @@ import org.springframework.context.annotation.Bean;
  * {@code slotted.*} properties ({@link SlottedProperties}). Backs off when the application defines
  * its own counters or has no single data source.
  *
+ * <p>The counters work on a pool of their own beside the application's ({@link SlottedConnections}),
+ * so that an increment inside a {@code @Transactional} method, which waits for a flush while its
+ * transaction holds one of the application's connections, never waits for the application's pool.
+ *
  * <p>The counters are migrated when they are made ({@code slotted.migrate}, on by default), so a
  * missing table is created and a wrong one stops start-up. They are closed when the context
  * closes — after the web server's graceful shutdown, which lets requests in progress finish, and
@@ -23,17 +27,34 @@ import org.springframework.context.annotation.Bean;
 @EnableConfigurationProperties(SlottedProperties.class)
 public class SlottedAutoConfiguration {
     /**
-     * The counters.
+     * The counters' connections: a pool of their own made from the application's HikariCP
+     * settings, so that the counters never wait for a connection the application holds (see
+     * {@link SlottedConnections}). Closed after the counters.
      *
      * @param dataSource the application's data source
+     * @param properties the {@code slotted.*} properties
+     * @return the counters' connections
+     */
+    @Bean
+    @ConditionalOnMissingBean(SlottedCounters.class)
+    SlottedConnections slottedConnections(DataSource dataSource, SlottedProperties properties) {
+        return SlottedConnections.of(dataSource, properties);
+    }
+
+    /**
+     * The counters.
+     *
+     * @param dataSource the application's data source, whose transactions increments join
+     * @param connections the counters' own connections
      * @param properties the {@code slotted.*} properties
      * @return counters, joining Spring-managed transactions when {@code slotted.join-transactions}
      * @throws InvalidSlottedPropertyException if a property's value is refused
      */
     @Bean
     @ConditionalOnMissingBean
-    public SlottedCounters slottedCounters(DataSource dataSource, SlottedProperties properties) {
-        SlottedCounters counters = CountersFromProperties.build(dataSource, properties);
+    public SlottedCounters slottedCounters(DataSource dataSource, SlottedConnections connections,
+            SlottedProperties properties) {
+        SlottedCounters counters = CountersFromProperties.build(connections.dataSource(), properties);
         if (properties.isMigrate()) {
             try {
                 counters.migrate();

@@ -33,6 +33,12 @@ public class SlottedProperties {
     /** Flushers writing in parallel in grouped and buffered modes, each on its own connection. */
     private int flushers = 2;
 
+    /**
+     * Connections of the counters' own pool, beside the application's (made from its HikariCP
+     * settings); at least one more than the flushers. Default: the flushers and four more.
+     */
+    private Integer poolSize;
+
     /** Increments that may wait for a flush; callers are held back when it is full. */
     private int queueCapacity = 100_000;
 
@@ -115,6 +121,14 @@ public class SlottedProperties {
 
     public void setFlushers(int flushers) {
         this.flushers = flushers;
+    }
+
+    public Integer getPoolSize() {
+        return poolSize;
+    }
+
+    public void setPoolSize(Integer poolSize) {
+        this.poolSize = poolSize;
     }
 
     public int getQueueCapacity() {

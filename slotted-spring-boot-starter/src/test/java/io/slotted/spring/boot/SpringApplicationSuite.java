@@ -2,6 +2,7 @@ package io.slotted.spring.boot;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.zaxxer.hikari.HikariDataSource;
 import io.slotted.SlottedCounters;
 import io.slotted.db.TestDatabase;
 import io.slotted.spring.boot.app.DownloadsApplication;
@@ -13,11 +14,14 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.util.ArrayList;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Queue;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -27,6 +31,8 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -92,16 +98,62 @@ abstract class SpringApplicationSuite {
             assertThat(byStatus).containsOnlyKeys(201, 500);
             assertThat(byStatus.get(201)).hasValue(half);
             assertThat(byStatus.get(500)).hasValue(half);
-            SlottedCounters counters = app.getBean(SlottedCounters.class);
-            long counted = 0;
-            for (long repository = 0; repository < REPOSITORIES; repository++) {
-                long rows = queryLong("SELECT COUNT(*) FROM " + table + "_downloads WHERE repository_id = ?",
-                        repository);
-                assertThat(counters.get(DownloadsApplication.DOWNLOADS, repository))
-                        .as("downloads of repository %d", repository).isEqualTo(rows);
-                counted += rows;
+            assertThat(countedRowsEqualCounters(app)).isEqualTo(half);
+        }
+    }
+
+    /**
+     * What a new user writes: {@code @Transactional} methods that insert a row and count it, 64
+     * requests at once, on HikariCP's default pool of 10. Every request completes — none waits
+     * for the pool's connection timeout — and each repository's count equals its rows, with the
+     * increment joining the transaction or going through group commit.
+     */
+    @ParameterizedTest(name = "join-transactions={0}")
+    @ValueSource(booleans = {false, true})
+    void sixtyFourTransactionalRequests_onTheDefaultPool_allCompleteAndCountExactly(boolean join) throws Exception {
+        try (ConfigurableApplicationContext app = start("slotted.join-transactions=" + join)) {
+            HikariDataSource pool = app.getBean(HikariDataSource.class);
+            assertThat(pool.getMaximumPoolSize()).as("HikariCP's default size").isEqualTo(10);
+            assertThat(app.getBean(SlottedConnections.class).ownPool()).isTrue();
+            int port = ((WebServerApplicationContext) app).getWebServer().getPort();
+            int clients = 64;
+            int requestsEach = 10;
+            ExecutorService threads = Executors.newFixedThreadPool(clients);
+            CountDownLatch go = new CountDownLatch(1);
+            Queue<Long> latencies = new ConcurrentLinkedQueue<>();
+            Map<Integer, AtomicLong> byStatus = new ConcurrentHashMap<>();
+            List<Future<?>> done = new ArrayList<>();
+            for (int client = 0; client < clients; client++) {
+                int first = client;
+                done.add(threads.submit(() -> {
+                    go.await();
+                    for (int i = 0; i < requestsEach; i++) {
+                        long started = System.nanoTime();
+                        int status = post(port, "/repositories/" + (first + i) % REPOSITORIES + "/downloads");
+                        latencies.add(System.nanoTime() - started);
+                        byStatus.computeIfAbsent(status, s -> new AtomicLong()).incrementAndGet();
+                    }
+                    return null;
+                }));
             }
-            assertThat(counted).isEqualTo(half);
+            long started = System.nanoTime();
+            go.countDown();
+            for (Future<?> client : done) {
+                client.get();
+            }
+            long elapsed = System.nanoTime() - started;
+            threads.shutdown();
+
+            assertThat(byStatus).containsOnlyKeys(201);
+            assertThat(countedRowsEqualCounters(app)).isEqualTo((long) clients * requestsEach);
+            long[] sorted = latencies.stream().mapToLong(Long::longValue).sorted().toArray();
+            long p99 = sorted[sorted.length * 99 / 100];
+            System.out.printf("%s, join-transactions=%s: %d requests from %d clients on a pool of 10 in %.1f s;"
+                    + " p50 %.1f ms, p99 %.1f ms, max %.1f ms%n", database, join, sorted.length, clients,
+                    elapsed / 1e9, sorted[sorted.length / 2] / 1e6, p99 / 1e6, sorted[sorted.length - 1] / 1e6);
+            // A request that had waited for the pool would have failed after its 30 s timeout;
+            // a third of it leaves room for a slow machine and none for such a wait.
+            assertThat(Duration.ofNanos(p99)).isLessThan(Duration.ofMillis(pool.getConnectionTimeout() / 3));
         }
     }
 
@@ -162,10 +214,23 @@ abstract class SpringApplicationSuite {
         assertThat(written).isEqualTo(accepted.get());
     }
 
+    /** Checks each repository's count against its rows; returns the rows of all. */
+    private long countedRowsEqualCounters(ConfigurableApplicationContext app) throws Exception {
+        SlottedCounters counters = app.getBean(SlottedCounters.class);
+        long counted = 0;
+        for (long repository = 0; repository < REPOSITORIES; repository++) {
+            long rows = queryLong("SELECT COUNT(*) FROM " + table + "_downloads WHERE repository_id = ?",
+                    repository);
+            assertThat(counters.get(DownloadsApplication.DOWNLOADS, repository))
+                    .as("downloads of repository %d", repository).isEqualTo(rows);
+            counted += rows;
+        }
+        return counted;
+    }
+
     private ConfigurableApplicationContext start(String... properties) {
         return new SpringApplicationBuilder(DownloadsApplication.class)
                 .properties("spring.datasource.url=" + database.jdbcUrl(),
-                        "spring.datasource.hikari.maximum-pool-size=12",
                         "server.port=0",
                         "server.address=127.0.0.1",
                         "server.shutdown=graceful",
