@@ -9,6 +9,7 @@ import io.slotted.db.CommitCuttingProxy;
 import io.slotted.db.CommitCuttingProxy.Cut;
 import io.slotted.db.RestartableServer;
 import io.slotted.db.TestDatabase;
+import java.sql.Connection;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -244,17 +245,27 @@ abstract class ConnectionFaultSuite {
         }
     }
 
+    /**
+     * Counters with one flusher that tries for an hour of {@code ticker} to learn a lost commit's
+     * outcome, holding 100 on counter (1, 1); the proxy cuts the next COMMIT after the server
+     * received it and then refuses connections until told to accept them.
+     */
+    private SlottedCounters cutOffAfterTheNextCommit(ManualTicker ticker) {
+        SlottedCounters counters = SlottedCounters.builder(viaProxy).table(table)
+                .writeMode(WriteMode.GROUPED).flushers(1).retryBackoff(Duration.ofMillis(5))
+                .outcomeResolutionTimeout(Duration.ofHours(1)).ticker(ticker).build();
+        counters.migrate();
+        counters.add(1, 1L, 100);
+        proxy.cutNextCommit(Cut.AFTER_SERVER_RECEIVES);
+        proxy.refuseConnectionsAfterNextCut();
+        return counters;
+    }
+
     @Test
     void commitLostAndDatabaseOutOfReachPastTheResolutionTime_failsTheCallerWithOutcomeUnknown()
             throws Exception {
         ManualTicker ticker = new ManualTicker();
-        try (SlottedCounters counters = SlottedCounters.builder(viaProxy).table(table)
-                .writeMode(WriteMode.GROUPED).flushers(1).retryBackoff(Duration.ofMillis(5))
-                .outcomeResolutionTimeout(Duration.ofHours(1)).ticker(ticker).build()) {
-            counters.migrate();
-            counters.add(1, 1L, 100);
-            proxy.cutNextCommit(Cut.AFTER_SERVER_RECEIVES);
-            proxy.refuseConnectionsAfterNextCut();
+        try (SlottedCounters counters = cutOffAfterTheNextCommit(ticker)) {
 
             CompletableFuture<Void> add = counters.addAsync(1, 1L, 5);
             await().atMost(Duration.ofSeconds(60)).until(() -> counters.stats().outcomesUnknown() == 1
@@ -271,6 +282,37 @@ abstract class ConnectionFaultSuite {
         try (SlottedCounters direct = SlottedCounters.builder(db.dataSource()).table(table)
                 .writeMode(WriteMode.DIRECT).build()) {
             assertThat(direct.get(1, 1L)).as("the lost commit had landed, once").isEqualTo(105);
+        }
+    }
+
+    /**
+     * A flusher whose connection was lost, and who could not get another while the database was
+     * out of reach, takes a new one as soon as it can, idle, not at its next flush: by then
+     * callers inside transactions may hold every other connection of the pool, as the 20 here do.
+     */
+    @Test
+    void flusherLeftWithoutAConnection_takesOneWhileIdle_soCallersHoldingThePoolStillCount() throws Exception {
+        ManualTicker ticker = new ManualTicker();
+        try (SlottedCounters counters = cutOffAfterTheNextCommit(ticker)) {
+            CompletableFuture<Void> lost = counters.addAsync(1, 1L, 5);
+            await().atMost(Duration.ofSeconds(60)).until(() -> counters.stats().retries() >= 2);
+            ticker.advance(Duration.ofHours(1));
+            assertThatThrownBy(() -> lost.get(60, TimeUnit.SECONDS)).hasCauseInstanceOf(OutcomeUnknownException.class);
+
+            proxy.acceptConnections();
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(
+                    viaProxy.getHikariPoolMXBean().getActiveConnections()).as("the flusher's").isEqualTo(1));
+            viaProxy.setConnectionTimeout(30_000); // a caller may wait for another's connection
+            CounterTableTest.runConcurrently(20, t -> {
+                for (int i = 0; i < 5; i++) {
+                    try (Connection connection = viaProxy.getConnection()) {
+                        connection.setAutoCommit(false);
+                        counters.add(1, 2L, 1);
+                        connection.commit();
+                    }
+                }
+            });
+            assertThat(counters.get(1, 2L)).isEqualTo(100);
         }
     }
 

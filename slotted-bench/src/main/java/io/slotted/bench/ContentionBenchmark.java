@@ -78,7 +78,8 @@ import redis.clients.jedis.HostAndPort;
 public final class ContentionBenchmark implements Callable<Integer> {
     private static final List<String> STRATEGIES =
             List.of("single-row", "direct", "grouped", "buffered", "grouped-rollup", "grouped-hourly",
-                    "grouped-totals", "redis", "ceiling", "event", "event-joined", "event-grouped");
+                    "grouped-totals", "redis", "ceiling", "event", "event-joined", "event-joined-twice",
+                    "event-grouped");
     /** The environment variable the launcher sets to how it was invoked: {@code ./slotted bench}. */
     static final String INVOKED_AS = "SLOTTED_BENCH_INVOKED_AS";
     private static final String JAR_COMMAND = "java -jar slotted-bench/target/slotted-bench.jar";
@@ -123,7 +124,8 @@ public final class ContentionBenchmark implements Callable<Integer> {
                     + " with the type also counting per hour; grouped-totals: grouped, each increment an"
                     + " addAndGet answering the counter's total; event, event-joined, event-grouped: an"
                     + " INSERT of an event row per increment, counted not at all, in its transaction,"
-                    + " or by group commit after it; ceiling: group"
+                    + " or by group commit after it; event-joined-twice: event-joined adding +2 and -1"
+                    + " to the counter in the transaction; ceiling: group"
                     + " commit's hand-off with no database, the most a synchronous write path could do).")
     private List<String> strategies;
 
@@ -394,7 +396,7 @@ public final class ContentionBenchmark implements Callable<Integer> {
                 case "grouped-hourly" -> chosen.add(new BucketStrategy(db));
                 case "grouped-totals" -> chosen.add(new TotalsStrategy(db));
                 case "ceiling" -> chosen.add(new HandOffCeiling());
-                case "event", "event-joined", "event-grouped" -> chosen.add(new EventStrategy(db,
+                case "event", "event-joined", "event-joined-twice", "event-grouped" -> chosen.add(new EventStrategy(db,
                         EventStrategy.Counting.valueOf(name.toUpperCase(Locale.ROOT).replace('-', '_')),
                         maxConnections));
                 case "redis" -> {

@@ -20,6 +20,11 @@ import java.util.Locale;
  *   <li>{@code event-joined}: the {@code INSERT} and {@code add(connection, …)} in one transaction,
  *       so the count lands or rolls back with the row; the slot row's lock is held until the
  *       commit;</li>
+ *   <li>{@code event-joined-twice}: as {@code event-joined}, with the event's counter added to
+ *       twice in its transaction ({@code +2}, then {@code -1}, so each event still counts one), as
+ *       a transaction recording several events of one counter does: the second increment must
+ *       not lock a second slot row while holding the first, or two such transactions
+ *       deadlock;</li>
  *   <li>{@code event-grouped}: the event's transaction, then {@code increment} in {@code GROUPED}
  *       mode, which waits for a group commit shared with other writers: two durable commits per
  *       event, not atomic together.</li>
@@ -36,6 +41,8 @@ public final class EventStrategy implements Strategy {
         EVENT,
         /** The increment in the event's transaction. */
         EVENT_JOINED,
+        /** Two increments of the event's counter in its transaction, adding up to one. */
+        EVENT_JOINED_TWICE,
         /** The increment after the event's commit, through group commit. */
         EVENT_GROUPED
     }
@@ -170,6 +177,9 @@ public final class EventStrategy implements Strategy {
                 insert.executeUpdate();
                 if (counting == Counting.EVENT_JOINED) {
                     counters.add(connection, SlottedStrategy.RECORD_TYPE, recordId, 1);
+                } else if (counting == Counting.EVENT_JOINED_TWICE) {
+                    counters.add(connection, SlottedStrategy.RECORD_TYPE, recordId, 2);
+                    counters.add(connection, SlottedStrategy.RECORD_TYPE, recordId, -1);
                 }
                 connection.commit();
             } catch (SQLException | RuntimeException e) {

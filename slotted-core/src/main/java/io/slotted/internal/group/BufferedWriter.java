@@ -122,6 +122,7 @@ public final class BufferedWriter implements CounterWriter {
                     writer.releaseConnection();
                     return;
                 }
+                writer.connectAhead();
                 continue;
             }
             while (!batches.isEmpty()) {

@@ -443,11 +443,15 @@ final class FlushWriter {
     }
 
     /**
-     * Borrows the flusher's connection ahead of its first flush, so that it holds one before
-     * callers can hold every connection of the pool. A failure is left for the first flush, which
-     * borrows again and reports it.
+     * Borrows the flusher's connection ahead of its next flush if it holds none: when the
+     * counters are built, and whenever the flusher idles after a failure dropped its connection,
+     * so that it holds one before callers can hold every connection of the pool. A failure is
+     * left for the next flush, which borrows again and reports it.
      */
     void connectAhead() {
+        if (held != null) {
+            return;
+        }
         try {
             heldConnection();
         } catch (SQLException | RuntimeException e) {

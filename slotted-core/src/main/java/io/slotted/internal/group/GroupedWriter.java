@@ -104,6 +104,7 @@ public final class GroupedWriter implements CounterWriter {
                     writer.releaseConnection();
                     return;
                 }
+                writer.connectAhead();
                 continue;
             }
             for (List<Pending> batch : batches) {

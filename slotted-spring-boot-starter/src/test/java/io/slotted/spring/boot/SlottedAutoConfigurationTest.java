@@ -2,6 +2,7 @@ package io.slotted.spring.boot;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.zaxxer.hikari.HikariDataSource;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.slotted.BucketUnit;
 import io.slotted.SlottedConfig;
@@ -44,6 +45,49 @@ class SlottedAutoConfigurationTest {
             counters.increment(1, 456L);
             assertThat(counters.get(1, 456L)).isEqualTo(6);
             assertThat(counters.config().writeMode()).isEqualTo(WriteMode.GROUPED);
+        });
+    }
+
+    /**
+     * The counters' pool is the application's HikariCP settings with a size and a name of its
+     * own; the application's pool lends the counters nothing, even while their flushers hold
+     * theirs.
+     */
+    @Test
+    void countersHaveAPoolOfTheirOwn_madeLikeTheApplicationsAndSizedForThem() {
+        runner.withPropertyValues("spring.datasource.hikari.pool-name=app",
+                "spring.datasource.hikari.connection-timeout=7000").run(context -> {
+                    SlottedConnections connections = context.getBean(SlottedConnections.class);
+                    assertThat(connections.ownPool()).isTrue();
+                    HikariDataSource application = context.getBean(HikariDataSource.class);
+                    HikariDataSource own = (HikariDataSource) connections.dataSource();
+                    assertThat(own.getJdbcUrl()).isEqualTo(application.getJdbcUrl());
+                    assertThat(own.getConnectionTimeout()).isEqualTo(7000);
+                    assertThat(own.getPoolName()).isEqualTo("app-slotted");
+                    assertThat(own.getMaximumPoolSize()).as("the two flushers and four more").isEqualTo(6);
+
+                    SlottedCounters counters = context.getBean(SlottedCounters.class);
+                    counters.add(1, 1L, 3);
+                    assertThat(counters.get(1, 1L)).isEqualTo(3);
+                    assertThat(own.getHikariPoolMXBean().getActiveConnections()).as("the flushers'").isEqualTo(2);
+                    assertThat(application.getHikariPoolMXBean())
+                            .as("the application's pool, started by its first connection: never").isNull();
+                });
+        runner.withPropertyValues("slotted.pool-size=9").run(context -> assertThat(
+                ((HikariDataSource) context.getBean(SlottedConnections.class).dataSource()).getMaximumPoolSize())
+                .isEqualTo(9));
+    }
+
+    /** A data source that is not a HikariCP pool has no settings to copy: the counters share it. */
+    @Test
+    void aDataSourceThatIsNotAHikariPool_isShared() {
+        runner.withUserConfiguration(PlainDataSource.class).run(context -> {
+            SlottedConnections connections = context.getBean(SlottedConnections.class);
+            assertThat(connections.ownPool()).isFalse();
+            assertThat(connections.dataSource()).isSameAs(context.getBean(DataSource.class));
+            SlottedCounters counters = context.getBean(SlottedCounters.class);
+            counters.add(1, 2L, 4);
+            assertThat(counters.get(1, 2L)).isEqualTo(4);
         });
     }
 
@@ -152,6 +196,9 @@ class SlottedAutoConfigurationTest {
         assertRefused("slotted.types[-2147483648].slots=4", "slotted.types.-2147483648.slots", "reserved");
         assertRefused("slotted.reads-include-unwritten=true", "slotted.reads-include-unwritten",
                 "applies to BUFFERED mode only");
+        assertRefused("slotted.pool-size=2", "slotted.pool-size", "at least 3");
+        assertRefused(new String[] {"slotted.flushers=4", "slotted.pool-size=4"}, "slotted.pool-size",
+                "at least 5");
     }
 
     @Test
@@ -213,6 +260,16 @@ class SlottedAutoConfigurationTest {
             all.append(t.getMessage()).append('\n');
         }
         return all.toString();
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class PlainDataSource {
+        @Bean
+        DataSource plainDataSource() {
+            JdbcDataSource dataSource = new JdbcDataSource();
+            dataSource.setURL("jdbc:h2:mem:" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1");
+            return dataSource;
+        }
     }
 
     @Configuration(proxyBeanMethods = false)
