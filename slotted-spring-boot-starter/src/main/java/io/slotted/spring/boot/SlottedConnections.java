@@ -8,8 +8,9 @@ import org.springframework.util.ClassUtils;
 
 /**
  * Where the counters get their connections: a pool of their own beside the application's, made
- * as the application's HikariCP pool is made (same database, credentials and driver settings) but
- * sized for the counters ({@code slotted.pool-size}).
+ * as the application's HikariCP pool is made (same database, credentials, driver properties,
+ * initial SQL and timeouts) but sized for the counters ({@code slotted.pool-size}) and with the
+ * JDBC defaults for auto-commit, isolation and read-only.
  *
  * <p>Why a pool of their own: an increment made inside a transaction waits for a flush while the
  * transaction holds a connection of the application's pool. Were the flushes to borrow from that
@@ -110,6 +111,12 @@ final class SlottedConnections implements AutoCloseable {
             HikariDataSource own = new HikariDataSource();
             settings.copyStateTo(own);
             own.setPoolName((settings.getPoolName() == null ? "" : settings.getPoolName() + "-") + "slotted");
+            // The same database reached the same way, but the counters' transactions are their own:
+            // an application's auto-commit off (common with JPA), isolation or read-only setting
+            // is for its own work. The counters set what they need per transaction.
+            own.setAutoCommit(true);
+            own.setTransactionIsolation(null);
+            own.setReadOnly(false);
             own.setMaximumPoolSize(size);
             own.setMinimumIdle(size);
             return Optional.of(new SlottedConnections(own, own));

@@ -56,7 +56,9 @@ class SlottedAutoConfigurationTest {
     @Test
     void countersHaveAPoolOfTheirOwn_madeLikeTheApplicationsAndSizedForThem() {
         runner.withPropertyValues("spring.datasource.hikari.pool-name=app",
-                "spring.datasource.hikari.connection-timeout=7000").run(context -> {
+                "spring.datasource.hikari.connection-timeout=7000",
+                "spring.datasource.hikari.auto-commit=false",
+                "spring.datasource.hikari.transaction-isolation=TRANSACTION_SERIALIZABLE").run(context -> {
                     SlottedConnections connections = context.getBean(SlottedConnections.class);
                     assertThat(connections.ownPool()).isTrue();
                     HikariDataSource application = context.getBean(HikariDataSource.class);
@@ -65,6 +67,8 @@ class SlottedAutoConfigurationTest {
                     assertThat(own.getConnectionTimeout()).isEqualTo(7000);
                     assertThat(own.getPoolName()).isEqualTo("app-slotted");
                     assertThat(own.getMaximumPoolSize()).as("the two flushers and four more").isEqualTo(6);
+                    assertThat(own.isAutoCommit()).as("the application's transactions' setting, not copied").isTrue();
+                    assertThat(own.getTransactionIsolation()).isNull();
 
                     SlottedCounters counters = context.getBean(SlottedCounters.class);
                     counters.add(1, 1L, 3);
