@@ -94,14 +94,7 @@ public final class CounterReader {
      * @return each distinct id, in the order given, mapped to its total
      */
     public Map<Long, Long> getAll(int recordType, Collection<Long> recordIds) {
-        Map<Long, Long> totals = new LinkedHashMap<>();
-        List<Long> ids = new ArrayList<>(new LinkedHashSet<>(recordIds));
-        ids.forEach(id -> totals.put(id, 0L));
-        for (int from = 0; from < ids.size(); from += CHUNK) {
-            List<Long> chunk = ids.subList(from, Math.min(ids.size(), from + CHUNK));
-            totals.putAll(readChunk(recordType, chunk));
-        }
-        return totals;
+        return inChunks(recordType, recordIds, this::readChunk);
     }
 
     /**
@@ -112,10 +105,7 @@ public final class CounterReader {
      * @return each counter mapped to its total
      */
     public Map<CounterKey, Long> totals(Collection<CounterKey> keys) {
-        Map<CounterKey, Long> totals = new LinkedHashMap<>();
-        idsByType(keys).forEach((type, ids) -> getAll(type, ids)
-                .forEach((id, total) -> totals.put(new CounterKey(type, id), total)));
-        return totals;
+        return byType(keys, this::readChunk);
     }
 
     /**
@@ -129,23 +119,41 @@ public final class CounterReader {
      */
     public Map<CounterKey, Long> totals(Connection connection, Collection<CounterKey> keys) throws SQLException {
         Dialect dialect = database.dialectOf(connection);
+        return byType(keys, (recordType, ids) -> chunkRead(recordType, ids).run(connection, dialect));
+    }
+
+    /** Reads one chunk of a type's counters, throwing {@code E} if it fails. */
+    @FunctionalInterface
+    private interface ChunkRead<E extends Exception> {
+        Map<Long, Long> read(int recordType, List<Long> ids) throws E;
+    }
+
+    /** Reads counters of any types, each type's in chunks. */
+    private static <E extends Exception> Map<CounterKey, Long> byType(Collection<CounterKey> keys,
+            ChunkRead<E> read) throws E {
+        Map<Integer, List<Long>> idsByType = new LinkedHashMap<>();
+        keys.forEach(key -> idsByType.computeIfAbsent(key.recordType(), type -> new ArrayList<>()).add(key.recordId()));
         Map<CounterKey, Long> totals = new LinkedHashMap<>();
-        for (Map.Entry<Integer, List<Long>> type : idsByType(keys).entrySet()) {
-            List<Long> ids = new ArrayList<>(new LinkedHashSet<>(type.getValue()));
-            for (int from = 0; from < ids.size(); from += CHUNK) {
-                List<Long> chunk = ids.subList(from, Math.min(ids.size(), from + CHUNK));
-                chunkRead(type.getKey(), chunk).run(connection, dialect)
-                        .forEach((id, total) -> totals.put(new CounterKey(type.getKey(), id), total));
-            }
-            ids.forEach(id -> totals.putIfAbsent(new CounterKey(type.getKey(), id), 0L));
+        for (Map.Entry<Integer, List<Long>> type : idsByType.entrySet()) {
+            inChunks(type.getKey(), type.getValue(), read)
+                    .forEach((id, total) -> totals.put(new CounterKey(type.getKey(), id), total));
         }
         return totals;
     }
 
-    private static Map<Integer, List<Long>> idsByType(Collection<CounterKey> keys) {
-        Map<Integer, List<Long>> idsByType = new LinkedHashMap<>();
-        keys.forEach(key -> idsByType.computeIfAbsent(key.recordType(), type -> new ArrayList<>()).add(key.recordId()));
-        return idsByType;
+    /**
+     * Reads one type's counters {@value #CHUNK} at a time: each distinct id, in the order given,
+     * mapped to its total, 0 for an id without rows.
+     */
+    private static <E extends Exception> Map<Long, Long> inChunks(int recordType, Collection<Long> recordIds,
+            ChunkRead<E> read) throws E {
+        Map<Long, Long> totals = new LinkedHashMap<>();
+        List<Long> ids = new ArrayList<>(new LinkedHashSet<>(recordIds));
+        ids.forEach(id -> totals.put(id, 0L));
+        for (int from = 0; from < ids.size(); from += CHUNK) {
+            totals.putAll(read.read(recordType, ids.subList(from, Math.min(ids.size(), from + CHUNK))));
+        }
+        return totals;
     }
 
     /** Reads one chunk of a type's counters, retrying as reads do. */
