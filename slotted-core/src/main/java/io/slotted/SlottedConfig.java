@@ -27,6 +27,8 @@ public final class SlottedConfig {
     private final boolean readsIncludeUnwritten;
     private final Clock clock;
     private final Ticker ticker;
+    private final int newNamesPerSecond;
+    private final int maxTypeNames;
 
     SlottedConfig(SlottedCountersBuilder builder, int defaultSlots) {
         this.table = builder.table;
@@ -46,6 +48,8 @@ public final class SlottedConfig {
         this.readsIncludeUnwritten = builder.readsIncludeUnwritten;
         this.clock = builder.clock;
         this.ticker = builder.ticker;
+        this.newNamesPerSecond = builder.newNamesPerSecond;
+        this.maxTypeNames = builder.maxTypeNames;
     }
 
     /**
@@ -207,6 +211,24 @@ public final class SlottedConfig {
         return outcomeResolutionTimeout;
     }
 
+    /**
+     * How many new string ids this process records per second at most.
+     *
+     * @return the rate
+     */
+    public int newNamesPerSecond() {
+        return newNamesPerSecond;
+    }
+
+    /**
+     * How many type names the name dictionary may hold.
+     *
+     * @return the bound
+     */
+    public int maxTypeNames() {
+        return maxTypeNames;
+    }
+
     @Override
     public String toString() {
         return "SlottedConfig[table=" + table + ", writeMode=" + writeMode + ", slots=" + defaultSlots
@@ -217,6 +239,7 @@ public final class SlottedConfig {
                 + ", outcomeResolutionTimeout=" + outcomeResolutionTimeout
                 + ", idempotencyRetention=" + idempotencyRetention
                 + ", rollUpEvery=" + rollUpEvery
-                + ", readsIncludeUnwritten=" + readsIncludeUnwritten + "]";
+                + ", readsIncludeUnwritten=" + readsIncludeUnwritten
+                + ", newNamesPerSecond=" + newNamesPerSecond + ", maxTypeNames=" + maxTypeNames + "]";
     }
 }

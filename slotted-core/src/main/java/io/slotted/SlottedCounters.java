@@ -455,6 +455,15 @@ public interface SlottedCounters extends AutoCloseable {
     List<RankedCounter> top(int recordType, Instant from, Instant to, int n);
 
     /**
+     * Names for counters whose keys are strings: type names recorded on first use, and string ids
+     * mapped to record ids through the name dictionary, the same in every process (see
+     * {@link CounterNames}). Needs the dictionary table that {@link #migrate()} makes.
+     *
+     * @return the names of these counters' table
+     */
+    CounterNames names();
+
+    /**
      * The settings these counters were built with.
      *
      * @return the immutable configuration

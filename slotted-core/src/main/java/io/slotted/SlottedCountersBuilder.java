@@ -31,6 +31,10 @@ public final class SlottedCountersBuilder {
      * says otherwise; each keeps a connection of the data source while the counters are open.
      */
     public static final int DEFAULT_FLUSHERS = 2;
+    /** New string ids a process records per second at most, by default. */
+    public static final int DEFAULT_NEW_NAMES_PER_SECOND = 10_000;
+    /** Type names the dictionary holds at most, by default. */
+    public static final int DEFAULT_MAX_TYPE_NAMES = 1_000;
 
     private final DataSource dataSource;
     private final Set<String> given = new HashSet<>();
@@ -46,6 +50,8 @@ public final class SlottedCountersBuilder {
     Duration queueFullWait = Duration.ofSeconds(1);
     Duration flushInterval = Duration.ofMillis(200);
     Duration outcomeResolutionTimeout = Duration.ofSeconds(30);
+    int newNamesPerSecond = DEFAULT_NEW_NAMES_PER_SECOND;
+    int maxTypeNames = DEFAULT_MAX_TYPE_NAMES;
     Duration idempotencyRetention = Duration.ofHours(24);
     Duration rollUpEvery = Duration.ZERO;
     boolean readsIncludeUnwritten;
@@ -181,6 +187,42 @@ public final class SlottedCountersBuilder {
     public SlottedCountersBuilder flushers(int flushers) {
         once("flushers");
         this.flushers = checkRange("flushers", flushers, 1, MAX_FLUSHERS);
+        return this;
+    }
+
+    /**
+     * How many new string ids this process may record in the name dictionary per second (see
+     * {@link CounterNames}), so that a client sending a new id with every increment cannot fill the
+     * dictionary, or hold the database, faster than this. A burst of up to one second's worth is
+     * served at once. Ids already recorded, by any process, are never refused; a new id over the
+     * rate fails with {@link NameLimitException}. Ids that are numbers never count. Default
+     * {@value #DEFAULT_NEW_NAMES_PER_SECOND}.
+     *
+     * @param perSecond 1 to 1,000,000
+     * @return this builder
+     * @throws IllegalArgumentException if out of range
+     * @throws IllegalStateException if already set
+     */
+    public SlottedCountersBuilder newNamesPerSecond(int perSecond) {
+        once("newNamesPerSecond");
+        this.newNamesPerSecond = checkRange("newNamesPerSecond", perSecond, 1, 1_000_000);
+        return this;
+    }
+
+    /**
+     * How many type names the name dictionary may hold, counted over every process (see
+     * {@link CounterNames#type}); a new type name beyond it fails with {@link NameLimitException}.
+     * Processes that record names at the same moment may pass it by a few. Default
+     * {@value #DEFAULT_MAX_TYPE_NAMES}.
+     *
+     * @param max 0 (no new type names; pinned ones are still recorded) to 1,000,000
+     * @return this builder
+     * @throws IllegalArgumentException if out of range
+     * @throws IllegalStateException if already set
+     */
+    public SlottedCountersBuilder maxTypeNames(int max) {
+        once("maxTypeNames");
+        this.maxTypeNames = checkRange("maxTypeNames", max, 0, 1_000_000);
         return this;
     }
 

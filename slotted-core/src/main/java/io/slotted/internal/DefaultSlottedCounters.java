@@ -2,6 +2,7 @@ package io.slotted.internal;
 
 import io.slotted.AdoptionReport;
 import io.slotted.BucketCount;
+import io.slotted.CounterNames;
 import io.slotted.Increment;
 import io.slotted.MigrationReport;
 import io.slotted.OwnerColumn;
@@ -30,6 +31,7 @@ import io.slotted.internal.keys.IdempotencyKeys;
 import io.slotted.internal.owner.Adoption;
 import io.slotted.internal.read.BucketReader;
 import io.slotted.internal.read.CounterReader;
+import io.slotted.internal.names.NameDictionary;
 import io.slotted.internal.registry.TypeRegistry;
 import io.slotted.internal.rollup.Roller;
 import io.slotted.internal.schema.SchemaMigrator;
@@ -67,6 +69,7 @@ public final class DefaultSlottedCounters implements SlottedCounters {
     private final CounterReader reader;
     private final UnwrittenIncrements unwritten;
     private final TypeRegistry registry;
+    private final NameDictionary names;
     private final Roller roller;
     private final Adoption adoption;
     private final CounterSetter setter;
@@ -106,6 +109,8 @@ public final class DefaultSlottedCounters implements SlottedCounters {
         this.shrinker = new SlotShrinker(database, retrier, registry, config, stats);
         this.buckets = new BucketReader(database, retrier);
         this.keeper = new BucketKeeper(database, retrier, config);
+        this.names = new NameDictionary(database,
+                new Retrier(database, RetryPolicy.forFlushes(config, stats::retried)), config);
         stats.watchRollUpLag(registry::lagMillis);
         roller.start();
         keeper.start();
@@ -293,6 +298,11 @@ public final class DefaultSlottedCounters implements SlottedCounters {
     }
 
     @Override
+    public CounterNames names() {
+        return names;
+    }
+
+    @Override
     public SlottedConfig config() {
         return config;
     }
@@ -308,6 +318,7 @@ public final class DefaultSlottedCounters implements SlottedCounters {
             roller.close();
             keeper.close();
             writer.close();
+            names.close();
         }
     }
 

@@ -133,7 +133,7 @@ public abstract class TestDatabase {
     /** Drops a counter table and the companions {@code migrate()} creates beside it. */
     public void dropCounterTables(String table) {
         for (String name : new String[] {table, table + "_ledger", table + "_keys", table + "_types",
-                table + "_buckets"}) {
+                table + "_buckets", table + "_names"}) {
             dropTable(name);
         }
     }

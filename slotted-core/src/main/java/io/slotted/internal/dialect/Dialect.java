@@ -87,6 +87,99 @@ public abstract class Dialect {
     }
 
     /**
+     * The name dictionary's DDL: one row per string id (and per type name, under
+     * {@code record_type} {@link io.slotted.SlottedCounters#RESERVED_RECORD_TYPE}) and the number it
+     * maps to (see {@code NameDictionary}). The primary key makes a name's number one for every
+     * process; the unique key makes a number one name's. Names compare exactly: case, accents and
+     * trailing spaces all make a different name.
+     *
+     * @param names the checked dictionary table name
+     * @return a {@code CREATE TABLE IF NOT EXISTS} statement
+     */
+    public String createNamesSql(TableName names) {
+        return "CREATE TABLE IF NOT EXISTS " + names + " ("
+                + "record_type INT NOT NULL, "
+                + "name " + nameColumnType() + " NOT NULL, "
+                + "record_id BIGINT NOT NULL, "
+                + "created_ms BIGINT NOT NULL, "
+                + "PRIMARY KEY (record_type, name), "
+                + "CONSTRAINT " + names.table() + "_number UNIQUE (record_type, record_id))" + tableOptions();
+    }
+
+    /**
+     * The column type of a name: up to 512 bytes of UTF-8, compared exactly.
+     *
+     * @return a SQL type
+     */
+    protected String nameColumnType() {
+        return "VARCHAR(512)";
+    }
+
+    /**
+     * One statement that records names absent from the dictionary under the numbers proposed for
+     * them, and leaves alone every name already recorded and every proposal whose number another
+     * name has. Binds per name, in order: record type, name, proposed number, creation time
+     * (milliseconds). Where {@link #claimAnswers()}, it answers rows of {@code (name, record_id)}:
+     * at least the names it recorded.
+     *
+     * @param names the checked dictionary table name
+     * @param count how many names are bound, at least 1
+     * @return the SQL text
+     */
+    public abstract String claimNamesSql(TableName names, int count);
+
+    /**
+     * Whether {@link #claimNamesSql} answers rows; where it does not, a lookup follows it.
+     *
+     * @return true if the claim's answer is a result set
+     */
+    public boolean claimAnswers() {
+        return true;
+    }
+
+    /**
+     * The numbers of recorded names of one type: rows of {@code (name, record_id)}, with the type
+     * bound first and then each name.
+     *
+     * @param names the checked dictionary table name
+     * @param count how many names are bound
+     * @return the SQL text
+     */
+    public String lookUpNamesSql(TableName names, int count) {
+        return "SELECT name, record_id FROM " + names + " WHERE record_type = ? AND name IN ("
+                + String.join(", ", Collections.nCopies(count, "?")) + ")";
+    }
+
+    /**
+     * The names recorded for numbers of one type: rows of {@code (record_id, name)}, with the type
+     * bound first and then each number.
+     *
+     * @param names the checked dictionary table name
+     * @param count how many numbers are bound
+     * @return the SQL text
+     */
+    public String namesOfNumbersSql(TableName names, int count) {
+        return "SELECT record_id, name FROM " + names + " WHERE record_type = ? AND record_id IN ("
+                + String.join(", ", Collections.nCopies(count, "?")) + ")";
+    }
+
+    /**
+     * How many names one type has recorded, with the type bound.
+     *
+     * @param names the checked dictionary table name
+     * @return the SQL text
+     */
+    public String countNamesSql(TableName names) {
+        return "SELECT COUNT(*) FROM " + names + " WHERE record_type = ?";
+    }
+
+    /** {@code count} tuples of {@code width} parameters each: {@code (?, ?), (?, ?)}. */
+    protected static String parameterTuples(int count, int width) {
+        String tuple = "(" + String.join(", ", Collections.nCopies(width, "?")) + ")";
+        return String.join(", ", Collections.nCopies(count, tuple));
+    }
+
+    /**
      * The DDL of the time bucket table and of the index that reads one counter's series. Its
      * primary key begins with the bucket, so that a top-N of a window reads one range of rows;
      * the index begins with the counter, so that a series reads only that counter's rows. Both

@@ -51,6 +51,29 @@ public final class H2Dialect extends Dialect {
                 + FlushMark.RECORD_TYPE + " THEN s.delta ELSE " + checkedSlotValue("c.count + s.delta") + " END"));
     }
 
+    /**
+     * A {@code MERGE} that inserts a name only when neither it nor its number is recorded. Two
+     * sessions inserting the same name at once fail the loser with a duplicate key, which the
+     * caller takes as contention and repeats.
+     */
+    @Override
+    public String claimNamesSql(TableName names, int count) {
+        String first = "(CAST(? AS INT), CAST(? AS VARCHAR(512)), CAST(? AS BIGINT), CAST(? AS BIGINT))";
+        String rest = count > 1 ? ", " + parameterTuples(count - 1, 4) : "";
+        return "MERGE INTO " + names + " AS n USING (VALUES " + first + rest + ")"
+                + " AS g (record_type, name, record_id, created_ms)"
+                + " ON n.record_type = g.record_type AND n.name = g.name"
+                + " WHEN NOT MATCHED AND NOT EXISTS (SELECT 1 FROM " + names + " t"
+                + " WHERE t.record_type = g.record_type AND t.record_id = g.record_id)"
+                + " THEN INSERT (record_type, name, record_id, created_ms)"
+                + " VALUES (g.record_type, g.name, g.record_id, g.created_ms)";
+    }
+
+    @Override
+    public boolean claimAnswers() {
+        return false;
+    }
+
     @Override
     public String upsertBucketsSql(TableName buckets, List<BucketRow> rows) {
         return "MERGE INTO " + buckets + " AS c USING (VALUES " + bucketTuples(rows) + ")"

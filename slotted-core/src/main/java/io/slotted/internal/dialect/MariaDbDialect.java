@@ -134,6 +134,29 @@ public final class MariaDbDialect extends Dialect {
     }
 
     /**
+     * {@code INSERT IGNORE}, which skips a row that meets either unique key. MariaDB answers the
+     * rows it inserted through {@code RETURNING} (10.5 and later); MySQL has no {@code RETURNING},
+     * and a lookup follows. The names are checked before binding (length, no NUL), so IGNORE hides
+     * nothing but the duplicates it is meant for.
+     */
+    @Override
+    public String claimNamesSql(TableName names, int count) {
+        return "INSERT IGNORE INTO " + names + " (record_type, name, record_id, created_ms) VALUES "
+                + parameterTuples(count, 4) + (mysql ? "" : " RETURNING name, record_id");
+    }
+
+    @Override
+    public boolean claimAnswers() {
+        return !mysql;
+    }
+
+    /** Bytes, compared exactly: as for idempotency keys, every text collation that both MariaDB and MySQL have ignores trailing spaces. */
+    @Override
+    protected String nameColumnType() {
+        return "VARBINARY(512)";
+    }
+
+    /**
      * Bytes, so that keys differing only in case or in trailing spaces stay different keys. A
      * {@code VARCHAR} would need a NO PAD collation, which MariaDB and MySQL name differently;
      * {@code ascii_bin}, which both have, is PAD SPACE and ignores trailing spaces when comparing.

@@ -80,6 +80,25 @@ public final class PostgresDialect extends Dialect {
     }
 
 
+    /**
+     * One round trip whatever the names' state: the insert skips names already recorded and
+     * numbers already taken ({@code ON CONFLICT DO NOTHING} without a target covers both unique
+     * keys), and the query adds the names that were recorded before the statement began, which
+     * its snapshot sees and the insert's rows are not part of. A name recorded by a transaction
+     * that committed while this one waited on it is in neither half; the caller looks it up.
+     */
+    @Override
+    public String claimNamesSql(TableName names, int count) {
+        String first = "(CAST(? AS INT), CAST(? AS VARCHAR(512)), CAST(? AS BIGINT), CAST(? AS BIGINT))";
+        String rest = count > 1 ? ", " + parameterTuples(count - 1, 4) : "";
+        return "WITH given (record_type, name, record_id, created_ms) AS (VALUES " + first + rest + "),"
+                + " claimed AS (INSERT INTO " + names + " (record_type, name, record_id, created_ms)"
+                + " SELECT record_type, name, record_id, created_ms FROM given ON CONFLICT DO NOTHING"
+                + " RETURNING name, record_id)"
+                + " SELECT name, record_id FROM claimed UNION ALL SELECT n.name, n.record_id FROM "
+                + names + " n JOIN given g ON n.record_type = g.record_type AND n.name = g.name";
+    }
+
     @Override
     public String insertKeyIfAbsentSql(TableName keys) {
         return "INSERT INTO " + keys + " (" + KEY_COLUMNS + ") VALUES (?, ?, ?, ?)"

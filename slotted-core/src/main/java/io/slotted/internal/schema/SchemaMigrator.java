@@ -25,8 +25,8 @@ import java.util.Set;
  * out after about 2.1 billion increments), {@code INT} counts that overflow at 2,147,483,647, and
  * {@code INT} record ids that cannot hold larger ids.
  *
- * <p>The companions, the flush ledger, the idempotency key table, the type registry and the time
- * buckets, are Slotted's alone, so an earlier release's shape is converted: a key column that ignores trailing spaces (MariaDB and
+ * <p>The companions, the flush ledger, the idempotency key table, the type registry, the time
+ * buckets and the name dictionary, are Slotted's alone, so an earlier release's shape is converted: a key column that ignores trailing spaces (MariaDB and
  * MySQL before exact keys) is changed to one that compares keys exactly.
  */
 public final class SchemaMigrator {
@@ -40,6 +40,8 @@ public final class SchemaMigrator {
     public static final String REGISTRY_SUFFIX = "_types";
     /** The time bucket table's name is the counter table's plus this. */
     public static final String BUCKETS_SUFFIX = "_buckets";
+    /** The name dictionary's name is the counter table's plus this. */
+    public static final String NAMES_SUFFIX = "_names";
 
     private SchemaMigrator() {
     }
@@ -69,29 +71,38 @@ public final class SchemaMigrator {
         keys(connection, dialect, table.withSuffix(KEYS_SUFFIX)).ifPresent(actions::add);
         registry(connection, dialect, table.withSuffix(REGISTRY_SUFFIX)).ifPresent(actions::add);
         buckets(connection, dialect, table.withSuffix(BUCKETS_SUFFIX)).ifPresent(actions::add);
+        names(connection, dialect, table.withSuffix(NAMES_SUFFIX)).ifPresent(actions::add);
         return new MigrationReport(table.toString(), existing.isEmpty(), actions, warnings);
     }
 
     /** Creates the flush ledger if it is missing. */
     private static Optional<String> ledger(Connection connection, Dialect dialect, TableName ledger)
             throws SQLException {
-        if (TableShape.read(connection, ledger).isPresent()) {
-            return Optional.empty();
-        }
-        run(connection, dialect.createLedgerSql(ledger));
-        return Optional.of("created table " + ledger + " (the flush ledger that makes group commits"
-                + " exactly-once)");
+        return createIfMissing(connection, ledger, dialect.createLedgerSql(ledger),
+                "the flush ledger that makes group commits exactly-once");
     }
 
     /** Creates the type registry if it is missing. */
     private static Optional<String> registry(Connection connection, Dialect dialect,
             TableName registry) throws SQLException {
-        if (TableShape.read(connection, registry).isPresent()) {
+        return createIfMissing(connection, registry, dialect.createRegistrySql(registry),
+                "the type registry: owner column bindings and slot counts every process follows");
+    }
+
+    /** Creates the name dictionary if it is missing. */
+    private static Optional<String> names(Connection connection, Dialect dialect, TableName names)
+            throws SQLException {
+        return createIfMissing(connection, names, dialect.createNamesSql(names),
+                "the name dictionary: the record_type of each type name and the record_id of each string id");
+    }
+
+    private static Optional<String> createIfMissing(Connection connection, TableName table, String ddl,
+            String purpose) throws SQLException {
+        if (TableShape.read(connection, table).isPresent()) {
             return Optional.empty();
         }
-        run(connection, dialect.createRegistrySql(registry));
-        return Optional.of("created table " + registry + " (the type registry: owner column"
-                + " bindings and slot counts every process follows)");
+        run(connection, ddl);
+        return Optional.of("created table " + table + " (" + purpose + ")");
     }
 
     /** Creates the time bucket table if it is missing. */

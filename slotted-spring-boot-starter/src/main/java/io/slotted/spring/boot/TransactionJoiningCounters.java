@@ -1,5 +1,6 @@
 package io.slotted.spring.boot;
 
+import io.slotted.CounterNames;
 import io.slotted.AdoptionReport;
 import io.slotted.BucketCount;
 import io.slotted.Increment;
@@ -173,6 +174,11 @@ final class TransactionJoiningCounters implements SlottedCounters {
     @Override
     public List<RankedCounter> top(int recordType, Instant from, Instant to, int n) {
         return counters.top(recordType, from, to, n);
+    }
+
+    @Override
+    public CounterNames names() {
+        return counters.names();
     }
 
     @Override

@@ -1,0 +1,10 @@
+package io.slotted;
+
+import io.slotted.db.MariaDbTestDatabase;
+
+/** The name dictionary suite on MariaDB. */
+class MariaDbNamesTest extends NameSuite {
+    MariaDbNamesTest() {
+        super(MariaDbTestDatabase.instance());
+    }
+}
