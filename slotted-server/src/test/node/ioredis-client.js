@@ -132,6 +132,30 @@ const scenarios = {
     show('get_full_after', await redis.get(full));
   },
 
+  async string_keys() {
+    // Keys as Redis users name them: type names nobody configured, ids that are paths, colons,
+    // spaces, Unicode, and the longest id allowed (512 bytes); BASE_ID keeps them new for each run.
+    const redis = connect(writeToken);
+    const [path, post] = [`views:/blog/hello-world-${base}`, `likes:post:8f3a-${base}`];
+    const [spaced, unicode] = [`logins:alice smith ${base}`, `cities:Zürich 東京 ${base}`];
+    let longest = 'views:' + 'é'.repeat(Math.floor((512 - String(base).length - 1) / 2)) + '-' + base;
+    longest += 'x'.repeat(512 - Buffer.byteLength(longest.slice(6)));
+    show('incr_path', await redis.incr(path));
+    show('incrby_path', await redis.incrby(path, 4));
+    show('incrby_post', await redis.incrby(post, 2));
+    show('hincrby_post', await redis.hincrby('likes', `post:8f3a-${base}`, 3));
+    show('incr_spaced', await redis.incr(spaced));
+    show('incrby_unicode', await redis.incrby(unicode, 7));
+    show('incrby_longest', await redis.incrby(longest, 11));
+    const pipe = redis.pipeline();
+    for (let i = 0; i < 200; i++) pipe.incrby([path, post, spaced, unicode][i % 4], 1);
+    answers(await pipe.exec());
+    show('get_path', await redis.get(path));
+    show('mget', await redis.mget(path, post, spaced, unicode, longest, `views:never seen ${base}`));
+    show('hget_post', await redis.hget('likes', `post:8f3a-${base}`));
+    await refused('too_long', () => redis.incr(longest + 'x'));
+  },
+
   async auth() {
     const key = `downloads:${base}`;
     // Without a token, ioredis's ready check (INFO) meets NOAUTH first: ioredis logs it on stderr as

@@ -125,8 +125,33 @@ def auth(base):
     refused("write_token_set", connect(WRITE_TOKEN).set, key, 5)
 
 
+def string_keys(base):
+    # Keys as Redis users name them: type names nobody configured, ids that are paths, colons,
+    # spaces, Unicode, and the longest id allowed (512 bytes); BASE_ID keeps them new for each run.
+    r = connect(WRITE_TOKEN)
+    path, post = f"views:/blog/hello-world-{base}", f"likes:post:8f3a-{base}"
+    spaced, unicode = f"logins:alice smith {base}", f"cities:Zürich 東京 {base}"
+    longest = "views:" + "é" * ((512 - len(str(base)) - 1) // 2) + "-" + str(base)
+    longest = longest + "x" * (512 - len(longest[6:].encode()))
+    show("incr_path", r.execute_command("INCR", path))
+    show("incrby_path", r.incrby(path, 4))
+    show("incrby_post", r.incrby(post, 2))
+    show("hincrby_post", r.hincrby("likes", f"post:8f3a-{base}", 3))
+    show("incr_spaced", r.execute_command("INCR", spaced))
+    show("incrby_unicode", r.incrby(unicode, 7))
+    show("incrby_longest", r.incrby(longest, 11))
+    pipe = r.pipeline(transaction=False)
+    for i in range(200):
+        pipe.incrby((path, post, spaced, unicode)[i % 4], 1)
+    pipe.execute()
+    show("get_path", r.get(path))
+    show("mget", r.mget(path, post, spaced, unicode, longest, f"views:never seen {base}"))
+    show("hget_post", r.hget("likes", f"post:8f3a-{base}"))
+    refused("too_long", r.incr, longest + "x")
+
+
 SCENARIOS = {f.__name__: f for f in
-             (commands, transaction, failed_transaction, pipeline, concurrent, errors, auth)}
+             (commands, transaction, failed_transaction, pipeline, concurrent, errors, auth, string_keys)}
 
 if __name__ == "__main__":
     SCENARIOS[sys.argv[6]](int(sys.argv[5]))

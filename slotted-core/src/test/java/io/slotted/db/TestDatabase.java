@@ -143,6 +143,11 @@ public abstract class TestDatabase {
         config.setPoolName(poolName);
         config.setJdbcUrl(jdbcUrl());
         config.setMaximumPoolSize(size);
+        // Connections beyond a few are made when a test needs them and closed soon after, so that
+        // the shared pools do not hold most of a server's connections (PostgreSQL allows 100) while
+        // a test starts services of their own.
+        config.setMinimumIdle(Math.min(size, 4));
+        config.setIdleTimeout(10_000);
         config.setConnectionTimeout(10_000);
         // Fail at once, loudly, when the server cannot be reached: the test must not skip.
         config.setInitializationFailTimeout(10_000);

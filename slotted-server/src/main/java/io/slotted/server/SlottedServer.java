@@ -8,6 +8,7 @@ import io.slotted.server.config.ServerSettings;
 import io.slotted.server.http.HttpFrontEnd;
 import io.slotted.server.http.HttpSettings;
 import io.slotted.server.metrics.ServerMetrics;
+import io.slotted.server.names.CounterNaming;
 import io.slotted.server.resp.RespFrontEnd;
 import io.slotted.server.resp.RespSettings;
 import io.slotted.server.store.AsyncCounters;
@@ -119,16 +120,17 @@ public final class SlottedServer implements AutoCloseable {
             store = PooledCounters.open(settings.database(), settings.counters(), POOL_SIZE,
                     metrics.registry());
             migrate(store);
+            CounterNaming naming = CounterNaming.start(settings.types(), store.counters().names());
             metrics.bind(store.counters());
             AccessCheck access = tokens == null ? AccessCheck.open() : tokens;
             // One AsyncCounters, and so one overflow guard, for every front end.
             asyncCounters = new AsyncCounters(store.counters());
-            HttpFrontEnd http = new HttpFrontEnd(store, asyncCounters, settings.types(), access,
+            HttpFrontEnd http = new HttpFrontEnd(store, asyncCounters, naming, access,
                     metrics, httpSettings);
             SlottedServer server = new SlottedServer(metrics, store, asyncCounters, http);
             listen(http, settings);
             if (respSettings != null) {
-                server.listenForResp(settings, respSettings, access);
+                server.listenForResp(settings, respSettings, access, naming);
             }
             // Last, once the service is up: without tokens, commands such as `slotted incr` reach
             // an embedded H2 file through it; with tokens, that would let any local user past them.
@@ -191,8 +193,9 @@ public final class SlottedServer implements AutoCloseable {
         }
     }
 
-    private void listenForResp(ServerSettings settings, RespSettings respSettings, AccessCheck access) {
-        resp = new RespFrontEnd(asyncCounters, settings.types(), access, metrics, respSettings,
+    private void listenForResp(ServerSettings settings, RespSettings respSettings, AccessCheck access,
+            CounterNaming naming) {
+        resp = new RespFrontEnd(asyncCounters, naming, access, metrics, respSettings,
                 version());
         try {
             resp.start(settings.bind());

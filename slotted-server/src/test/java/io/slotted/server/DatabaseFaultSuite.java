@@ -60,7 +60,8 @@ abstract class DatabaseFaultSuite {
     /** The service's table and every table beside it, which a read-only user may read. */
     protected static List<String> serviceTables(String table) {
         return List.of(table, table + SchemaMigrator.LEDGER_SUFFIX, table + SchemaMigrator.KEYS_SUFFIX,
-                table + SchemaMigrator.REGISTRY_SUFFIX, table + SchemaMigrator.BUCKETS_SUFFIX);
+                table + SchemaMigrator.REGISTRY_SUFFIX, table + SchemaMigrator.BUCKETS_SUFFIX,
+                table + SchemaMigrator.NAMES_SUFFIX);
     }
 
     /** Drops the user again, after its tables are gone. */

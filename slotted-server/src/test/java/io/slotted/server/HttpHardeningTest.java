@@ -343,7 +343,7 @@ class HttpHardeningTest {
 
         int noToken = client.call("HEAD", "/v1/counters/BADTYPE/abc").send().status();
         int badType = client.call("HEAD", "/v1/counters/BADTYPE/abc").token(ServiceSuite.READER).send().status();
-        int badIds = client.call("HEAD", "/v1/counters/downloads?ids=x").token(ServiceSuite.READER).send().status();
+        int badIds = client.call("HEAD", "/v1/counters/downloads?ids=1,,2").token(ServiceSuite.READER).send().status();
         int good = client.call("HEAD", "/v1/counters/downloads/7").token(ServiceSuite.READER).send().status();
 
         assertThat(noToken).isEqualTo(client.get("/v1/counters/BADTYPE/abc").send().status()).isEqualTo(401);

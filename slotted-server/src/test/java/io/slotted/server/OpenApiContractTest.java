@@ -12,6 +12,7 @@ import io.slotted.TimeBuckets;
 import io.slotted.WriteMode;
 import io.slotted.db.H2TestDatabase;
 import io.slotted.server.config.CounterSettings;
+import io.slotted.server.config.NameBounds;
 import io.slotted.server.http.HttpFrontEnd;
 import io.slotted.server.http.HttpSettings;
 import io.slotted.server.http.error.ErrorCode;
@@ -73,14 +74,19 @@ class OpenApiContractTest {
     /** A type the test binds to an {@code INT} owner column, by number. */
     private static final int SMALL_COLUMN_TYPE = 4;
     private static final TimeBuckets HOURS = new TimeBuckets(BucketUnit.HOUR, Duration.ofDays(30));
+    /** Type names the service may hold: its two pinned ones and {@code uploads}, so {@code extras} is one too many. */
+    private static final int TYPE_NAMES = 3;
     private static final UnaryOperator<CounterSettings> WITH_BUCKETS =
-            counters -> counters.withBuckets(Map.of(1, HOURS, POISONED_TYPE, HOURS));
+            counters -> counters.withBuckets(Map.of(1, HOURS, POISONED_TYPE, HOURS))
+                    .withNameBounds(new NameBounds(NameBounds.DEFAULTS.newIdsPerSecond(), TYPE_NAMES));
     /** Past the 32 KiB a request head may take. */
     private static final String OVER_THE_HEAD_LIMIT = "a".repeat(HttpFrontEnd.MAX_REQUEST_HEAD_BYTES + 1024);
     private static final String OVER_THE_BODY_LIMIT = " ".repeat((int) HttpFrontEnd.MAX_BODY_BYTES);
     private static final String INCREMENT = "/v1/counters/downloads/1/increment";
     private static final String COUNTER = "/v1/counters/downloads/2";
     private static final String BATCH = "/v1/increments";
+    /** An id over the 512 bytes an id may have. */
+    private static final String ID_TOO_LONG = "x".repeat(513);
     private static final String KEY = "Idempotency-Key";
     /** A request that keeps its connection open. */
     private static final String HEALTH = "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n";
@@ -300,12 +306,14 @@ class OpenApiContractTest {
         return Stream.of(
                 post("an increment of 0", INCREMENT, WRITER).json("{\"delta\": 0}"),
                 post("an increment of malformed JSON", INCREMENT, WRITER).json("{\"delta\": "),
-                post("an increment of a bad id", "/v1/counters/downloads/x/increment", WRITER),
+                post("an increment of a bad id", "/v1/counters/downloads/" + ID_TOO_LONG + "/increment", WRITER),
+                post("an increment of a string id", "/v1/counters/downloads/post:8f3a/increment", WRITER),
                 post("an increment of a malformed type", "/v1/counters/Down-loads/1/increment", WRITER),
                 post("an increment with a bad key", INCREMENT, WRITER).header(KEY, "k".repeat(129)),
                 post("an increment with a read token", INCREMENT, READER),
                 post("an increment with an unknown token", INCREMENT, "not-a-token"),
-                post("an increment of an unknown type", "/v1/counters/downlods/1/increment", WRITER),
+                post("an increment of a new type name", "/v1/counters/uploads/1/increment", WRITER),
+                post("an increment of one type name too many", "/v1/counters/extras/1/increment", WRITER),
                 post("a keyed increment", keyed, WRITER).header(KEY, "contract-1").json("{\"delta\": 2}"),
                 post("its replay", keyed, WRITER).header(KEY, "contract-1").json("{\"delta\": 2}"),
                 post("its key reused", keyed, WRITER).header(KEY, "contract-1").json("{\"delta\": 3}"),
@@ -314,20 +322,23 @@ class OpenApiContractTest {
                 post("an increment past MAX_DELTA", edge, WRITER).json("{\"delta\": " + Long.MAX_VALUE + "}"),
                 put("a set to the edge", "/v1/counters/downloads/11", ADMIN).json("{\"count\": " + full + "}"),
                 post("an increment past the edge", edge, WRITER).json("{\"delta\": 1}"),
-                get("a read of a bad id", "/v1/counters/downloads/x", READER),
-                get("a read of an unknown type", "/v1/counters/downlods/1", READER),
+                get("a read of a bad id", "/v1/counters/downloads/" + ID_TOO_LONG, READER),
+                get("a read of a string id", "/v1/counters/downloads/post%3A8f3a", READER),
+                get("a read of a type never used", "/v1/counters/downlods/1", READER),
                 put("a set without a count", COUNTER, ADMIN).json("{}"),
                 put("a set with a write token", COUNTER, WRITER).json("{\"count\": 1}"),
-                put("a set of an unknown type", "/v1/counters/downlods/2", ADMIN).json("{\"count\": 1}"),
+                put("a set of a new type name", "/v1/counters/uploads/2", ADMIN).json("{\"count\": 1}"),
+                put("a set of one type name too many", "/v1/counters/extras/2", ADMIN).json("{\"count\": 1}"),
                 put("a set over 1 MiB", COUNTER, ADMIN).json("{\"count\": 1" + OVER_THE_BODY_LIMIT + "}"),
                 put("a set as text", COUNTER, ADMIN).body("text/plain", "{\"count\": 1}"),
                 get("a read of too many ids", "/v1/counters/downloads?ids=" + thousandAndOne, READER),
                 get("a read of no ids", "/v1/counters/downloads", READER),
-                get("a read of several of an unknown type", "/v1/counters/downlods?ids=1", READER),
+                get("a read of several of a type never used", "/v1/counters/downlods?ids=1,alice", READER),
                 post("a batch of malformed JSON", BATCH, WRITER).json("{\"increments\": ["),
                 post("a batch of too many", BATCH, WRITER).json(tooManyIncrements),
                 post("a batch with a read token", BATCH, READER).json(batch),
-                post("a batch of an unknown type", BATCH, WRITER).json(batch.replace("downloads", "downlods")),
+                post("a batch of a new type name", BATCH, WRITER).json(batch.replace("downloads", "uploads")),
+                post("a batch of one type name too many", BATCH, WRITER).json(batch.replace("downloads", "extras")),
                 post("a keyed batch", BATCH, WRITER).header(KEY, "contract-2").json(batch),
                 post("its replay", BATCH, WRITER).header(KEY, "contract-2").json(batch),
                 post("its key reused", BATCH, WRITER).header(KEY, "contract-2")
@@ -347,19 +358,21 @@ class OpenApiContractTest {
                 get("a read of a path Jetty cannot decode", "/v1/counters/downloads/%zz", READER),
                 get("a read of a malformed type", "/v1/counters/Down-loads/1", READER),
                 post("an increment of an array", INCREMENT, WRITER).json("[1]"),
-                put("a set of a bad id", "/v1/counters/downloads/x", ADMIN).json("{\"count\": 1}"),
+                put("a set of a bad id", "/v1/counters/downloads/" + ID_TOO_LONG, ADMIN).json("{\"count\": 1}"),
                 put("a set of a malformed type", "/v1/counters/Down-loads/2", ADMIN).json("{\"count\": 1}"),
                 put("a set with another field", COUNTER, ADMIN).json("{\"count\": 1, \"delta\": 1}"),
                 put("a set of malformed JSON", COUNTER, ADMIN).json("{\"count\": "),
-                get("a read of several with a bad id", "/v1/counters/downloads?ids=1,x", READER),
+                get("a read of several with a bad id", "/v1/counters/downloads?ids=1,,2", READER),
                 get("a read of several of a malformed type", "/v1/counters/Down-loads?ids=1", READER),
                 post("a batch of a delta 0", BATCH, WRITER).json(batch.replace("12}", "12, \"delta\": 0}")),
-                post("a batch of an id as a string", BATCH, WRITER).json(batch.replace("12", "\"12\"")),
+                post("a batch of an id as a string", BATCH, WRITER).json(batch.replace("12", "\"twelve\"")),
+                post("a batch of an id as an object", BATCH, WRITER).json(batch.replace("12", "{}")),
                 post("a batch without increments", BATCH, WRITER).json("{}"),
                 post("a batch with a bad key", BATCH, WRITER).header(KEY, "k".repeat(129))
                         .json(batch),
                 post("a batch of a malformed type", BATCH, WRITER).json(batch.replace("downloads", "Down-loads")),
-                get("a series of a bad id", "/v1/counters/downloads/x/series?" + window, READER),
+                get("a series of a bad id", "/v1/counters/downloads/" + ID_TOO_LONG + "/series?" + window, READER),
+                get("a series of a string id never used", "/v1/counters/downloads/nobody/series?" + window, READER),
                 get("a series of a malformed type", "/v1/counters/Down-loads/1/series?" + window, READER),
                 get("a top before the buckets kept", "/v1/counters/downloads/top?from=2000-01-01&to=2000-01-02",
                         READER),

@@ -281,6 +281,54 @@ abstract class OtherLanguageClientsSuite {
         assertThat(sqlTotal(1, base + 1)).isEqualTo(full);
     }
 
+    // --- any key a Redis user writes ---
+
+    /**
+     * Type names nobody configured and string ids (a path, colons, spaces, Unicode, 512 bytes) are
+     * counted exactly; {@code GET}, {@code MGET}, {@code HGET}, the HTTP API and SQL through the name
+     * dictionary read the same totals; a 513-byte id is refused and records nothing.
+     */
+    @ParameterizedTest
+    @EnumSource(Client.class)
+    void stringKeys_areCountedExactly_andReadBackByGetMgetHttpAndSql(Client client) throws Exception {
+        long base = newIds(1);
+        String path = "/blog/hello-world-" + base;
+        String post = "post:8f3a-" + base;
+        String spaced = "alice smith " + base;
+        String unicode = "Zürich 東京 " + base;
+        String longest = "é".repeat((512 - Long.toString(base).length() - 1) / 2) + "-" + base;
+        longest += "x".repeat(512 - longest.getBytes(java.nio.charset.StandardCharsets.UTF_8).length);
+
+        assertThat(run(client, "string_keys", base)).isEqualTo(json("""
+                {"incr_path": 1, "incrby_path": 5, "incrby_post": 2, "hincrby_post": 5, "incr_spaced": 1,
+                 "incrby_unicode": 7, "incrby_longest": 11, "get_path": "55",
+                 "mget": ["55", "55", "51", "57", "11", "0"], "hget_post": "55", "too_long": %s}""", refusal(client, "ERR key must be TYPE:ID, such as downloads:456: an id"
+                        + " is at most 512 bytes of UTF-8, but '" + longest.substring(0, 40) + "...' has 513")));
+        CounterRows rows = new CounterRows(db.dataSource(), table);
+        assertThat(rows.totalByName("2", path)).isEqualTo(55);
+        assertThat(rows.totalByName("likes", post)).isEqualTo(55);
+        assertThat(rows.totalByName("logins", spaced)).isEqualTo(51);
+        assertThat(rows.totalByName("cities", unicode)).isEqualTo(57);
+        assertThat(rows.totalByName("2", longest)).isEqualTo(11);
+        assertThat(httpCount("views", path)).isEqualTo(55);
+        assertThat(httpCount("cities", unicode)).isEqualTo(57);
+        assertThat(httpCount("likes", post)).isEqualTo(55);
+    }
+
+    /** A counter's total as {@code GET /v1/counters/{type}/{id}} answers it, the id percent-encoded. */
+    private long httpCount(String type, String id) throws Exception {
+        String encoded = java.net.URLEncoder.encode(id, java.nio.charset.StandardCharsets.UTF_8).replace("+", "%20");
+        java.net.http.HttpResponse<String> response = java.net.http.HttpClient.newHttpClient().send(
+                java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:" + server.port()
+                        + "/v1/counters/" + type + "/" + encoded))
+                        .header("Authorization", "Bearer " + ServiceSuite.READER).build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString());
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+        Map<?, ?> body = JSON.readValue(response.body(), Map.class);
+        assertThat(body.get("id")).isEqualTo(id);
+        return ((Number) body.get("count")).longValue();
+    }
+
     // --- tokens and scopes ---
 
     @ParameterizedTest

@@ -9,6 +9,7 @@ import io.slotted.WriteMode;
 import io.slotted.db.TestDatabase;
 import io.slotted.server.config.CounterSettings;
 import io.slotted.server.config.DatabaseSettings;
+import io.slotted.server.config.NameBounds;
 import io.slotted.server.config.ServerSettings;
 import io.slotted.server.config.TypeNames;
 import io.slotted.server.http.HttpSettings;
@@ -378,8 +379,8 @@ abstract class RespSuite {
         assertThat(jedis.hget("downloads", Long.toString(id))).isEqualTo("4");
         assertThat(jedis.hmget("downloads", Long.toString(never), Long.toString(id))).containsExactly("0", "4");
         assertThat(sqlTotal(1, id)).isEqualTo(4);
-        assertThatThrownBy(() -> jedis.hincrBy("downloads", "post-8f3a", 1)).isInstanceOf(JedisDataException.class)
-                .hasMessage("ERR a hash is a counter type and its fields are record ids, such as HINCRBY downloads 456 1");
+        assertThat(jedis.hincrBy("downloads", "post:8f3a-" + id, 1)).isEqualTo(1);
+        assertThat(jedis.get("downloads:post:8f3a-" + id)).isEqualTo("1");
         assertThatThrownBy(() -> jedis.hincrBy("downloads:1", "2", 1)).isInstanceOf(JedisDataException.class)
                 .hasMessageStartingWith("ERR a hash is a counter type");
     }
@@ -450,24 +451,43 @@ abstract class RespSuite {
     void badKeys_sayWhatAKeyLooksLike() throws Exception {
         Jedis jedis = writer();
 
-        for (String key : List.of("downloads", "downloads:", ":5", "downloads:abc", "downloads:1:2")) {
+        for (String key : List.of("downloads", "downloads:", ":5")) {
             assertThatThrownBy(() -> jedis.incr(key)).as(key).isInstanceOf(JedisDataException.class)
                     .hasMessage("ERR key must be TYPE:ID, such as downloads:456");
         }
-        assertThatThrownBy(() -> jedis.incr("downloads:99999999999999999999"))
-                .isInstanceOf(JedisDataException.class)
-                .hasMessage("ERR the id in the key is outside the signed 64-bit range: key must be"
-                        + " TYPE:ID, such as downloads:456");
-        assertThatThrownBy(() -> jedis.incr("nosuchtype:5")).isInstanceOf(JedisDataException.class)
-                .hasMessageStartingWith("ERR ").hasMessageContaining("nosuchtype");
+        assertThatThrownBy(() -> jedis.incr("downloads:" + "x".repeat(513))).isInstanceOf(JedisDataException.class)
+                .hasMessage("ERR key must be TYPE:ID, such as downloads:456: an id is at most 512 bytes of"
+                        + " UTF-8, but '" + "x".repeat(40) + "...' has 513");
+        assertThatThrownBy(() -> jedis.incr("downloads:-9223372036854775808")).isInstanceOf(JedisDataException.class)
+                .hasMessageContaining("numeric ids from -9223372036854775808 to -4611686018427387905 are kept"
+                        + " for string ids");
         assertThatThrownBy(() -> jedis.incr("down loads:5")).isInstanceOf(JedisDataException.class)
-                .hasMessage("ERR type 'down loads' is neither a name (lowercase letters, digits, _;"
-                        + " starting with a letter) nor a record_type number 0 to 2147483647");
+                .hasMessage("ERR key must be TYPE:ID, such as downloads:456: type 'down loads' is neither a"
+                        + " name (lowercase letters, digits, _; starting with a letter) nor a record_type number"
+                        + " 0 to 2147483647");
         assertThatThrownBy(() -> jedis.get("downloads")).isInstanceOf(JedisDataException.class)
                 .hasMessage("ERR key must be TYPE:ID, such as downloads:456");
         assertThatThrownBy(() -> jedis.mget("downloads:1", "downloads")).isInstanceOf(JedisDataException.class)
                 .hasMessage("ERR key must be TYPE:ID, such as downloads:456");
         assertThat(jedis.ping()).isEqualTo("PONG");
+    }
+
+    /**
+     * What were bad keys before string ids are counters now: an id that is not a number, one with
+     * a colon, a number past the 64-bit range, a type nobody configured.
+     */
+    @Test
+    void keysWithStringIds_andTypesNobodyConfigured_areCounters() throws Exception {
+        Jedis jedis = writer();
+        long id = newId();
+
+        for (String key : List.of("downloads:abc" + id, "downloads:1:" + id, "downloads:99999999999999999999" + id,
+                "nosuchtype" + id + ":5")) {
+            assertThat(jedis.incr(key)).as(key).isEqualTo(1);
+            assertThat(jedis.incrBy(key, 2)).as(key).isEqualTo(3);
+        }
+        assertThat(sqlTotal(1, 1)).as("downloads:1:ID is not downloads:1").isZero();
+        assertThat(new CounterRows(db.dataSource(), table).totalByName("1", "1:" + id)).isEqualTo(3);
     }
 
     @Test
@@ -777,6 +797,111 @@ abstract class RespSuite {
 
         assertThat(output).contains("errors: 0, replies: 1000");
         assertThat(sqlTotal(2, id)).isEqualTo(1_000);
+    }
+
+    // --- any key a Redis user writes ---
+
+    /**
+     * {@code redis-benchmark -t incr} as a new user runs it: its default key {@code
+     * counter:__rand_int__} (a type nobody configured, an id that is not a number), then with
+     * {@code -r 100000} (ids such as {@code 000000012345}). No request fails, and the table holds
+     * exactly one count per request.
+     */
+    @Test
+    void redisBenchmark_withItsDefaultKeys_andWithRandomKeys_countsEveryRequest() throws Exception {
+        String fixedKey = run("", benchmarkArgs("-t", "incr", "-n", "3000", "--csv"));
+        String randomKeys = run("", benchmarkArgs("-t", "incr", "-n", "3000", "-r", "100000", "--csv"));
+
+        assertThat(fixedKey).contains("\"INCR\"").doesNotContainIgnoringCase("error");
+        assertThat(randomKeys).contains("\"INCR\"").doesNotContainIgnoringCase("error");
+        CounterRows rows = new CounterRows(db.dataSource(), table);
+        assertThat(rows.totalByName("counter", "__rand_int__")).isEqualTo(3_000);
+        assertThat(text(send(writer(), "GET", "counter:__rand_int__"))).isEqualTo("3000");
+        assertThat(typeTotal("counter")).isEqualTo(6_000);
+    }
+
+    /**
+     * A client recording new ids as fast as it can meets the bound on new ids per second: the ids
+     * over it are refused and change nothing, every increment it was answered for is counted, and
+     * a client counting known keys meanwhile is served every time.
+     */
+    @Test
+    void aClientCreatingIdsAsFastAsItCan_meetsTheBound_andOthersAreServed() throws Exception {
+        String boundedTable = table + "_b";
+        SlottedServer bounded = SlottedServer.start(new ServerSettings(0, "127.0.0.1",
+                new DatabaseSettings(db.jdbcUrl(), null, null), null, TypeNames.parse("views=2"),
+                new CounterSettings(boundedTable, WriteMode.GROUPED, null, Duration.ZERO)
+                        .withNameBounds(new NameBounds(200, 3))),
+                HttpSettings.defaults(), RespSettings.on(0));
+        try (Jedis abuser = new Jedis("127.0.0.1", bounded.respPort());
+                Jedis bystander = new Jedis("127.0.0.1", bounded.respPort());
+                Jedis checker = new Jedis("127.0.0.1", bounded.respPort())) {
+            bystander.incr("views:known");
+            ExecutorService threads = Executors.newSingleThreadExecutor();
+            Future<Long> served = threads.submit(() -> {
+                long answered = 0;
+                for (int i = 0; i < 300; i++) {
+                    answered += bystander.incr("views:known") > 0 ? 1 : 0;
+                }
+                return answered;
+            });
+            var pipeline = abuser.pipelined();
+            List<Response<Long>> answers = new ArrayList<>();
+            for (int i = 0; i < 3_000; i++) {
+                answers.add(pipeline.incr("views:new-" + i));
+            }
+            pipeline.sync();
+            long counted = 0;
+            long refused = 0;
+            for (int i = 0; i < answers.size(); i++) {
+                try {
+                    answers.get(i).get();
+                    counted++;
+                } catch (JedisDataException e) {
+                    assertThat(e).hasMessageContaining("more than 200 new ids per second");
+                    assertThat(checker.get("views:new-" + i)).isEqualTo("0");
+                    refused++;
+                }
+            }
+            assertThat(served.get(2, TimeUnit.MINUTES)).isEqualTo(300);
+            threads.shutdown();
+            assertThat(refused).isPositive();
+            assertThat(counted).isGreaterThanOrEqualTo(200);
+            CounterRows rows = new CounterRows(db.dataSource(), boundedTable);
+            assertThat(rows.totalByName("2", "known")).isEqualTo(301);
+            assertThat(new CounterRows(db.dataSource(), boundedTable).typeTotal(2)).isEqualTo(301 + counted);
+            // views (pinned), t1 and t2 fill the three type names allowed.
+            assertThat(abuser.incr("t1:x")).isEqualTo(1);
+            assertThat(abuser.incr("t2:x")).isEqualTo(1);
+            assertThatThrownBy(() -> abuser.incr("t3:x")).isInstanceOf(JedisDataException.class)
+                    .hasMessageContaining("holds 3 type names");
+            assertThat(abuser.get("t3:x")).isEqualTo("0");
+            assertThat(abuser.incr("t1:y")).isEqualTo(1);
+        } finally {
+            bounded.close();
+            db.dropCounterTables(boundedTable);
+        }
+    }
+
+    private List<String> benchmarkArgs(String... rest) {
+        List<String> args = new ArrayList<>(List.of("redis-benchmark", "-h", "127.0.0.1", "-p",
+                Integer.toString(server.respPort()), "--user", "default", "-a", ServiceSuite.WRITER));
+        args.addAll(List.of(rest));
+        return args;
+    }
+
+    /** Every count of a type named on first use, summed with SQL through the name dictionary. */
+    private long typeTotal(String typeName) throws SQLException {
+        try (var connection = db.dataSource().getConnection();
+                var query = connection.prepareStatement("SELECT COALESCE(SUM(c.count), 0) FROM " + table
+                        + " c JOIN " + table + "_names t ON t.record_id = c.record_type WHERE t.record_type = "
+                        + Integer.MIN_VALUE + " AND t.name = ?")) {
+            query.setString(1, typeName);
+            try (var row = query.executeQuery()) {
+                row.next();
+                return row.getLong(1);
+            }
+        }
     }
 
     private String redisCli(String... command) throws Exception {

@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.slotted.BucketUnit;
+import io.slotted.CounterNames;
 import io.slotted.OwnerColumn;
 import io.slotted.OwnerMode;
 import io.slotted.SlottedCounters;
@@ -172,8 +173,12 @@ abstract class ServiceSuite {
 
     @Test
     void read_neverSeenCounter_isZero() {
-        assertThat(client.get("/v1/counters/views/" + Long.MIN_VALUE).token(READER).send().text())
-                .isEqualTo("{\"type\":\"views\",\"id\":" + Long.MIN_VALUE + ",\"count\":0}");
+        assertThat(client.get("/v1/counters/views/" + CounterNames.MAPPED_IDS_END).token(READER).send().text())
+                .isEqualTo("{\"type\":\"views\",\"id\":" + CounterNames.MAPPED_IDS_END + ",\"count\":0}");
+        assertThat(client.get("/v1/counters/views/nobody%20yet").token(READER).send().text())
+                .isEqualTo("{\"type\":\"views\",\"id\":\"nobody yet\",\"count\":0}");
+        assertThat(client.get("/v1/counters/nosuchtype/7").token(READER).send().text())
+                .isEqualTo("{\"type\":\"nosuchtype\",\"id\":7,\"count\":0}");
     }
 
     @Test
@@ -689,7 +694,7 @@ abstract class ServiceSuite {
             {"/v1/counters/views/1/series?" + window, 404, "no_buckets", "--buckets views=hour:30d"},
             {"/v1/counters/views/top?" + window, 404, "no_buckets", "keeps no time buckets"},
             {"/v1/counters/nosuch/top?" + window, 404, "unknown_type", "unknown type 'nosuch'"},
-            {"/v1/counters/downloads/x/series?" + window, 400, "bad_id", "id 'x'"},
+            {"/v1/counters/downloads/" + "x".repeat(513) + "/series?" + window, 400, "bad_id", "at most 512 bytes"},
             {"/v1/counters/downloads/1/series?to=" + now, 400, "bad_range", "from is missing"},
             {"/v1/counters/downloads/1/series?from=soon&to=" + now, 400, "bad_range", "from 'soon' is neither"},
             {"/v1/counters/downloads/1/series?from=" + now + "&to=" + now.minusSeconds(1), 400, "bad_range",
@@ -870,21 +875,26 @@ abstract class ServiceSuite {
                 badIncrement("delta 2^63", "{\"delta\": 9223372036854775808}", "bad_delta"),
                 badIncrement("delta below -2^63", "{\"delta\": -9223372036854775809}", "bad_delta"),
                 badIncrement("delta of 40 digits", "{\"delta\": 1234567890123456789012345678901234567890}", "bad_delta"),
-                bad("id not a number", "GET", "/v1/counters/downloads/abc", null, 400, "bad_id"),
-                bad("id past 64 bits", "GET", "/v1/counters/downloads/9223372036854775808", null, 400, "bad_id"),
-                bad("id with a plus sign", "POST", "/v1/counters/downloads/+42/increment", null, 400, "bad_id"),
+                bad("id over 512 bytes", "GET", "/v1/counters/downloads/" + "x".repeat(513), null, 400, "bad_id"),
+                bad("id in the range kept for string ids", "GET", "/v1/counters/downloads/" + Long.MIN_VALUE, null,
+                        400, "bad_id"),
+                bad("id over 512 bytes, to increment", "POST", "/v1/counters/downloads/" + "é".repeat(257) + "/increment",
+                        null, 400, "bad_id"),
                 bad("type name malformed", "GET", "/v1/counters/Down-loads/42", null, 400, "bad_type"),
                 bad("type number past 2^31-1", "GET", "/v1/counters/2147483648/42", null, 400, "bad_type"),
-                bad("unknown type name", "POST", "/v1/counters/downlods/42/increment", null, 404, "unknown_type"),
-                bad("unknown type name in a batch", "POST", "/v1/increments",
-                        "{\"increments\": [{\"type\": \"downlods\", \"id\": 42, \"delta\": 1}]}", 404, "unknown_type"),
-                bad("batch id as a string", "POST", "/v1/increments",
-                        "{\"increments\": [{\"type\": \"downloads\", \"id\": \"42\", \"delta\": 1}]}", 400, "bad_id"),
+                bad("type name malformed in a batch", "POST", "/v1/increments",
+                        "{\"increments\": [{\"type\": \"Down-loads\", \"id\": 42, \"delta\": 1}]}", 400, "bad_type"),
+                bad("batch id as an object", "POST", "/v1/increments",
+                        "{\"increments\": [{\"type\": \"downloads\", \"id\": {}, \"delta\": 1}]}", 400, "bad_id"),
+                bad("batch id empty", "POST", "/v1/increments",
+                        "{\"increments\": [{\"type\": \"downloads\", \"id\": \"\", \"delta\": 1}]}", 400, "bad_id"),
+                bad("batch id holding NUL", "POST", "/v1/increments",
+                        "{\"increments\": [{\"type\": \"downloads\", \"id\": \"a\\u0000b\", \"delta\": 1}]}", 400, "bad_id"),
                 bad("batch without increments", "POST", "/v1/increments", "{}", 400, "bad_body"),
                 bad("batch without a body", "POST", "/v1/increments", null, 400, "bad_body"),
                 bad("too many ids", "GET", "/v1/counters/downloads?ids=" + thousandAndOne, null, 400, "too_many_ids"),
                 bad("no ids", "GET", "/v1/counters/downloads", null, 400, "bad_ids"),
-                bad("bad id in a list", "GET", "/v1/counters/downloads?ids=1,x,3", null, 400, "bad_id"),
+                bad("bad id in a list", "GET", "/v1/counters/downloads?ids=1,,3", null, 400, "bad_id"),
                 bad("too many increments", "POST", "/v1/increments", batchOf(HttpFrontEnd.MAX_INCREMENTS + 1),
                         400, "too_many_increments"),
                 bad("delta past MAX_DELTA", "POST", PROBE_INCREMENT, "{\"delta\": " + Long.MAX_VALUE + "}", 400, "bad_delta"),

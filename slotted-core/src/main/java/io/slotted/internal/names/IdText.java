@@ -115,6 +115,6 @@ public final class IdText {
         if (text == null) {
             return "";
         }
-        return text.length() <= 40 ? text : text.substring(0, 40) + "…";
+        return text.length() <= 40 ? text : text.substring(0, 40) + "...";
     }
 }

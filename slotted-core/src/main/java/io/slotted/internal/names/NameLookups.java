@@ -17,19 +17,25 @@ import java.util.concurrent.CompletableFuture;
 import java.util.function.BiConsumer;
 
 /**
- * Lookups of names the process has not cached, made by one thread in batches: every lookup
- * waiting when the thread comes round goes to the database together, a few hundred names per
+ * Lookups of names the process has not cached, made by a few threads in batches: every lookup
+ * waiting when a thread comes round goes to the database with it, a few hundred names per
  * statement. So a burst of new names (a benchmark's random keys, a restart's first requests)
  * costs a round trip per batch, not per name, and a client sending new names as fast as it can
- * holds one connection and one thread, whatever it sends.
+ * holds at most {@value #THREADS} connections and threads, whatever it sends. More than one
+ * thread because recording names is a commit, which waits for the database's log to reach the
+ * disk: one thread would wait for those one after another, while the database writes the log of
+ * several commits at once (measured on PostgreSQL: one thread recorded about 2,000 new names a
+ * second under 50 clients; see docs/benchmarks.md).
  *
  * <p>New names pass the process's allowance of new names per second first; those over it are
  * only looked up, and fail with {@link NameLimitException} if no process recorded them. Type names
  * are also bounded in number. At most {@value #MAX_WAITING} lookups wait; more are refused at once.
  */
 final class NameLookups implements AutoCloseable {
-    /** Lookups that may wait for the thread. */
+    /** Lookups that may wait for a thread. */
     static final int MAX_WAITING = 100_000;
+    /** Threads that look names up, each with a connection while it does. */
+    static final int THREADS = 4;
 
     /**
      * One name to find or record.
@@ -55,7 +61,8 @@ final class NameLookups implements AutoCloseable {
     private final BiConsumer<Lookup, Long> learned;
     private final BlockingQueue<Lookup> waiting = new ArrayBlockingQueue<>(MAX_WAITING);
     private final Object starting = new Object();
-    private volatile Thread thread;
+    /** Started on the first lookup; read without the lock only to skip it once all have started. */
+    private final List<Thread> threads = new java.util.concurrent.CopyOnWriteArrayList<>();
     private volatile boolean closed;
 
     NameLookups(NameRows rows, Retrier retrier, NewNameAllowance allowance, int maxTypeNames,
@@ -86,15 +93,15 @@ final class NameLookups implements AutoCloseable {
     }
 
     private void startIfNeeded() {
-        if (thread != null) {
+        if (threads.size() == THREADS) {
             return;
         }
         synchronized (starting) {
-            if (thread == null && !closed) {
-                Thread started = new Thread(this::run, "slotted-names");
+            while (threads.size() < THREADS && !closed) {
+                Thread started = new Thread(this::run, "slotted-names-" + (threads.size() + 1));
                 started.setDaemon(true);
                 started.start();
-                thread = started;
+                threads.add(started);
             }
         }
     }
@@ -207,13 +214,14 @@ final class NameLookups implements AutoCloseable {
     @Override
     public void close() {
         closed = true;
-        Thread running = thread;
-        if (running != null) {
-            running.interrupt();
-            try {
-                running.join(5_000);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
+        synchronized (starting) {
+            threads.forEach(Thread::interrupt);
+            for (Thread running : threads) {
+                try {
+                    running.join(5_000);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
             }
         }
         failWaiting();

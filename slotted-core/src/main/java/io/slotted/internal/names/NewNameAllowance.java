@@ -6,7 +6,7 @@ import java.util.concurrent.TimeUnit;
 /**
  * How many new names a process may still record: a token bucket refilled at a rate per second and
  * holding at most one second's worth, so a burst of new names is served up to that size and a
- * steady stream at the rate. Used by one thread only.
+ * steady stream at the rate. Shared by the lookup threads.
  */
 final class NewNameAllowance {
     private final int perSecond;
@@ -27,7 +27,7 @@ final class NewNameAllowance {
      * @param wanted how many names would be new
      * @return how many of them may be recorded now
      */
-    int take(int wanted) {
+    synchronized int take(int wanted) {
         long now = ticker.read();
         double elapsedSeconds = (now - filledAt) / (double) TimeUnit.SECONDS.toNanos(1);
         tokens = Math.min(perSecond, tokens + elapsedSeconds * perSecond);

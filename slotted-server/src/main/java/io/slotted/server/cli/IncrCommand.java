@@ -2,7 +2,7 @@ package io.slotted.server.cli;
 
 import io.slotted.server.cli.bucket.BucketsOption;
 import io.slotted.server.config.CounterSettings;
-import io.slotted.server.config.CounterType;
+import io.slotted.server.names.NamedCounter;
 import io.slotted.SlottedCounters;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -21,11 +21,13 @@ import picocli.CommandLine.Spec;
 @Command(name = "incr", mixinStandardHelpOptions = true,
         description = "Adds to one counter and prints its count after.")
 final class IncrCommand implements Callable<Integer> {
-    @Parameters(index = "0", paramLabel = "TYPE", description = "A type name from --types, or a record_type number.")
+    @Parameters(index = "0", paramLabel = "TYPE", description = "A type name (recorded on first use,"
+            + " or pinned with --types), or a record_type number.")
     String type;
 
-    @Parameters(index = "1", paramLabel = "ID", description = "The record id, a signed 64-bit integer.")
-    long id;
+    @Parameters(index = "1", paramLabel = "ID", description = "The id: a signed 64-bit integer, or any"
+            + " other string of up to 512 bytes, mapped through the name dictionary.")
+    String id;
 
     @Option(names = "--by", paramLabel = "N", defaultValue = "1",
             description = "The amount to add, negative to subtract, never 0, at most 2^52 - 1 either way. Default: 1.")
@@ -50,13 +52,13 @@ final class IncrCommand implements Callable<Integer> {
                     + " to " + SlottedCounters.MAX_DELTA + " (2^52 - 1, the most one slot row holds), other"
                     + " than 0, but was " + by);
         }
-        CounterType counterType = types.resolve(type);
         CounterSettings settings = CounterSettings.DEFAULTS.withBuckets(buckets.kept(types));
         db.withCounters(settings, 4, counters -> {
             counters.migrate();
-            counters.add(counterType.recordType(), id, by);
-            long count = counters.get(counterType.recordType(), id);
-            spec.commandLine().getOut().println(counterType + " " + id + ": " + count
+            NamedCounter counter = types.toWrite(counters, type, id);
+            counters.add(counter.type().recordType(), counter.id(), by);
+            long count = counters.get(counter.type().recordType(), counter.id());
+            spec.commandLine().getOut().println(counter.type() + " " + counter.echoId() + ": " + count
                     + " (" + (by > 0 ? "+" : "") + by + ")");
         });
         return 0;

@@ -5,6 +5,7 @@ import io.slotted.server.SlottedServer;
 import io.slotted.server.resp.RespSettings;
 import io.slotted.server.cli.bucket.BucketsOption;
 import io.slotted.server.config.CounterSettings;
+import io.slotted.server.config.NameBounds;
 import io.slotted.server.config.ServerSettings;
 import io.slotted.server.store.FailureMessage;
 import io.slotted.server.http.HttpSettings;
@@ -79,6 +80,21 @@ final class ServeCommand implements Callable<Integer> {
                     + " Env: SLOTTED_ROLLUP_EVERY.")
     Duration rollUpEvery;
 
+    @Option(names = "--new-ids-per-second", paramLabel = "N",
+            defaultValue = "${env:SLOTTED_NEW_IDS_PER_SECOND:-10000}",
+            description = "New string ids (such as the alice of views:alice) this service records"
+                    + " per second at most, in bursts of up to a second's worth; an increment of a"
+                    + " new id past it is refused and changes nothing. Ids already recorded are"
+                    + " always served. 1 to 1000000. Default: 10000. Env: SLOTTED_NEW_IDS_PER_SECOND.")
+    int newIdsPerSecond;
+
+    @Option(names = "--max-type-names", paramLabel = "N",
+            defaultValue = "${env:SLOTTED_MAX_TYPE_NAMES:-1000}",
+            description = "Type names the database may hold, counted over every service; an"
+                    + " increment of a new type name past it is refused. 0 allows only the names"
+                    + " of --types. Default: 1000. Env: SLOTTED_MAX_TYPE_NAMES.")
+    int maxTypeNames;
+
     @Option(names = "--request-timeout", paramLabel = "TIME", converter = DurationConverter.class,
             defaultValue = "${env:SLOTTED_REQUEST_TIMEOUT:-10s}",
             description = "How long a counter request may take once its body has arrived before it"
@@ -119,7 +135,8 @@ final class ServeCommand implements Callable<Integer> {
         }
         ServerSettings settings = new ServerSettings(port, bind, db.settings(), tokenFile,
                 types.names(), new CounterSettings(CounterSettings.DEFAULTS.table(), mode, slots,
-                        rollUpEvery).withBuckets(buckets.kept(types)));
+                        rollUpEvery).withBuckets(buckets.kept(types))
+                        .withNameBounds(new NameBounds(newIdsPerSecond, maxTypeNames)));
         HttpSettings defaults = HttpSettings.defaults();
         HttpSettings http = defaults.withRequestDeadline(requestTimeout).withBodyDeadline(bodyTimeout)
                 .withWorkers(workers, defaults.workerQueue()).withConnections(maxConnections, idleTimeout);

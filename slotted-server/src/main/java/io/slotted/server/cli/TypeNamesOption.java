@@ -1,7 +1,13 @@
 package io.slotted.server.cli;
 
+import io.slotted.SlottedCounters;
 import io.slotted.server.config.CounterType;
 import io.slotted.server.config.TypeNames;
+import io.slotted.server.names.CounterNaming;
+import io.slotted.server.names.NamedCounter;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import picocli.CommandLine.Option;
 
 /** The {@code --types} option of the commands that name counter types. */
@@ -30,5 +36,41 @@ public final class TypeNamesOption {
      */
     public CounterType resolve(String text) {
         return names().resolve(text);
+    }
+
+    /**
+     * The counter a write names, recording a new type name or string id in the name dictionary
+     * (the pinned names of {@code --types} first), as the service does.
+     *
+     * @param counters the counters of the command
+     * @param type the TYPE argument
+     * @param id the ID argument
+     * @return the counter
+     * @throws IllegalArgumentException if either is malformed
+     * @throws io.slotted.SlottedException if the name cannot be recorded
+     */
+    public NamedCounter toWrite(SlottedCounters counters, String type, String id) {
+        return joined(CounterNaming.start(names(), counters.names()).toWrite(type, id));
+    }
+
+    /**
+     * The counter a read names, recording nothing.
+     *
+     * @param counters the counters of the command
+     * @param type the TYPE argument
+     * @param id the ID argument
+     * @return the counter, or empty when its name was never recorded (it reads 0)
+     * @throws IllegalArgumentException if either is malformed
+     */
+    public Optional<NamedCounter> toRead(SlottedCounters counters, String type, String id) {
+        return joined(CounterNaming.forReads(names(), counters.names()).toRead(type, id));
+    }
+
+    private static <T> T joined(CompletableFuture<T> answer) {
+        try {
+            return answer.join();
+        } catch (CompletionException e) {
+            throw e.getCause() instanceof RuntimeException cause ? cause : e;
+        }
     }
 }

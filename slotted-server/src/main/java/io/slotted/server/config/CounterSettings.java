@@ -24,7 +24,7 @@ import java.util.Objects;
  * @param buckets the types that also count per time bucket, with their buckets
  */
 public record CounterSettings(String table, WriteMode mode, Integer slots, Duration rollUpEvery,
-        Map<Integer, TimeBuckets> buckets) {
+        Map<Integer, TimeBuckets> buckets, NameBounds names) {
     /** How often the service rolls up bound types unless told otherwise. */
     public static final Duration SERVICE_ROLL_UP = Duration.ofSeconds(1);
 
@@ -43,6 +43,7 @@ public record CounterSettings(String table, WriteMode mode, Integer slots, Durat
      */
     public CounterSettings {
         Objects.requireNonNull(rollUpEvery, "rollUpEvery");
+        Objects.requireNonNull(names, "names");
         buckets = Map.copyOf(buckets);
         if (rollUpEvery.isNegative()) {
             throw new IllegalArgumentException("rollUpEvery must be 0 (no background roll-up) or"
@@ -59,7 +60,7 @@ public record CounterSettings(String table, WriteMode mode, Integer slots, Durat
      * @param rollUpEvery how often bound types are rolled up; {@link Duration#ZERO} for never
      */
     public CounterSettings(String table, WriteMode mode, Integer slots, Duration rollUpEvery) {
-        this(table, mode, slots, rollUpEvery, Map.of());
+        this(table, mode, slots, rollUpEvery, Map.of(), NameBounds.DEFAULTS);
     }
 
     /**
@@ -69,7 +70,17 @@ public record CounterSettings(String table, WriteMode mode, Integer slots, Durat
      * @return the changed settings
      */
     public CounterSettings withBuckets(Map<Integer, TimeBuckets> kept) {
-        return new CounterSettings(table, mode, slots, rollUpEvery, kept);
+        return new CounterSettings(table, mode, slots, rollUpEvery, kept, names);
+    }
+
+    /**
+     * These settings with other bounds on new names.
+     *
+     * @param bounds new ids per second and type names in all
+     * @return the changed settings
+     */
+    public CounterSettings withNameBounds(NameBounds bounds) {
+        return new CounterSettings(table, mode, slots, rollUpEvery, buckets, bounds);
     }
 
     /**
@@ -80,7 +91,7 @@ public record CounterSettings(String table, WriteMode mode, Integer slots, Durat
      * @throws IllegalArgumentException if {@code interval} is negative
      */
     public CounterSettings withRollUpEvery(Duration interval) {
-        return new CounterSettings(table, mode, slots, interval, buckets);
+        return new CounterSettings(table, mode, slots, interval, buckets, names);
     }
 
     /**

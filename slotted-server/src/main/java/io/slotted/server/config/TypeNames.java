@@ -4,6 +4,7 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.regex.Pattern;
 
 /**
@@ -12,7 +13,7 @@ import java.util.regex.Pattern;
  */
 public final class TypeNames {
     /** What a type name looks like: lowercase, starting with a letter, at most 63 characters. */
-    public static final Pattern NAME = Pattern.compile("[a-z][a-z0-9_]{0,62}");
+    public static final Pattern NAME = io.slotted.CounterNames.TYPE_NAME;
     private static final Pattern NUMBER = Pattern.compile("[0-9]{1,30}");
 
     private final Map<String, Integer> numbers;
@@ -90,6 +91,22 @@ public final class TypeNames {
                             : "the configured names are " + String.join(", ", numbers.keySet()))
                     + "; give the record_type number instead, or configure the name as"
                     + " name=number in the type names");
+    }
+
+    /**
+     * Reads a type that needs no name dictionary: a pinned name or a {@code record_type} number.
+     *
+     * @param text the type as a request gives it
+     * @return the type, or empty for a well-formed name that is not pinned (the dictionary's to
+     *     map)
+     * @throws IllegalArgumentException for anything that is neither a name nor a number in range
+     */
+    public Optional<CounterType> pinnedOrNumber(String text) {
+        try {
+            return Optional.of(resolve(text));
+        } catch (UnknownTypeException notPinned) {
+            return Optional.empty();
+        }
     }
 
     /**

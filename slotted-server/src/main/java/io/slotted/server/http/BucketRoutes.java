@@ -2,18 +2,22 @@ package io.slotted.server.http;
 
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
+import io.slotted.BucketCount;
+import io.slotted.RankedCounter;
 import io.slotted.SlottedCounters;
 import io.slotted.TimeBuckets;
 import io.slotted.server.auth.Scope;
 import io.slotted.server.config.CounterType;
-import io.slotted.server.config.TypeNames;
 import io.slotted.server.config.WindowBound;
 import io.slotted.server.http.error.ErrorCode;
 import io.slotted.server.http.error.HttpError;
 import io.slotted.server.http.response.SeriesResponse;
 import io.slotted.server.http.response.TopResponse;
+import io.slotted.server.names.CounterNaming;
 import java.time.Instant;
+import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.function.Supplier;
 
 /**
@@ -32,13 +36,13 @@ final class BucketRoutes {
     private static final int DEFAULT_TOP = 10;
 
     private final SlottedCounters counters;
-    private final TypeNames types;
+    private final CounterNaming naming;
     private final BearerAuth auth;
     private final CounterWork work;
 
-    BucketRoutes(SlottedCounters counters, TypeNames types, BearerAuth auth, CounterWork work) {
+    BucketRoutes(SlottedCounters counters, CounterNaming naming, BearerAuth auth, CounterWork work) {
         this.counters = counters;
-        this.types = types;
+        this.naming = naming;
         this.auth = auth;
         this.work = work;
     }
@@ -51,28 +55,57 @@ final class BucketRoutes {
 
     private void series(Context ctx) {
         auth.require(ctx, Scope.READ);
-        CounterType type = CounterRoutes.type(types, ctx);
-        long id = CounterRoutes.recordId(ctx.pathParam("id"));
+        CounterType type = typeWithBuckets(ctx);
+        String id = CounterRoutes.checkedId(ctx.pathParam("id"));
         TimeBuckets kept = buckets(type);
         Instant from = bound(ctx, "from");
         Instant to = bound(ctx, "to");
-        ctx.future(() -> work.read(inWindow(() -> counters.series(type.recordType(), id, from, to)))
-                .thenAccept(series -> JsonResponse.ok(ctx, new SeriesResponse(type.echo(), id,
+        ctx.future(() -> naming.toRead(type.toString(), id).thenCompose(found -> work.read(inWindow(() ->
+                found.isPresent() ? counters.series(type.recordType(), found.get().id(), from, to)
+                        : zeros(counters.series(type.recordType(), 0, from, to)))))
+                .thenAccept(series -> JsonResponse.ok(ctx, new SeriesResponse(type.echo(), CounterRoutes.echoId(id),
                         kept.unit().name().toLowerCase(Locale.ROOT), series.stream()
                                 .map(b -> new SeriesResponse.Bucket(b.start().toString(), b.count())).toList()))));
     }
 
+    /**
+     * The buckets of a window with nothing in them, for a string id no process has recorded: its
+     * series is all zeros, and a read records nothing. The window's buckets are taken from a read
+     * of another counter, which checks the window the same way.
+     */
+    private static List<BucketCount> zeros(List<BucketCount> window) {
+        return window.stream().map(bucket -> new BucketCount(bucket.start(), 0)).toList();
+    }
+
     private void top(Context ctx) {
         auth.require(ctx, Scope.READ);
-        CounterType type = CounterRoutes.type(types, ctx);
+        CounterType type = typeWithBuckets(ctx);
         buckets(type);
         Instant from = bound(ctx, "from");
         Instant to = bound(ctx, "to");
         int n = n(ctx.queryParam("n"));
-        ctx.future(() -> work.read(inWindow(() -> counters.top(type.recordType(), from, to, n)))
+        ctx.future(() -> work.read(inWindow(() -> ranked(type.recordType(), counters.top(type.recordType(), from, to, n))))
                 .thenAccept(top -> JsonResponse.ok(ctx, new TopResponse(type.echo(), from.toString(),
-                        to.toString(), top.stream().map(r -> new TopResponse.Ranked(r.recordId(), r.count()))
-                                .toList()))));
+                        to.toString(), top))));
+    }
+
+    /** The top counters, each with its string id when the dictionary maps its number. */
+    private List<TopResponse.Ranked> ranked(int type, List<RankedCounter> top) {
+        Map<Long, String> ids = naming.names().idsOf(type, top.stream().map(RankedCounter::recordId).toList());
+        return top.stream().map(r -> new TopResponse.Ranked(ids.containsKey(r.recordId())
+                ? ids.get(r.recordId()) : (Object) r.recordId(), r.count())).toList();
+    }
+
+    /**
+     * The request's type, which must be one that can keep buckets: a pinned name or a number
+     * (buckets are configured at start, before names created on first use are known).
+     */
+    private CounterType typeWithBuckets(Context ctx) {
+        String type = CounterRoutes.checkedType(naming, ctx);
+        return naming.pinned().pinnedOrNumber(type).orElseThrow(() -> new HttpError(ErrorCode.UNKNOWN_TYPE,
+                "unknown type '" + type + "': it is not given a number with --types, so it keeps no time buckets:"
+                        + " start the service with --types " + type + "=NUMBER --buckets " + type
+                        + "=hour:30d (minute, hour or day, and a retention) to count them"));
     }
 
     private TimeBuckets buckets(CounterType type) {

@@ -2,6 +2,7 @@ package io.slotted.server.http;
 
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
+import io.slotted.CounterNames;
 import io.slotted.CounterOverflowException;
 import io.slotted.Increment;
 import io.slotted.SlottedCounters;
@@ -9,7 +10,6 @@ import io.slotted.WriteMode;
 import io.slotted.server.auth.Scope;
 import io.slotted.server.config.CounterType;
 import io.slotted.server.config.Excerpt;
-import io.slotted.server.config.TypeNames;
 import io.slotted.server.http.body.BatchRequest;
 import io.slotted.server.http.body.JsonBody;
 import io.slotted.server.http.body.MessageFraming;
@@ -21,13 +21,19 @@ import io.slotted.server.http.response.BatchResponse;
 import io.slotted.server.http.response.CountResponse;
 import io.slotted.server.http.response.CountsResponse;
 import io.slotted.server.http.response.IncrementResponse;
+import io.slotted.server.names.CounterNaming;
+import io.slotted.server.names.NamedCounter;
 import io.slotted.server.store.AsyncCounters;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
-import java.util.regex.Pattern;
 
 /**
  * The counter endpoints of the HTTP contract: increment one counter, read one or many, apply a
@@ -58,23 +64,22 @@ final class CounterRoutes {
     /** The most ids one read may ask for. */
     static final int MAX_IDS = HttpFrontEnd.MAX_IDS;
 
-    private static final Pattern RECORD_ID = Pattern.compile("-?[0-9]{1,19}");
     private static final String DELTA_EXAMPLE = "{\"delta\": 5}";
     private static final Set<String> DELTA_FIELDS = Set.of("delta");
 
     private final SlottedCounters counters;
     private final AsyncCounters async;
-    private final TypeNames types;
+    private final CounterNaming naming;
     private final BearerAuth auth;
     private final CounterWork work;
     private final RequestBodies bodies;
     private final boolean buffered;
 
-    CounterRoutes(SlottedCounters counters, AsyncCounters async, TypeNames types, BearerAuth auth,
+    CounterRoutes(SlottedCounters counters, AsyncCounters async, CounterNaming naming, BearerAuth auth,
             CounterWork work, RequestBodies bodies) {
         this.counters = counters;
         this.async = async;
-        this.types = types;
+        this.naming = naming;
         this.auth = auth;
         this.work = work;
         this.bodies = bodies;
@@ -91,13 +96,13 @@ final class CounterRoutes {
 
     private void increment(Context ctx) {
         auth.require(ctx, Scope.WRITE);
-        CounterType type = type(ctx);
-        long id = recordId(ctx.pathParam("id"));
+        String type = checkedType(naming, ctx);
+        String id = checkedId(ctx.pathParam("id"));
         String key = idempotencyKey(ctx);
         requireJsonBody(ctx);
         ctx.future(() -> bodies.read(ctx, body -> {
             long delta = JsonBody.read(body, 1L, CounterRoutes::delta);
-            return increment(type, id, delta, key);
+            return naming.toWrite(type, id).thenCompose(counter -> increment(counter, delta, key));
         }).thenAccept(answer -> {
             if (answer.durable()) {
                 JsonResponse.ok(ctx, answer);
@@ -116,48 +121,88 @@ final class CounterRoutes {
         return delta;
     }
 
-    private CompletableFuture<IncrementResponse> increment(CounterType type, long id, long delta,
-            String key) {
+    private CompletableFuture<IncrementResponse> increment(NamedCounter counter, long delta, String key) {
         // No thread waits for the commit: the library and the answer run on whichever thread
         // completes each step. A keyed increment joins a flush too, which records its key.
+        int type = counter.type().recordType();
         if (key == null) {
-            return work.startWrite(gate -> async.add(type.recordType(), id, delta, gate::enter))
-                    .thenApply(done -> new IncrementResponse(type.echo(), id, delta, false, !buffered));
+            return work.startWrite(gate -> async.add(type, counter.id(), delta, gate::enter))
+                    .thenApply(done -> new IncrementResponse(counter.type().echo(), counter.echoId(),
+                            delta, false, !buffered));
         }
-        return work.startWrite(gate -> async.add(type.recordType(), id, delta, key, gate::enter))
-                .thenApply(applied -> new IncrementResponse(type.echo(), id, delta, !applied, true));
+        return work.startWrite(gate -> async.add(type, counter.id(), delta, key, gate::enter))
+                .thenApply(applied -> new IncrementResponse(counter.type().echo(), counter.echoId(),
+                        delta, !applied, true));
     }
 
     private void read(Context ctx) {
         auth.require(ctx, Scope.READ);
-        CounterType type = type(ctx);
-        long id = recordId(ctx.pathParam("id"));
-        ctx.future(() -> work.startRead(() -> async.get(type.recordType(), id))
-                .thenAccept(count -> JsonResponse.ok(ctx, new CountResponse(type.echo(), id, count))));
+        String type = checkedType(naming, ctx);
+        String id = checkedId(ctx.pathParam("id"));
+        ctx.future(() -> naming.toRead(type, id).thenCompose(found -> found.isEmpty()
+                ? CompletableFuture.completedFuture(new CountResponse(echoType(type), echoId(id), 0))
+                : work.startRead(() -> async.get(found.get().type().recordType(), found.get().id()))
+                        .thenApply(count -> new CountResponse(found.get().type().echo(),
+                                found.get().echoId(), count)))
+                .thenAccept(answer -> JsonResponse.ok(ctx, answer)));
     }
 
     private void readMany(Context ctx) {
         auth.require(ctx, Scope.READ);
-        CounterType type = type(ctx);
-        List<Long> ids = recordIds(ctx.queryParams("ids"));
-        ctx.future(() -> work.startRead(() -> async.getAll(type.recordType(), ids))
-                .thenAccept(counts -> JsonResponse.ok(ctx, new CountsResponse(type.echo(), counts))));
+        String type = checkedType(naming, ctx);
+        List<String> ids = checkedIds(ctx.queryParams("ids"));
+        ctx.future(() -> naming.typeToRead(type).thenCompose(found -> found.isEmpty()
+                ? CompletableFuture.completedFuture(new CountsResponse(echoType(type), zeros(ids)))
+                : readMany(found.get(), ids))
+                .thenAccept(answer -> JsonResponse.ok(ctx, answer)));
+    }
+
+    /** Each id looked up, the recorded ones read in one query; keys as the client wrote them. */
+    private CompletableFuture<CountsResponse> readMany(CounterType type, List<String> ids) {
+        List<CompletableFuture<Optional<NamedCounter>>> found = new ArrayList<>(ids.size());
+        ids.forEach(id -> found.add(naming.toRead(type.toString(), id)));
+        return CompletableFuture.allOf(found.toArray(CompletableFuture[]::new)).thenCompose(done -> {
+            List<Long> numbers = found.stream().map(CompletableFuture::join).flatMap(Optional::stream)
+                    .map(NamedCounter::id).toList();
+            return work.startRead(() -> async.getAll(type.recordType(), numbers)).thenApply(counts -> {
+                Map<String, Long> byId = new LinkedHashMap<>();
+                for (int i = 0; i < ids.size(); i++) {
+                    Optional<NamedCounter> counter = found.get(i).join();
+                    byId.put(countsKey(ids.get(i)), counter.map(c -> counts.getOrDefault(c.id(), 0L)).orElse(0L));
+                }
+                return new CountsResponse(type.echo(), byId);
+            });
+        });
+    }
+
+    private static Map<String, Long> zeros(List<String> ids) {
+        Map<String, Long> byId = new LinkedHashMap<>();
+        ids.forEach(id -> byId.put(countsKey(id), 0L));
+        return byId;
+    }
+
+    /** A numeric id as its number ({@code 007} is {@code 7}), a string id as it is. */
+    private static String countsKey(String id) {
+        OptionalLong number = CounterNames.numberOf(id);
+        return number.isPresent() ? Long.toString(number.getAsLong()) : id;
     }
 
     private void set(Context ctx) {
         auth.require(ctx, Scope.ADMIN);
-        CounterType type = type(ctx);
-        long id = recordId(ctx.pathParam("id"));
+        String type = checkedType(naming, ctx);
+        String id = checkedId(ctx.pathParam("id"));
         requireJsonBody(ctx);
-        ctx.future(() -> bodies.read(ctx, body -> set(type, id, SetRequest.read(body).count()))
-                .thenAccept(answer -> JsonResponse.ok(ctx, answer)));
+        ctx.future(() -> bodies.read(ctx, body -> {
+            long count = SetRequest.read(body).count();
+            return naming.toWrite(type, id).thenCompose(counter -> set(counter, count));
+        }).thenAccept(answer -> JsonResponse.ok(ctx, answer)));
     }
 
-    private CompletableFuture<CountResponse> set(CounterType type, long id, long count) {
+    private CompletableFuture<CountResponse> set(NamedCounter counter, long count) {
         return write(() -> {
-            counters.set(type.recordType(), id, count);
+            counters.set(counter.type().recordType(), counter.id(), count);
             return true;
-        }).thenApply(done -> new CountResponse(type.echo(), id, count));
+        }).thenApply(done -> new CountResponse(counter.type().echo(), counter.echoId(), count));
     }
 
     private void applyBatch(Context ctx) {
@@ -165,8 +210,22 @@ final class CounterRoutes {
         String key = idempotencyKey(ctx);
         requireJsonBody(ctx);
         ctx.future(() -> bodies.read(ctx,
-                body -> applyBatch(BatchRequest.read(body, types).increments(), key))
+                body -> increments(BatchRequest.read(body, naming).increments())
+                        .thenCompose(increments -> applyBatch(increments, key)))
                 .thenAccept(answer -> JsonResponse.ok(ctx, answer)));
+    }
+
+    /** The batch's items with their names looked up, recording new ones, before anything is written. */
+    private CompletableFuture<List<Increment>> increments(List<BatchRequest.Item> items) {
+        Map<BatchRequest.Item, CompletableFuture<NamedCounter>> counters = new HashMap<>();
+        for (BatchRequest.Item item : items) {
+            counters.computeIfAbsent(item.withDelta(0), same -> naming.toWrite(item.type(), item.id()));
+        }
+        return CompletableFuture.allOf(counters.values().toArray(CompletableFuture[]::new))
+                .thenApply(done -> items.stream().map(item -> {
+                    NamedCounter counter = counters.get(item.withDelta(0)).join();
+                    return new Increment(counter.type().recordType(), counter.id(), item.delta());
+                }).toList());
     }
 
     private CompletableFuture<BatchResponse> applyBatch(List<Increment> increments, String key) {
@@ -201,33 +260,40 @@ final class CounterRoutes {
         }
     }
 
-    private CounterType type(Context ctx) {
-        return type(types, ctx);
-    }
-
-    /** The request's {@code {type}}, refused as {@code bad_type} or {@code unknown_type}. */
-    static CounterType type(TypeNames types, Context ctx) {
+    /** The request's {@code {type}}, checked without the database; refused as {@code bad_type}. */
+    static String checkedType(CounterNaming naming, Context ctx) {
+        String type = ctx.pathParam("type");
         try {
-            return types.resolve(ctx.pathParam("type"));
+            naming.checkType(type);
+            return type;
         } catch (IllegalArgumentException e) {
             throw HttpError.ofType(e, "");
         }
     }
 
-    /** A record id from the path or a query, refused as {@code bad_id}. */
-    static long recordId(String text) {
-        if (RECORD_ID.matcher(text).matches()) {
-            try {
-                return Long.parseLong(text);
-            } catch (NumberFormatException e) {
-                // 19 digits past Long.MAX_VALUE: answered below like any other bad id.
-            }
+    /** An id from the path or a query, checked without the database; refused as {@code bad_id}. */
+    static String checkedId(String id) {
+        try {
+            CounterNames.numberOf(id);
+            return id;
+        } catch (IllegalArgumentException e) {
+            throw new HttpError(ErrorCode.BAD_ID, "id '" + Excerpt.of(id) + "' cannot be used: "
+                    + e.getMessage());
         }
-        throw new HttpError(ErrorCode.BAD_ID, "id '" + Excerpt.of(text) + "' is not a decimal"
-                + " integer from " + Long.MIN_VALUE + " to " + Long.MAX_VALUE);
     }
 
-    private static List<Long> recordIds(List<String> params) {
+    /** What a response says a type was that no process has recorded: the name as given. */
+    private static Object echoType(String type) {
+        return type;
+    }
+
+    /** What a response says an id was: a number as a JSON number, a string as a JSON string. */
+    static Object echoId(String id) {
+        OptionalLong number = CounterNames.numberOf(id);
+        return number.isPresent() ? (Object) number.getAsLong() : id;
+    }
+
+    private static List<String> checkedIds(List<String> params) {
         if (params.isEmpty() || params.stream().allMatch(String::isBlank)) {
             throw new HttpError(ErrorCode.BAD_IDS, "give the ids to read as ?ids=1,2,3 (at most "
                     + MAX_IDS + ")");
@@ -238,9 +304,9 @@ final class CounterRoutes {
                     + " at once, but " + texts.length + " were given: split them into several"
                     + " requests");
         }
-        List<Long> ids = new ArrayList<>(texts.length);
+        List<String> ids = new ArrayList<>(texts.length);
         for (String text : texts) {
-            ids.add(recordId(text.strip()));
+            ids.add(checkedId(text.strip()));
         }
         return ids;
     }

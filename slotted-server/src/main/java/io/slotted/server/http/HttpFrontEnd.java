@@ -5,15 +5,16 @@ import io.javalin.config.RoutesConfig;
 import io.javalin.http.Handler;
 import io.javalin.router.ParsedEndpoint;
 import io.slotted.server.auth.AccessCheck;
-import io.slotted.server.config.TypeNames;
 import io.slotted.server.http.body.MessageFraming;
 import io.slotted.server.http.body.RequestBodies;
 import io.slotted.server.http.response.OpenApiDocument;
 import io.slotted.server.metrics.ServerMetrics;
+import io.slotted.server.names.CounterNaming;
 import io.slotted.server.store.AsyncCounters;
 import io.slotted.server.store.PooledCounters;
 import java.util.SortedSet;
 import java.util.TreeSet;
+import org.eclipse.jetty.http.UriCompliance;
 import org.eclipse.jetty.server.AbstractConnector;
 import org.eclipse.jetty.server.Connector;
 import org.eclipse.jetty.server.NetworkConnectionLimit;
@@ -63,20 +64,20 @@ public final class HttpFrontEnd {
      *
      * @param store the counters and the pool they write through
      * @param async the same counters as every front end writes through them
-     * @param types the configured type names
+     * @param naming how requests name counters
      * @param access who may do what
      * @param metrics where requests are recorded and what {@code /metrics} serves
      * @param settings the bounds it keeps
      */
-    public HttpFrontEnd(PooledCounters store, AsyncCounters async, TypeNames types,
+    public HttpFrontEnd(PooledCounters store, AsyncCounters async, CounterNaming naming,
             AccessCheck access, ServerMetrics metrics, HttpSettings settings) {
         QueuedThreadPool jettyThreads = new QueuedThreadPool(MAX_JETTY_THREADS, MIN_JETTY_THREADS);
         jettyThreads.setName("slotted-http");
         this.work = new CounterWork(settings, jettyThreads);
         this.readiness = new ReadinessProbe(store.pool(), store.counters().config(), settings);
-        CounterRoutes counters = new CounterRoutes(store.counters(), async, types, new BearerAuth(access),
+        CounterRoutes counters = new CounterRoutes(store.counters(), async, naming, new BearerAuth(access),
                 work, new RequestBodies(settings, jettyThreads));
-        BucketRoutes buckets = new BucketRoutes(store.counters(), types, new BearerAuth(access), work);
+        BucketRoutes buckets = new BucketRoutes(store.counters(), naming, new BearerAuth(access), work);
         HealthRoutes health = new HealthRoutes(readiness, metrics, OpenApiDocument.load());
         this.doctor = new DoctorRoutes(store, new BearerAuth(access));
         RequestMetrics requests = new RequestMetrics(metrics.registry());
@@ -85,7 +86,13 @@ public final class HttpFrontEnd {
             config.http.maxRequestSize = MAX_BODY_BYTES;
             config.http.prefer405over404 = true;
             config.jetty.threadPool = jettyThreads;
-            config.jetty.modifyHttpConfiguration(http -> http.setRequestHeaderSize(MAX_REQUEST_HEAD_BYTES));
+            config.jetty.modifyHttpConfiguration(http -> {
+                http.setRequestHeaderSize(MAX_REQUEST_HEAD_BYTES);
+                // String ids hold slashes, sent percent-encoded (views/%2Fblog%2Fhello-world):
+                // Jetty refuses an encoded separator unless told that the service decodes it.
+                http.setUriCompliance(UriCompliance.DEFAULT.with("slotted-ids",
+                        UriCompliance.Violation.AMBIGUOUS_PATH_SEPARATOR));
+            });
             config.jetty.modifyServer(server -> {
                 // Lets a stop wait for requests in flight instead of cutting them off.
                 server.insertHandler(new GracefulHandler());

@@ -18,8 +18,8 @@ import io.netty.handler.codec.redis.RedisDecoder;
 import io.netty.handler.codec.redis.RedisEncoder;
 import io.netty.handler.timeout.IdleStateHandler;
 import io.slotted.server.auth.AccessCheck;
-import io.slotted.server.config.TypeNames;
 import io.slotted.server.metrics.ServerMetrics;
+import io.slotted.server.names.CounterNaming;
 import io.slotted.server.resp.command.RespCommands;
 import io.slotted.server.resp.command.RespMetrics;
 import io.slotted.server.store.AsyncCounters;
@@ -65,17 +65,17 @@ public final class RespFrontEnd {
      * Creates the front end, not yet listening.
      *
      * @param counters the counters, as front ends use them
-     * @param types the configured type names
+     * @param naming how keys name counters
      * @param access who may do what
      * @param metrics where commands are recorded
      * @param settings the bounds it keeps
      * @param version the service's version, for {@code HELLO} and {@code INFO}
      */
-    public RespFrontEnd(AsyncCounters counters, TypeNames types, AccessCheck access,
+    public RespFrontEnd(AsyncCounters counters, CounterNaming naming, AccessCheck access,
             ServerMetrics metrics, RespSettings settings, String version) {
         this.settings = settings;
         this.metrics = new RespMetrics(metrics.registry());
-        this.commands = new RespCommands(counters, types, access, this.metrics, version);
+        this.commands = new RespCommands(counters, naming, access, this.metrics, version);
     }
 
     /**

@@ -104,7 +104,8 @@ public final class PooledCounters implements AutoCloseable {
     }
 
     private static SlottedCounters build(SlottedCountersBuilder builder, CounterSettings settings) {
-        builder.table(settings.table()).writeMode(settings.mode());
+        builder.table(settings.table()).writeMode(settings.mode())
+                .newNamesPerSecond(settings.names().newIdsPerSecond()).maxTypeNames(settings.names().maxTypeNames());
         if (settings.mode() == WriteMode.BUFFERED) {
             // A read answers with what was acknowledged, written or still in memory.
             builder.readsIncludeUnwritten(true);

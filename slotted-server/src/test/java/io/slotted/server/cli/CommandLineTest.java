@@ -409,8 +409,8 @@ class CommandLineTest {
 
     @ParameterizedTest
     @ValueSource(strings = {
-        "", "bogus", "incr downloads", "incr 1 notanumber", "incr 1 1 --by 0", "incr 1 1 --bogus",
-        "incr downloads 1", "get Bad-Type 1", "serve --port notaport", "serve --port 70000",
+        "", "bogus", "incr downloads", "incr 1 -9223372036854775808", "incr 1 1 --by 0", "incr 1 1 --bogus",
+        "incr Bad-Type 1", "get Bad-Type 1", "serve --port notaport", "serve --port 70000",
         "serve --mode fastest", "serve --slots 0", "serve --types downloads", "serve --bind 0.0.0.0",
         "serve --tokens target/no-such-token-file", "serve --rollup-every 5ms",
         "serve --rollup-every soon", "adopt 1", "adopt 1 --owner repos.downloads_count",

@@ -20,7 +20,10 @@ public enum ErrorCode {
     BAD_DELTA(HttpStatus.BAD_REQUEST),
     /** A count to set that is missing or not a JSON integer in the signed 64-bit range. */
     BAD_COUNT(HttpStatus.BAD_REQUEST),
-    /** A record id that is not a signed 64-bit integer. */
+    /**
+     * An id that cannot be used: empty, over 512 bytes of UTF-8, holding NUL, or a number in the
+     * range kept for string ids.
+     */
     BAD_ID(HttpStatus.BAD_REQUEST),
     /** A read of several counters without ids. */
     BAD_IDS(HttpStatus.BAD_REQUEST),
@@ -58,7 +61,10 @@ public enum ErrorCode {
     FORBIDDEN(HttpStatus.FORBIDDEN),
     /** No endpoint at that path. */
     NOT_FOUND(HttpStatus.NOT_FOUND),
-    /** A well-formed type name that is not configured. */
+    /**
+     * A well-formed type name that a time bucket read cannot use: buckets are kept for types given
+     * a number with {@code --types}, not for names created on first use.
+     */
     UNKNOWN_TYPE(HttpStatus.NOT_FOUND),
     /** A time bucket read of a type that keeps no buckets. */
     NO_BUCKETS(HttpStatus.NOT_FOUND),
@@ -79,6 +85,11 @@ public enum ErrorCode {
      * the owner column of its type cannot hold.
      */
     OVERFLOW(HttpStatus.UNPROCESSABLE_CONTENT),
+    /**
+     * A new type name or string id refused by the bounds on new names (new ids per second, type
+     * names in all); nothing was recorded or counted, and names already recorded are still served.
+     */
+    NAME_LIMIT(HttpStatus.TOO_MANY_REQUESTS),
     /** Headers too large for Jetty to take. */
     HEADERS_TOO_LARGE(HttpStatus.REQUEST_HEADER_FIELDS_TOO_LARGE),
     /** A failure of the server's own, logged with its stack trace. */

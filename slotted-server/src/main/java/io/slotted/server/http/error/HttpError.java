@@ -4,6 +4,7 @@ import io.slotted.ContentionException;
 import io.slotted.CounterOverflowException;
 import io.slotted.DatabaseUnavailableException;
 import io.slotted.IdempotencyConflictException;
+import io.slotted.NameLimitException;
 import io.slotted.OutcomeUnknownException;
 import io.slotted.QueueFullException;
 import io.slotted.SlottedCounters;
@@ -74,6 +75,9 @@ public final class HttpError extends RuntimeException {
                     + "; nothing was applied: each slot row of a counter holds at most "
                     + SlottedCounters.MAX_DELTA + " either way, which keeps every total within the"
                     + " signed 64-bit range; a subtraction always brings a counter back", e);
+        }
+        if (e instanceof NameLimitException) {
+            return new HttpError(ErrorCode.NAME_LIMIT, e.getMessage(), e);
         }
         if (e instanceof IdempotencyConflictException) {
             return new HttpError(ErrorCode.IDEMPOTENCY_CONFLICT, "this Idempotency-Key was already"

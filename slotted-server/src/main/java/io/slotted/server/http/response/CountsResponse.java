@@ -9,5 +9,5 @@ import java.util.Map;
  * @param type the type as the request gave it: a {@link String} name or an {@link Integer}
  * @param counts each id's count, in the request's order
  */
-public record CountsResponse(Object type, Map<Long, Long> counts) {
+public record CountsResponse(Object type, Map<String, Long> counts) {
 }

@@ -7,11 +7,11 @@ import java.util.List;
  * "buckets": [{"start": "2026-11-22T09:00:00Z", "count": 12}, …]}}, oldest first, zeros included.
  *
  * @param type the type as the request gave it: a {@link String} name or an {@link Integer}
- * @param id the record id
+ * @param id the id as the request gave it: a number as a JSON number, a string id as a JSON string
  * @param unit the bucket length: {@code minute}, {@code hour} or {@code day}
  * @param buckets every bucket of the window
  */
-public record SeriesResponse(Object type, long id, String unit, List<Bucket> buckets) {
+public record SeriesResponse(Object type, Object id, String unit, List<Bucket> buckets) {
     /**
      * One bucket.
      *

@@ -15,9 +15,9 @@ public record TopResponse(Object type, String from, String to, List<Ranked> top)
     /**
      * One counter of the top.
      *
-     * @param id the record id
+     * @param id the record id, or its string id when the name dictionary maps it
      * @param count the sum of its buckets in the window
      */
-    public record Ranked(long id, long count) {
+    public record Ranked(Object id, long count) {
     }
 }

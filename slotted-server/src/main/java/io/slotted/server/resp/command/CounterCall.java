@@ -4,9 +4,11 @@ import io.netty.handler.codec.redis.ArrayRedisMessage;
 import io.netty.handler.codec.redis.IntegerRedisMessage;
 import io.netty.handler.codec.redis.RedisMessage;
 import io.slotted.SlottedCounters;
-import io.slotted.server.config.TypeNames;
+import io.slotted.server.names.CounterNaming;
+import io.slotted.server.names.NamedCounter;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * A counter command with its arguments checked: the counters it names, the amount it adds, and
@@ -49,27 +51,51 @@ record CounterCall(Shape shape, List<RespKey> keys, long amount) {
      *
      * @param command the command, one that {@linkplain RespCommand#counts() counts}
      * @param args its arguments, as many as it takes
-     * @param types the type names
+     * @param naming checks the keys' types and ids
      * @return the call
      * @throws RespError saying what is wrong with an argument
      */
-    static CounterCall parse(RespCommand command, List<String> args, TypeNames types) {
+    static CounterCall parse(RespCommand command, List<String> args, CounterNaming naming) {
         return switch (command) {
-            case INCR -> increment(RespKey.parse(args.get(0), types), 1);
-            case INCRBY -> increment(RespKey.parse(args.get(0), types), number(args.get(1)));
-            case DECR -> increment(RespKey.parse(args.get(0), types), -1);
-            case DECRBY -> increment(RespKey.parse(args.get(0), types), negated(number(args.get(1))));
-            case HINCRBY -> increment(RespKey.of(args.get(0), args.get(1), types), number(args.get(2)));
+            case INCR -> increment(RespKey.parse(args.get(0), naming), 1);
+            case INCRBY -> increment(RespKey.parse(args.get(0), naming), number(args.get(1)));
+            case DECR -> increment(RespKey.parse(args.get(0), naming), -1);
+            case DECRBY -> increment(RespKey.parse(args.get(0), naming), negated(number(args.get(1))));
+            case HINCRBY -> increment(RespKey.of(args.get(0), args.get(1), naming), number(args.get(2)));
             case INCRBYFLOAT -> throw new RespError("ERR counters are integers: use INCRBY");
-            case GET -> new CounterCall(Shape.VALUE, List.of(RespKey.parse(args.get(0), types)), 0);
-            case HGET -> new CounterCall(Shape.VALUE, List.of(RespKey.of(args.get(0), args.get(1), types)), 0);
-            case MGET -> new CounterCall(Shape.VALUES, keys(args, types), 0);
-            case HMGET -> new CounterCall(Shape.VALUES, fields(args.get(0), args.subList(1, args.size()), types), 0);
-            case EXISTS -> new CounterCall(Shape.NOT_ZERO, keys(args, types), 0);
-            case SET -> set(args, types);
-            case DEL -> new CounterCall(Shape.RESET, keys(args, types), 0);
+            case GET -> new CounterCall(Shape.VALUE, List.of(RespKey.parse(args.get(0), naming)), 0);
+            case HGET -> new CounterCall(Shape.VALUE, List.of(RespKey.of(args.get(0), args.get(1), naming)), 0);
+            case MGET -> new CounterCall(Shape.VALUES, keys(args, naming), 0);
+            case HMGET -> new CounterCall(Shape.VALUES, fields(args.get(0), args.subList(1, args.size()), naming), 0);
+            case EXISTS -> new CounterCall(Shape.NOT_ZERO, keys(args, naming), 0);
+            case SET -> set(args, naming);
+            case DEL -> new CounterCall(Shape.RESET, keys(args, naming), 0);
             default -> throw new IllegalArgumentException(command + " is not a counter command");
         };
+    }
+
+    /**
+     * The counters the call names, looked up in the order given. A call that counts or sets
+     * records a new type name or string id; any other only looks names up, and a counter whose
+     * name was never recorded is null: it reads 0, and a reset leaves it alone.
+     *
+     * @param naming the names
+     * @return the counters; failed when a name could not be recorded or looked up
+     */
+    CompletableFuture<List<NamedCounter>> counters(CounterNaming naming) {
+        boolean records = shape == Shape.INCREMENT || shape == Shape.SET;
+        if (keys.size() == 1) {
+            return counter(keys.get(0), naming, records).thenApply(java.util.Collections::singletonList);
+        }
+        List<CompletableFuture<NamedCounter>> found = new ArrayList<>(keys.size());
+        keys.forEach(key -> found.add(counter(key, naming, records)));
+        return CompletableFuture.allOf(found.toArray(CompletableFuture[]::new))
+                .thenApply(done -> found.stream().map(CompletableFuture::join).toList());
+    }
+
+    private static CompletableFuture<NamedCounter> counter(RespKey key, CounterNaming naming, boolean records) {
+        return records ? naming.toWrite(key.type(), key.id())
+                : naming.toRead(key.type(), key.id()).thenApply(found -> found.orElse(null));
     }
 
     /** Whether the call writes: an increment, a set or a reset. */
@@ -105,25 +131,25 @@ record CounterCall(Shape shape, List<RespKey> keys, long amount) {
         return new CounterCall(Shape.INCREMENT, List.of(key), delta);
     }
 
-    private static CounterCall set(List<String> args, TypeNames types) {
+    private static CounterCall set(List<String> args, CounterNaming naming) {
         if (args.size() != 2) {
             throw new RespError("ERR SET takes a key and a count, without options such as EX or NX:"
                     + " counters do not expire");
         }
-        return new CounterCall(Shape.SET, List.of(RespKey.parse(args.get(0), types)), number(args.get(1)));
+        return new CounterCall(Shape.SET, List.of(RespKey.parse(args.get(0), naming)), number(args.get(1)));
     }
 
-    private static List<RespKey> keys(List<String> words, TypeNames types) {
+    private static List<RespKey> keys(List<String> words, CounterNaming naming) {
         checkCount(words.size());
         List<RespKey> keys = new ArrayList<>(words.size());
-        words.forEach(word -> keys.add(RespKey.parse(word, types)));
+        words.forEach(word -> keys.add(RespKey.parse(word, naming)));
         return keys;
     }
 
-    private static List<RespKey> fields(String type, List<String> ids, TypeNames types) {
+    private static List<RespKey> fields(String type, List<String> ids, CounterNaming naming) {
         checkCount(ids.size());
         List<RespKey> keys = new ArrayList<>(ids.size());
-        ids.forEach(id -> keys.add(RespKey.of(type, id, types)));
+        ids.forEach(id -> keys.add(RespKey.of(type, id, naming)));
         return keys;
     }
 

@@ -9,7 +9,8 @@ import io.netty.handler.codec.redis.SimpleStringRedisMessage;
 import io.slotted.server.auth.AccessCheck;
 import io.slotted.server.auth.AccessDecision;
 import io.slotted.server.auth.Scope;
-import io.slotted.server.config.TypeNames;
+import io.slotted.server.names.CounterNaming;
+import io.slotted.server.names.NamedCounter;
 import io.slotted.server.store.AsyncCounters;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -38,15 +39,15 @@ public final class RespCommands {
     private static final ArrayRedisMessage EMPTY = ArrayRedisMessage.EMPTY_INSTANCE;
 
     private final AsyncCounters counters;
-    private final TypeNames types;
+    private final CounterNaming naming;
     private final AccessCheck access;
     private final RespMetrics metrics;
     private final String version;
 
-    public RespCommands(AsyncCounters counters, TypeNames types, AccessCheck access, RespMetrics metrics,
+    public RespCommands(AsyncCounters counters, CounterNaming naming, AccessCheck access, RespMetrics metrics,
             String version) {
         this.counters = counters;
-        this.types = types;
+        this.naming = naming;
         this.access = access;
         this.metrics = metrics;
         this.version = version;
@@ -89,7 +90,7 @@ public final class RespCommands {
             List<String> words) {
         List<String> args = checked(command, client, words);
         if (command.counts()) {
-            return runAlone(CounterCall.parse(command, args, types));
+            return runAlone(CounterCall.parse(command, args, naming));
         }
         return switch (command) {
             case MULTI -> begin(client);
@@ -123,7 +124,7 @@ public final class RespCommands {
         try {
             List<String> args = checked(command, client, words);
             if (command.counts()) {
-                CounterCall call = CounterCall.parse(command, args, types);
+                CounterCall call = CounterCall.parse(command, args, naming);
                 if (call.shape() == CounterCall.Shape.SET || call.shape() == CounterCall.Shape.RESET) {
                     throw new RespError("ERR " + command.name() + " cannot be queued in a MULTI, which"
                             + " applies increments all or nothing: send it on its own");
@@ -157,7 +158,7 @@ public final class RespCommands {
         }
         client.transaction(null);
         return transaction.aborted() ? CompletableFuture.completedFuture(RespTransaction.abortedAnswer())
-                : transaction.exec(counters);
+                : transaction.exec(counters, naming);
     }
 
     private CompletableFuture<RedisMessage> discard(ClientState client) {
@@ -192,43 +193,51 @@ public final class RespCommands {
     }
 
     /**
-     * Runs a counter command on its own. An increment is answered with the total right after its
+     * Runs a counter command on its own, once its keys are looked up (at once for numbers and for
+     * names this process knows). An increment is answered with the total right after its
      * commit, which the library's flush learns as it writes; reads share queries with the reads
      * waiting at the time; sets run on the library's writers.
      */
     private CompletableFuture<RedisMessage> runAlone(CounterCall call) {
-        RespKey first = call.keys().get(0);
-        int type = first.type().recordType();
+        return call.counters(naming).thenCompose(named -> runAlone(call, named));
+    }
+
+    private CompletableFuture<RedisMessage> runAlone(CounterCall call, List<NamedCounter> named) {
+        NamedCounter first = named.get(0);
         return switch (call.shape()) {
-            case INCREMENT -> counters.addAndGet(type, first.id(), call.amount())
+            case INCREMENT -> counters.addAndGet(first.type().recordType(), first.id(), call.amount())
                     .handle((total, failure) -> failure == null ? new IntegerRedisMessage(total)
                             : RespFailures.answerIncrement(failure));
-            case SET -> counters.set(type, first.id(), call.amount()).thenApply(done -> OK);
-            case RESET -> reset(call.keys());
-            default -> totals(call.keys()).thenApply(call::answer);
+            case SET -> counters.set(first.type().recordType(), first.id(), call.amount()).thenApply(done -> OK);
+            case RESET -> reset(named);
+            default -> totals(named).thenApply(call::answer);
         };
     }
 
     /** {@code DEL}: reads the counters, then sets those not at 0 to 0, and answers how many. */
-    private CompletableFuture<RedisMessage> reset(List<RespKey> keys) {
-        return totals(keys).thenCompose(totals -> {
+    private CompletableFuture<RedisMessage> reset(List<NamedCounter> named) {
+        return totals(named).thenCompose(totals -> {
             List<CompletableFuture<Void>> sets = new ArrayList<>();
-            Set<RespKey> notZero = new LinkedHashSet<>();
-            for (int i = 0; i < keys.size(); i++) {
+            Set<NamedCounter> notZero = new LinkedHashSet<>();
+            for (int i = 0; i < named.size(); i++) {
                 if (totals.get(i) != 0) {
-                    notZero.add(keys.get(i));
+                    notZero.add(named.get(i));
                 }
             }
-            notZero.forEach(key -> sets.add(counters.set(key.type().recordType(), key.id(), 0)));
+            notZero.forEach(counter -> sets.add(counters.set(counter.type().recordType(), counter.id(), 0)));
             return CompletableFuture.allOf(sets.toArray(CompletableFuture[]::new))
                     .thenApply(done -> new IntegerRedisMessage(notZero.size()));
         });
     }
 
-    /** The totals of counters, read together with the reads waiting at the time, in order. */
-    private CompletableFuture<List<Long>> totals(List<RespKey> keys) {
-        List<CompletableFuture<Long>> totals = new ArrayList<>(keys.size());
-        keys.forEach(key -> totals.add(counters.get(key.type().recordType(), key.id())));
+    /**
+     * The totals of counters, read together with the reads waiting at the time, in order; a
+     * counter whose name was never recorded (null) is 0.
+     */
+    private CompletableFuture<List<Long>> totals(List<NamedCounter> named) {
+        List<CompletableFuture<Long>> totals = new ArrayList<>(named.size());
+        named.forEach(counter -> totals.add(counter == null ? CompletableFuture.completedFuture(0L)
+                : counters.get(counter.type().recordType(), counter.id())));
         return CompletableFuture.allOf(totals.toArray(CompletableFuture[]::new))
                 .thenApply(done -> totals.stream().map(CompletableFuture::join).toList());
     }

@@ -5,6 +5,7 @@ import io.netty.handler.codec.redis.RedisMessage;
 import io.slotted.ContentionException;
 import io.slotted.CounterOverflowException;
 import io.slotted.DatabaseUnavailableException;
+import io.slotted.NameLimitException;
 import io.slotted.OutcomeUnknownException;
 import io.slotted.QueueFullException;
 import io.slotted.SlottedException;
@@ -40,7 +41,7 @@ final class RespFailures {
             return refused.answer();
         }
         if (cause instanceof SlottedException library) {
-            if (!(library instanceof CounterOverflowException)) {
+            if (!(library instanceof CounterOverflowException) && !(library instanceof NameLimitException)) {
                 log.warn("a Redis-protocol command failed: {}", FailureMessage.of(library));
             }
             return new ErrorRedisMessage(wording(library));
@@ -90,7 +91,7 @@ final class RespFailures {
     }
 
     private static String wording(SlottedException e) {
-        if (e instanceof CounterOverflowException) {
+        if (e instanceof CounterOverflowException || e instanceof NameLimitException) {
             return "ERR " + RespText.oneLine(e.getMessage());
         }
         if (e instanceof OutcomeUnknownException) {

@@ -5,8 +5,11 @@ import io.netty.handler.codec.redis.ErrorRedisMessage;
 import io.netty.handler.codec.redis.RedisMessage;
 import io.netty.handler.codec.redis.SimpleStringRedisMessage;
 import io.slotted.Increment;
+import io.slotted.server.names.CounterNaming;
+import io.slotted.server.names.NamedCounter;
 import io.slotted.server.store.AsyncCounters;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -64,34 +67,69 @@ final class RespTransaction {
      * @return an array of the answers, in the order queued; or one error if the batch failed, in
      *     which case nothing was applied (unless the error says otherwise)
      */
-    CompletableFuture<RedisMessage> exec(AsyncCounters counters) {
+    CompletableFuture<RedisMessage> exec(AsyncCounters counters, CounterNaming naming) {
+        return counters(naming).thenCompose(named -> exec(counters, named))
+                .exceptionally(RespFailures::answerIncrement);
+    }
+
+    /**
+     * The counters of every queued call, in order (null for a fixed answer): those of calls that
+     * record names first, so that a read queued after the first increment of a new name finds it.
+     */
+    private CompletableFuture<List<List<NamedCounter>>> counters(CounterNaming naming) {
+        List<CompletableFuture<List<NamedCounter>>> named = new ArrayList<>(Collections.nCopies(queued.size(), null));
+        for (int i = 0; i < queued.size(); i++) {
+            if (queued.get(i) instanceof CounterCall call && call.writes()) {
+                named.set(i, call.counters(naming));
+            }
+        }
+        return allOf(named).thenCompose(recorded -> {
+            for (int i = 0; i < queued.size(); i++) {
+                if (queued.get(i) instanceof CounterCall call && !call.writes()) {
+                    named.set(i, call.counters(naming));
+                }
+            }
+            return allOf(named);
+        }).thenApply(done -> named.stream().map(future -> future == null ? null : future.join()).toList());
+    }
+
+    private static CompletableFuture<Void> allOf(List<CompletableFuture<List<NamedCounter>>> futures) {
+        return CompletableFuture.allOf(futures.stream().filter(java.util.Objects::nonNull)
+                .toArray(CompletableFuture[]::new));
+    }
+
+    private CompletableFuture<RedisMessage> exec(AsyncCounters counters, List<List<NamedCounter>> named) {
         List<Increment> increments = new ArrayList<>();
-        for (Object command : queued) {
-            if (command instanceof CounterCall call && call.shape() == CounterCall.Shape.INCREMENT) {
-                RespKey key = call.keys().get(0);
-                increments.add(new Increment(key.type().recordType(), key.id(), call.amount()));
+        for (int i = 0; i < queued.size(); i++) {
+            if (queued.get(i) instanceof CounterCall call && call.shape() == CounterCall.Shape.INCREMENT) {
+                NamedCounter counter = named.get(i).get(0);
+                increments.add(new Increment(counter.type().recordType(), counter.id(), call.amount()));
             }
         }
         CompletableFuture<List<Long>> added = increments.isEmpty()
                 ? CompletableFuture.completedFuture(List.of()) : counters.addAllAndGet(increments);
-        return added.thenCompose(totals -> totalsAtTheEnd(counters, totals))
-                .<RedisMessage>thenApply(this::answers)
-                .exceptionally(RespFailures::answerIncrement);
+        return added.thenCompose(totals -> totalsAtTheEnd(counters, named, totals))
+                .thenApply(totals -> answers(named, totals));
     }
 
-    /** Every named counter's total at the end of the batch: learned by it, or read after it. */
-    private CompletableFuture<Map<Counter, Long>> totalsAtTheEnd(AsyncCounters counters, List<Long> totals) {
+    /**
+     * Every named counter's total at the end of the batch: learned by it, or read after it. A
+     * counter whose name was never recorded is absent, and reads 0.
+     */
+    private CompletableFuture<Map<Counter, Long>> totalsAtTheEnd(AsyncCounters counters,
+            List<List<NamedCounter>> named, List<Long> totals) {
         Map<Counter, Long> atTheEnd = new HashMap<>();
         int next = 0;
-        for (Object command : queued) {
-            if (command instanceof CounterCall call && call.shape() == CounterCall.Shape.INCREMENT) {
-                atTheEnd.put(Counter.of(call.keys().get(0)), totals.get(next++));
+        for (int i = 0; i < queued.size(); i++) {
+            if (queued.get(i) instanceof CounterCall call && call.shape() == CounterCall.Shape.INCREMENT) {
+                atTheEnd.put(Counter.of(named.get(i).get(0)), totals.get(next++));
             }
         }
         Map<Counter, CompletableFuture<Long>> reads = new HashMap<>();
-        for (Object command : queued) {
-            if (command instanceof CounterCall call) {
-                call.keys().stream().map(Counter::of).filter(counter -> !atTheEnd.containsKey(counter))
+        for (List<NamedCounter> calls : named) {
+            if (calls != null) {
+                calls.stream().filter(java.util.Objects::nonNull).map(Counter::of)
+                        .filter(counter -> !atTheEnd.containsKey(counter))
                         .forEach(counter -> reads.computeIfAbsent(counter, c -> counters.get(c.type(), c.id())));
             }
         }
@@ -102,7 +140,7 @@ final class RespTransaction {
     }
 
     /** The answers, walking back from the end: a counter's total less what follows. */
-    private ArrayRedisMessage answers(Map<Counter, Long> totals) {
+    private ArrayRedisMessage answers(List<List<NamedCounter>> named, Map<Counter, Long> totals) {
         RedisMessage[] answers = new RedisMessage[queued.size()];
         for (int i = queued.size() - 1; i >= 0; i--) {
             Object command = queued.get(i);
@@ -110,9 +148,10 @@ final class RespTransaction {
                 answers[i] = (RedisMessage) command;
                 continue;
             }
-            answers[i] = call.answer(call.keys().stream().map(key -> totals.get(Counter.of(key))).toList());
+            answers[i] = call.answer(named.get(i).stream()
+                    .map(counter -> counter == null ? 0L : totals.get(Counter.of(counter))).toList());
             if (call.shape() == CounterCall.Shape.INCREMENT) {
-                totals.merge(Counter.of(call.keys().get(0)), -call.amount(), Long::sum);
+                totals.merge(Counter.of(named.get(i).get(0)), -call.amount(), Long::sum);
             }
         }
         return new ArrayRedisMessage(List.of(answers));
@@ -128,8 +167,8 @@ final class RespTransaction {
      * {@code downloads 456} are one counter, whichever way each command named it.
      */
     private record Counter(int type, long id) {
-        static Counter of(RespKey key) {
-            return new Counter(key.type().recordType(), key.id());
+        static Counter of(NamedCounter counter) {
+            return new Counter(counter.type().recordType(), counter.id());
         }
     }
 
