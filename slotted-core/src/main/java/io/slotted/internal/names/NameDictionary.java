@@ -18,6 +18,7 @@ import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 
 /**
@@ -42,6 +43,8 @@ public final class NameDictionary implements CounterNames, AutoCloseable {
             .maximumWeight(CACHE_BYTES)
             .<Key, Long>weigher((key, number) -> 64 + 2 * key.name().length())
             .build();
+    /** The new names being recorded now, each with the one lookup its callers share. */
+    private final Map<Key, CompletableFuture<OptionalLong>> recording = new ConcurrentHashMap<>();
     private final NameRows rows;
     private final Retrier retrier;
     private final NameLookups lookups;
@@ -157,11 +160,22 @@ public final class NameDictionary implements CounterNames, AutoCloseable {
 
     private CompletableFuture<OptionalLong> look(NumberSpace space, int recordType, String name,
             boolean create) {
-        Long cached = cache.getIfPresent(new Key(recordType, name));
+        Key key = new Key(recordType, name);
+        Long cached = cache.getIfPresent(key);
         if (cached != null) {
             return CompletableFuture.completedFuture(OptionalLong.of(cached));
         }
-        return lookups.submit(new NameLookups.Lookup(space, recordType, name, create, new CompletableFuture<>()));
+        if (!create) {
+            return lookups.submit(new NameLookups.Lookup(space, recordType, name, false, new CompletableFuture<>()));
+        }
+        // Callers meeting the same new name at once share one lookup: it goes to the database once.
+        CompletableFuture<OptionalLong> mine = new CompletableFuture<>();
+        CompletableFuture<OptionalLong> shared = recording.putIfAbsent(key, mine);
+        if (shared != null) {
+            return shared;
+        }
+        mine.whenComplete((number, failure) -> recording.remove(key, mine));
+        return lookups.submit(new NameLookups.Lookup(space, recordType, name, true, mine));
     }
 
     private static int checkedType(int recordType) {

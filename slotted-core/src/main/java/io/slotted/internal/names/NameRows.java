@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * The name dictionary's rows: recording names under numbers and reading them back.
@@ -68,7 +69,10 @@ final class NameRows {
             Collection<String> names) throws SQLException {
         Map<String, Long> found = new HashMap<>();
         Map<String, Integer> tries = new HashMap<>();
-        Set<String> missing = new HashSet<>(names);
+        // Sorted, so that every process and thread inserts names in one order: two claims of the
+        // same names then wait for each other instead of deadlocking (on PostgreSQL a deadlock
+        // costs the deadlock_timeout, a second, before one of them is retried).
+        Set<String> missing = new TreeSet<>(names);
         for (int round = 0; round < MAX_ROUNDS && !missing.isEmpty(); round++) {
             Map<String, Long> proposed = proposals(space, missing, tries);
             found.putAll(insert(connection, dialect, recordType, proposed));

@@ -102,11 +102,16 @@ public final class TypeNames {
      * @throws IllegalArgumentException for anything that is neither a name nor a number in range
      */
     public Optional<CounterType> pinnedOrNumber(String text) {
-        try {
-            return Optional.of(resolve(text));
-        } catch (UnknownTypeException notPinned) {
+        // On every request: a pinned name or a name is found without an exception.
+        CounterType configured = named.get(text);
+        if (configured != null) {
+            return Optional.of(configured);
+        }
+        if (!text.isEmpty() && text.length() <= 63 && text.charAt(0) >= 'a' && text.charAt(0) <= 'z'
+                && NAME.matcher(text).matches()) {
             return Optional.empty();
         }
+        return Optional.of(resolve(text));
     }
 
     /**
