@@ -14,7 +14,8 @@
 #   strings, known the same keys again: every id recorded, and cached in the service.
 # After each run the SQL sum of the type must have grown by the requests sent, and the names
 # recorded are counted. Needs redis-benchmark (redis-tools); stops by itself. Results go to
-# bench-results/string-keys/.
+# bench-results/string-keys/. PROFILE=1 records the service with JFR into
+# bench-results/string-keys/service.jfr, from the end of the warm-up.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 db="${1:-jdbc:mariadb://127.0.0.1:3306/slotted_strings?user=root}"
@@ -41,7 +42,9 @@ case "$db" in
   *) echo "string-keys.sh: give a MariaDB or PostgreSQL JDBC URL, or h2" >&2; exit 2 ;;
 esac
 
-java -Xmx256m -jar "$jar" serve --port "$port" --resp-port "$resp" --db "$db" > "$out/server.log" 2>&1 &
+jfr=()
+[[ -n "${PROFILE:-}" ]] && jfr=("-XX:StartFlightRecording=filename=$out/service.jfr,settings=profile,delay=${warmup}s")
+java -Xmx256m "${jfr[@]}" -jar "$jar" serve --port "$port" --resp-port "$resp" --db "$db" > "$out/server.log" 2>&1 &
 server=$!
 trap 'kill "$server" 2>/dev/null || true' EXIT
 for _ in $(seq 1 60); do

@@ -12,7 +12,9 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
@@ -108,14 +110,14 @@ abstract class NameSuite extends CounterTableTest {
             runConcurrently(8, thread -> {
                 SlottedCounters process = processes.get(thread % 2);
                 List<String> mine = new ArrayList<>(names);
-                java.util.Collections.shuffle(mine, new Random(thread));
+                Collections.shuffle(mine, new Random(thread));
                 for (String name : mine) {
                     seen.get(thread % 2).put(name, process.names().id(TYPE, name));
                 }
             });
         }
         assertThat(seen.get(0)).hasSize(1000).isEqualTo(seen.get(1));
-        assertThat(new java.util.HashSet<>(seen.get(0).values())).hasSize(1000);
+        assertThat(new HashSet<>(seen.get(0).values())).hasSize(1000);
         SlottedCounters restarted = counters(builder());
         for (String name : names) {
             assertThat(restarted.names().findId(TYPE, name)).as(name).hasValue(seen.get(0).get(name));

@@ -14,6 +14,12 @@ import io.slotted.server.config.TypeNames;
 import io.slotted.server.http.HttpSettings;
 import io.slotted.server.resp.RespSettings;
 import java.io.IOException;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -297,7 +303,7 @@ abstract class OtherLanguageClientsSuite {
         String spaced = "alice smith " + base;
         String unicode = "Zürich 東京 " + base;
         String longest = "é".repeat((512 - Long.toString(base).length() - 1) / 2) + "-" + base;
-        longest += "x".repeat(512 - longest.getBytes(java.nio.charset.StandardCharsets.UTF_8).length);
+        longest += "x".repeat(512 - longest.getBytes(StandardCharsets.UTF_8).length);
 
         assertThat(run(client, "string_keys", base)).isEqualTo(json("""
                 {"incr_path": 1, "incrby_path": 5, "incrby_post": 2, "hincrby_post": 5, "incr_spaced": 1,
@@ -317,12 +323,12 @@ abstract class OtherLanguageClientsSuite {
 
     /** A counter's total as {@code GET /v1/counters/{type}/{id}} answers it, the id percent-encoded. */
     private long httpCount(String type, String id) throws Exception {
-        String encoded = java.net.URLEncoder.encode(id, java.nio.charset.StandardCharsets.UTF_8).replace("+", "%20");
-        java.net.http.HttpResponse<String> response = java.net.http.HttpClient.newHttpClient().send(
-                java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:" + server.port()
+        String encoded = URLEncoder.encode(id, StandardCharsets.UTF_8).replace("+", "%20");
+        HttpResponse<String> response = HttpClient.newHttpClient().send(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port()
                         + "/v1/counters/" + type + "/" + encoded))
                         .header("Authorization", "Bearer " + ServiceSuite.READER).build(),
-                java.net.http.HttpResponse.BodyHandlers.ofString());
+                HttpResponse.BodyHandlers.ofString());
         assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
         Map<?, ?> body = JSON.readValue(response.body(), Map.class);
         assertThat(body.get("id")).isEqualTo(id);

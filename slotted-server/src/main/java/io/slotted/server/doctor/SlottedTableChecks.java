@@ -1,6 +1,7 @@
 package io.slotted.server.doctor;
 
 import io.slotted.SlottedCounters;
+import io.slotted.server.config.NameBounds;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -20,10 +21,10 @@ import java.util.Optional;
  * Slotted's own tables: how counters spread over their slots, the headroom of the seed's
  * {@code INT} columns (its auto-increment {@code id}, its {@code count}), flush-ledger rows no
  * process has touched for a day, idempotency keys older than their retention, and how far behind
- * each bound type's roll-up is.
+ * each bound type's roll-up is, and how many names the name dictionary holds.
  *
  * <p>The table names follow Slotted's: {@code <table>_ledger}, {@code <table>_keys},
- * {@code <table>_types}. A table that does not exist is simply not checked. Flushers' marks
+ * {@code <table>_types}, {@code <table>_names}. A table that does not exist is simply not checked. Flushers' marks
  * (record type {@link SlottedCounters#RESERVED_RECORD_TYPE}) are left out of every count.
  */
 final class SlottedTableChecks {
@@ -35,6 +36,10 @@ final class SlottedTableChecks {
     static final Duration KEY_PRUNING_SLACK = Duration.ofHours(1);
     /** Used past this share of a column's range, or exhausted within a year, is a finding. */
     static final double HEADROOM_LIMIT = 0.5;
+    /** Type names past this share of the default bound on them are a finding. */
+    static final double TYPE_NAMES_WARNING = 0.8;
+    /** String ids past this many are a finding: no process prunes the dictionary. */
+    static final long IDS_WARNING = 10_000_000;
 
     private final String table;
     private final boolean postgres;
@@ -74,7 +79,42 @@ final class SlottedTableChecks {
         olderThan(connection, table + "_keys", "created_ms", keyRetention.plus(KEY_PRUNING_SLACK))
                 .ifPresent(checks::add);
         checks.addAll(rollUpLag(connection));
+        dictionary(connection).ifPresent(checks::add);
         return checks;
+    }
+
+    /**
+     * The name dictionary's size: type names against the default bound on them, and string ids,
+     * whose number grows with every new id a client sends and which no process ever prunes.
+     */
+    private Optional<Check> dictionary(Connection connection) {
+        String names = table + "_names";
+        if (!exists(connection, names)) {
+            return Optional.empty();
+        }
+        long[] counts = query(connection, "SELECT SUM(CASE WHEN record_type = "
+                + SlottedCounters.RESERVED_RECORD_TYPE + " THEN 1 ELSE 0 END), COUNT(*) FROM " + names,
+                rows -> rows.next() ? new long[] {rows.getLong(1), rows.getLong(2) - rows.getLong(1)} : null);
+        if (counts == null) {
+            return Optional.empty();
+        }
+        String name = names + ": the name dictionary";
+        String value = String.format(Locale.ROOT, "%,d type names, %,d string ids", counts[0], counts[1]);
+        String why = "each type name and string id clients have counted with is recorded once and kept;"
+                + " a service refuses new type names past --max-type-names (default "
+                + NameBounds.DEFAULTS.maxTypeNames() + ") and records at most --new-ids-per-second new ids";
+        boolean typesNearTheBound = counts[0] >= NameBounds.DEFAULTS.maxTypeNames() * TYPE_NAMES_WARNING;
+        boolean manyIds = counts[1] >= IDS_WARNING;
+        if (!typesNearTheBound && !manyIds) {
+            return Optional.of(Check.ok(name, value, why));
+        }
+        return Optional.of(Check.finding(name, value, why, typesNearTheBound
+                ? "type names near the bound: look for clients that put ids in the type (views_123:1 rather"
+                        + " than views:123); SELECT name FROM " + names + " WHERE record_type = "
+                        + SlottedCounters.RESERVED_RECORD_TYPE + " lists them"
+                : "over " + IDS_WARNING / 1_000_000 + " million string ids: if a client mints a new id per"
+                        + " request (a timestamp, a random value), lower --new-ids-per-second or give it"
+                        + " numeric ids; SELECT name FROM " + names + " ORDER BY created_ms DESC shows the newest"));
     }
 
     private Optional<Check> spread(Connection connection) {

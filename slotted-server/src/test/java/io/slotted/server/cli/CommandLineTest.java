@@ -91,6 +91,23 @@ class CommandLineTest {
     }
 
     @Test
+    void incrAndGet_ofStringKeys_recordTheNamesOnce_andServeRefusesTypesTheDictionaryMapsElsewhere() {
+        Run first = run("incr", "likes", "post:8f3a", "--by", "2", "--db", h2Url);
+        Run second = run("incr", "likes", "post:8f3a", "--db", h2Url);
+        Run get = run("get", "likes", "post:8f3a", "nobody", "7", "--db", h2Url);
+        Run unknownType = run("get", "nosuch", "1", "--db", h2Url);
+        Run pinnedElsewhere = run("serve", "--port", "0", "--types", "likes=5", "--db", h2Url);
+
+        assertThat(first.out()).as(first.err()).isEqualTo("likes post:8f3a: 2 (+2)" + System.lineSeparator());
+        assertThat(second.out()).isEqualTo("likes post:8f3a: 3 (+1)" + System.lineSeparator());
+        assertThat(get.out().lines()).as(get.err()).containsExactly("likes post:8f3a: 3", "likes nobody: 0", "likes 7: 0");
+        assertThat(unknownType.out()).isEqualTo("nosuch 1: 0" + System.lineSeparator());
+        assertThat(pinnedElsewhere.status()).isEqualTo(2);
+        assertThat(pinnedElsewhere.err().lines()).hasSize(1);
+        assertThat(pinnedElsewhere.err()).contains("types likes=5").contains("maps it to");
+    }
+
+    @Test
     void adopt_thenIncr_rollupOnce_set_andRelease_onH2() {
         h2("CREATE TABLE repos (id BIGINT PRIMARY KEY, downloads_count BIGINT DEFAULT 0 NOT NULL)",
                 "INSERT INTO repos (id, downloads_count) VALUES (5, 0), (6, 100)");

@@ -199,6 +199,29 @@ abstract class DoctorSuite {
         assertThat(report.hasFindings()).isTrue();
     }
 
+    @Test
+    void theNameDictionary_isCounted_andTypeNamesNearTheirBound_areAFinding() {
+        String counters = table + "_counters";
+        try (SlottedCounters slotted = SlottedCounters.builder(db.dataSource()).table(counters).build()) {
+            slotted.migrate();
+            slotted.names().id(slotted.names().type("views"), "/blog/hello-world");
+        }
+        Check few = check(examine(Duration.ZERO, counters), counters + "_names: the name dictionary");
+        assertThat(few.ok()).as(few.toString()).isTrue();
+        assertThat(few.value()).isEqualTo("1 type names, 1 string ids");
+
+        StringBuilder rows = new StringBuilder();
+        for (int i = 0; i < 800; i++) {
+            rows.append(rows.length() == 0 ? "" : ", ").append("(").append(SlottedCounters.RESERVED_RECORD_TYPE)
+                    .append(", 'type_").append(i).append("', ").append(1_000 + i).append(", 0)");
+        }
+        db.execute("INSERT INTO " + counters + "_names (record_type, name, record_id, created_ms) VALUES " + rows);
+
+        Check many = finding(examine(Duration.ZERO, counters), counters + "_names: the name dictionary");
+        assertThat(many.value()).isEqualTo("801 type names, 1 string ids");
+        assertThat(many.advice()).contains("views_123:1");
+    }
+
     private static Check check(DoctorReport report, String name) {
         return report.checks().stream().filter(check -> check.name().equals(name)).findFirst()
                 .orElseThrow(() -> new AssertionError("no check " + name + " in " + report.checks()));

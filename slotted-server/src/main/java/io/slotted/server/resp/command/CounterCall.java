@@ -7,6 +7,7 @@ import io.slotted.SlottedCounters;
 import io.slotted.server.names.CounterNaming;
 import io.slotted.server.names.NamedCounter;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
@@ -85,7 +86,7 @@ record CounterCall(Shape shape, List<RespKey> keys, long amount) {
     CompletableFuture<List<NamedCounter>> counters(CounterNaming naming) {
         boolean records = shape == Shape.INCREMENT || shape == Shape.SET;
         if (keys.size() == 1) {
-            return counter(keys.get(0), naming, records).thenApply(java.util.Collections::singletonList);
+            return counter(keys.get(0), naming, records).thenApply(Collections::singletonList);
         }
         List<CompletableFuture<NamedCounter>> found = new ArrayList<>(keys.size());
         keys.forEach(key -> found.add(counter(key, naming, records)));

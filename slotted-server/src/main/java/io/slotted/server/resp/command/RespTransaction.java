@@ -13,6 +13,7 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -94,7 +95,7 @@ final class RespTransaction {
     }
 
     private static CompletableFuture<Void> allOf(List<CompletableFuture<List<NamedCounter>>> futures) {
-        return CompletableFuture.allOf(futures.stream().filter(java.util.Objects::nonNull)
+        return CompletableFuture.allOf(futures.stream().filter(Objects::nonNull)
                 .toArray(CompletableFuture[]::new));
     }
 
@@ -128,7 +129,7 @@ final class RespTransaction {
         Map<Counter, CompletableFuture<Long>> reads = new HashMap<>();
         for (List<NamedCounter> calls : named) {
             if (calls != null) {
-                calls.stream().filter(java.util.Objects::nonNull).map(Counter::of)
+                calls.stream().filter(Objects::nonNull).map(Counter::of)
                         .filter(counter -> !atTheEnd.containsKey(counter))
                         .forEach(counter -> reads.computeIfAbsent(counter, c -> counters.get(c.type(), c.id())));
             }
