@@ -1,5 +1,6 @@
 package io.slotted;
 
+import io.slotted.internal.names.IdText;
 import java.util.Collection;
 import java.util.Map;
 import java.util.OptionalInt;
@@ -51,13 +52,13 @@ import java.util.regex.Pattern;
  */
 public interface CounterNames {
     /** The longest string id, in bytes of UTF-8. */
-    int MAX_ID_BYTES = 512;
+    int MAX_ID_BYTES = IdText.MAX_ID_BYTES;
     /** Every mapped id is below this, −2^62; numeric ids below it are refused. */
-    long MAPPED_IDS_END = -(1L << 62);
+    long MAPPED_IDS_END = IdText.MAPPED_IDS_END;
     /** Type names created on first use get numbers from this one up, 2^30. */
     int FIRST_NAMED_TYPE = 1 << 30;
     /** What a type name looks like: lowercase, starting with a letter, at most 63 characters. */
-    Pattern TYPE_NAME = Pattern.compile("[a-z][a-z0-9_]{0,62}");
+    Pattern TYPE_NAME = IdText.TYPE_NAME;
 
     /**
      * The {@code record_type} of a type name, recording it on its first use.
@@ -186,6 +187,6 @@ public interface CounterNames {
      *     {@link #MAPPED_IDS_END}
      */
     static OptionalLong numberOf(String id) {
-        return io.slotted.internal.names.IdText.numberOf(id);
+        return IdText.numberOf(id);
     }
 }

@@ -1,13 +1,19 @@
 package io.slotted.internal.names;
 
-import io.slotted.CounterNames;
 import java.util.OptionalLong;
+import java.util.regex.Pattern;
 
 /**
  * The rules for ids and type names as text, in one place: which ids are numbers, which strings
  * may be ids, which may be type names.
  */
 public final class IdText {
+    /** The longest string id, in bytes of UTF-8. */
+    public static final int MAX_ID_BYTES = 512;
+    /** Every mapped id is below this, −2^62; numeric ids below it are refused. */
+    public static final long MAPPED_IDS_END = -(1L << 62);
+    /** What a type name looks like: lowercase, starting with a letter, at most 63 characters. */
+    public static final Pattern TYPE_NAME = Pattern.compile("[a-z][a-z0-9_]{0,62}");
     private static final String NUMERIC_RANGE = "numeric ids from -9223372036854775808 to"
             + " -4611686018427387905 are kept for string ids";
 
@@ -24,12 +30,12 @@ public final class IdText {
     public static OptionalLong numberOf(String id) {
         if (id == null || id.isEmpty()) {
             throw new IllegalArgumentException("an id must be a number or a string of 1 to "
-                    + CounterNames.MAX_ID_BYTES + " bytes, but was empty");
+                    + MAX_ID_BYTES + " bytes, but was empty");
         }
         if (isDecimal(id)) {
             long number = parse(id);
             if (number != Long.MAX_VALUE || !overflows(id)) {
-                if (CounterNames.isMapped(number)) {
+                if (number < MAPPED_IDS_END) {
                     throw new IllegalArgumentException("id " + id + " is out of range: " + NUMERIC_RANGE
                             + "; use a larger number or a string");
                 }
@@ -44,10 +50,10 @@ public final class IdText {
      * Checks a type name.
      *
      * @param name the name as given
-     * @throws IllegalArgumentException unless it matches {@link CounterNames#TYPE_NAME}
+     * @throws IllegalArgumentException unless it matches {@link #TYPE_NAME}
      */
     public static void checkTypeName(String name) {
-        if (name == null || !CounterNames.TYPE_NAME.matcher(name).matches()) {
+        if (name == null || !TYPE_NAME.matcher(name).matches()) {
             throw new IllegalArgumentException("type name '" + excerpt(name) + "' is malformed: a type"
                     + " name is 1 to 63 lowercase letters, digits and _, starting with a letter");
         }
@@ -71,8 +77,8 @@ public final class IdText {
                 bytes += c < 0x80 ? 1 : c < 0x800 ? 2 : 3;
             }
         }
-        if (bytes > CounterNames.MAX_ID_BYTES) {
-            throw new IllegalArgumentException("an id is at most " + CounterNames.MAX_ID_BYTES
+        if (bytes > MAX_ID_BYTES) {
+            throw new IllegalArgumentException("an id is at most " + MAX_ID_BYTES
                     + " bytes of UTF-8, but '" + excerpt(id) + "' has " + bytes);
         }
     }
