@@ -4,6 +4,8 @@ import io.slotted.MigrationReport;
 import io.slotted.SlottedException;
 import io.slotted.server.auth.AccessCheck;
 import io.slotted.server.auth.AccessTokens;
+import io.slotted.server.auth.FailedAuthentications;
+import io.slotted.server.auth.GuardedAccess;
 import io.slotted.server.config.ServerSettings;
 import io.slotted.server.http.HttpFrontEnd;
 import io.slotted.server.http.HttpSettings;
@@ -15,6 +17,7 @@ import io.slotted.server.store.AsyncCounters;
 import io.slotted.server.store.FailureMessage;
 import io.slotted.server.store.PooledCounters;
 import io.slotted.server.store.SharedH2File;
+import io.slotted.server.tls.ServerTls;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -53,16 +56,18 @@ public final class SlottedServer implements AutoCloseable {
     private final AsyncCounters asyncCounters;
     private Optional<SharedH2File> sharing = Optional.empty();
     private final HttpFrontEnd http;
+    private final ServerTls tls;
     private RespFrontEnd resp;
     private final AtomicBoolean closed = new AtomicBoolean();
     private final CountDownLatch stopped = new CountDownLatch(1);
 
     private SlottedServer(ServerMetrics metrics, PooledCounters store, AsyncCounters asyncCounters,
-            HttpFrontEnd http) {
+            HttpFrontEnd http, ServerTls tls) {
         this.metrics = metrics;
         this.store = store;
         this.asyncCounters = asyncCounters;
         this.http = http;
+        this.tls = tls;
     }
 
     /**
@@ -103,8 +108,8 @@ public final class SlottedServer implements AutoCloseable {
      * @param httpSettings the HTTP front end's deadlines, workers and connection limits
      * @param respSettings the Redis-protocol front end's port and bounds, or null for none
      * @return the running service
-     * @throws IllegalArgumentException if the token file cannot be read or is malformed, or the
-     *     library refuses a counter setting
+     * @throws IllegalArgumentException if the token file cannot be read or is malformed, a TLS
+     *     file does not hold what it should, or the library refuses a counter setting
      * @throws io.slotted.server.store.DatabaseFailure if the database cannot be reached or migrated
      * @throws ServiceFailure if an address cannot be listened on
      */
@@ -113,6 +118,8 @@ public final class SlottedServer implements AutoCloseable {
         AccessTokens tokens = settings.tokenFile() == null ? null
                 : AccessTokens.read(settings.tokenFile());
         checkPortFree(settings);
+        ServerTls tls = settings.tls() == null ? null
+                : ServerTls.start(settings.tls(), ServerTls.CHECK_EVERY);
         ServerMetrics metrics = new ServerMetrics();
         PooledCounters store = null;
         AsyncCounters asyncCounters = null;
@@ -122,12 +129,14 @@ public final class SlottedServer implements AutoCloseable {
             migrate(store);
             CounterNaming naming = CounterNaming.start(settings.types(), store.counters().names());
             metrics.bind(store.counters());
-            AccessCheck access = tokens == null ? AccessCheck.open() : tokens;
+            // One guard for every front end: an address's wrong tokens count over all of them.
+            GuardedAccess access = new GuardedAccess(tokens == null ? AccessCheck.open() : tokens,
+                    new FailedAuthentications(store.counters().config().ticker()));
             // One AsyncCounters, and so one overflow guard, for every front end.
             asyncCounters = new AsyncCounters(store.counters());
             HttpFrontEnd http = new HttpFrontEnd(store, asyncCounters, naming, access,
-                    metrics, httpSettings);
-            SlottedServer server = new SlottedServer(metrics, store, asyncCounters, http);
+                    metrics, httpSettings, tls);
+            SlottedServer server = new SlottedServer(metrics, store, asyncCounters, http, tls);
             listen(http, settings);
             if (respSettings != null) {
                 server.listenForResp(settings, respSettings, access, naming);
@@ -138,7 +147,7 @@ public final class SlottedServer implements AutoCloseable {
                 server.shareH2File(settings);
             }
             // The roll-up of bound types runs in the store's counters, when the settings ask for it.
-            logStart(settings, store, http.port(), tokens);
+            logStart(settings, store, http.port(), tokens, tls);
             return server;
         } catch (RuntimeException e) {
             if (asyncCounters != null) {
@@ -146,6 +155,9 @@ public final class SlottedServer implements AutoCloseable {
             }
             if (store != null) {
                 store.close();
+            }
+            if (tls != null) {
+                tls.close();
             }
             metrics.close();
             throw e;
@@ -193,10 +205,10 @@ public final class SlottedServer implements AutoCloseable {
         }
     }
 
-    private void listenForResp(ServerSettings settings, RespSettings respSettings, AccessCheck access,
+    private void listenForResp(ServerSettings settings, RespSettings respSettings, GuardedAccess access,
             CounterNaming naming) {
         resp = new RespFrontEnd(asyncCounters, naming, access, metrics, respSettings,
-                version());
+                version(), tls);
         try {
             resp.start(settings.bind());
         } catch (RuntimeException e) {
@@ -205,7 +217,8 @@ public final class SlottedServer implements AutoCloseable {
             throw new ServiceFailure("cannot listen for the Redis protocol on " + settings.bind()
                     + ":" + respSettings.port() + ": " + FailureMessage.rootMessage(e), e);
         }
-        log.info("slotted listening for the Redis protocol on {}:{}", settings.bind(), resp.port());
+        log.info("slotted listening for the Redis protocol{} on {}:{}", tls == null ? "" : " over TLS",
+                settings.bind(), resp.port());
     }
 
     private void shareH2File(ServerSettings settings) {
@@ -229,11 +242,19 @@ public final class SlottedServer implements AutoCloseable {
     }
 
     private static void logStart(ServerSettings settings, PooledCounters store, int port,
-            AccessTokens tokens) {
-        String address = "http://" + (settings.bind().contains(":") ? "[" + settings.bind() + "]"
-                : settings.bind()) + ":" + port;
+            AccessTokens tokens, ServerTls tls) {
+        String address = (tls == null ? "http://" : "https://") + (settings.bind().contains(":")
+                ? "[" + settings.bind() + "]" : settings.bind()) + ":" + port;
         log.info("slotted listening on {} with the database {} ({} mode)", address, store.describe(),
                 settings.counters().mode());
+        if (tls != null) {
+            log.info("TLS 1.3 and 1.2 with the certificate {}; its files are read again when they"
+                    + " change", tls.describe());
+        } else if (settings.plaintext()) {
+            log.warn("--plaintext: serving without TLS on {}, so TLS must end in front of the"
+                    + " service; tokens and counts cross the network between it and here in clear"
+                    + " text", settings.bind());
+        }
         if (settings.counters().rollsUp()) {
             log.info("rolling up the counter types bound to owner columns every {} ms",
                     settings.counters().rollUpEvery().toMillis());
@@ -244,7 +265,8 @@ public final class SlottedServer implements AutoCloseable {
         if (tokens == null) {
             log.info("no --tokens given: accepting requests without a token, which is allowed only"
                     + " because {} is a loopback address", settings.bind());
-            log.info("try: curl -s -X POST {}/v1/counters/1/456/increment", address);
+            log.info("try: curl -s -X POST {}/v1/counters/1/456/increment{}", address,
+                    tls == null ? "" : " --cacert CA.pem");
         } else {
             log.info("accepting {} token(s) from the token file", tokens.size());
         }
@@ -316,6 +338,9 @@ public final class SlottedServer implements AutoCloseable {
                 sharing.ifPresent(SharedH2File::close);
                 store.close();
             } finally {
+                if (tls != null) {
+                    tls.close();
+                }
                 metrics.close();
                 stopped.countDown();
                 log.info("stopped");

@@ -12,5 +12,10 @@ public enum AccessDecision {
     /** The presented token is not one of the accepted tokens. */
     UNKNOWN_TOKEN,
     /** The token is known but holds no scope that covers the one required. */
-    LACKS_SCOPE
+    LACKS_SCOPE,
+    /**
+     * Too many wrong tokens came from the caller's address lately: this one was not checked, and
+     * the caller should wait before it tries again.
+     */
+    HELD_BACK
 }

@@ -7,6 +7,7 @@ import io.slotted.server.cli.bucket.BucketsOption;
 import io.slotted.server.config.CounterSettings;
 import io.slotted.server.config.NameBounds;
 import io.slotted.server.config.ServerSettings;
+import io.slotted.server.config.TlsFiles;
 import io.slotted.server.store.FailureMessage;
 import io.slotted.server.http.HttpSettings;
 import java.nio.file.Path;
@@ -38,7 +39,8 @@ final class ServeCommand implements Callable<Integer> {
     int port;
 
     @Option(names = "--bind", paramLabel = "ADDRESS", defaultValue = "${env:SLOTTED_BIND:-127.0.0.1}",
-            description = "Address to listen on; anything but loopback needs --tokens."
+            description = "Address to listen on; anything but loopback needs --tokens, and TLS"
+                    + " (--tls-cert, --tls-key) or --plaintext."
                     + " Default: 127.0.0.1. Env: SLOTTED_BIND.")
     String bind;
 
@@ -55,6 +57,27 @@ final class ServeCommand implements Callable<Integer> {
                     + " write, admin; without it only loopback clients are served, unauthenticated."
                     + " Env: SLOTTED_TOKENS.")
     Path tokens;
+
+    @Option(names = "--tls-cert", paramLabel = "FILE", defaultValue = "${env:SLOTTED_TLS_CERT}",
+            description = "PEM certificate chain, own certificate first: serves HTTPS, and TLS on"
+                    + " the Redis port (TLS 1.3 and 1.2). Read again when the file changes."
+                    + " Needs --tls-key. Env: SLOTTED_TLS_CERT.")
+    Path tlsCert;
+
+    @Option(names = "--tls-key", paramLabel = "FILE", defaultValue = "${env:SLOTTED_TLS_KEY}",
+            description = "PEM private key of --tls-cert (PKCS#8, RSA or EC), unencrypted. Read"
+                    + " again when the file changes. Env: SLOTTED_TLS_KEY.")
+    Path tlsKey;
+
+    @Option(names = "--tls-client-ca", paramLabel = "FILE", defaultValue = "${env:SLOTTED_TLS_CLIENT_CA}",
+            description = "PEM CA certificates: clients must present a certificate one of them"
+                    + " signed (mutual TLS). Needs --tls-cert. Env: SLOTTED_TLS_CLIENT_CA.")
+    Path tlsClientCa;
+
+    @Option(names = "--plaintext", defaultValue = "${env:SLOTTED_PLAINTEXT:-false}",
+            description = "Serve without TLS on a non-loopback --bind, because TLS ends in front of"
+                    + " the service (a load balancer). Env: SLOTTED_PLAINTEXT.")
+    boolean plaintext;
 
     @Mixin
     TypeNamesOption types;
@@ -133,10 +156,15 @@ final class ServeCommand implements Callable<Integer> {
         if (tokenFile == null && ServerSettings.needsTokens(bind)) {
             throw refusedWithoutTokens();
         }
+        TlsFiles tls = tlsFiles();
+        if (tls == null && !plaintext && ServerSettings.needsTokens(bind)) {
+            throw refusedWithoutTls();
+        }
         ServerSettings settings = new ServerSettings(port, bind, db.settings(), tokenFile,
                 types.names(), new CounterSettings(CounterSettings.DEFAULTS.table(), mode, slots,
                         rollUpEvery).withBuckets(buckets.kept(types))
-                        .withNameBounds(new NameBounds(newIdsPerSecond, maxTypeNames)));
+                        .withNameBounds(new NameBounds(newIdsPerSecond, maxTypeNames)),
+                tls, plaintext);
         HttpSettings defaults = HttpSettings.defaults();
         HttpSettings http = defaults.withRequestDeadline(requestTimeout).withBodyDeadline(bodyTimeout)
                 .withWorkers(workers, defaults.workerQueue()).withConnections(maxConnections, idleTimeout);
@@ -149,9 +177,49 @@ final class ServeCommand implements Callable<Integer> {
 
     /** The settings' own refusal, worded with the flags that fix it. */
     private ParameterException refusedWithoutTokens() {
-        return new ParameterException(spec.commandLine(), "refusing to listen on " + bind
-                + " without --tokens: anyone who can reach it could change counts; give --tokens"
+        return usage("refusing to listen on " + bind + " without --tokens: anyone who can reach it could change counts; give --tokens"
                 + " FILE, or --bind " + ServerSettings.DEFAULT_BIND + " to serve this machine only");
+    }
+
+    /** The TLS files, when the flags name a whole set; the flags that are missing otherwise. */
+    private TlsFiles tlsFiles() {
+        Path cert = given(tlsCert);
+        Path key = given(tlsKey);
+        Path clientCa = given(tlsClientCa);
+        if (cert == null && key == null) {
+            if (clientCa != null) {
+                throw usage("--tls-client-ca needs --tls-cert FILE --tls-key FILE:"
+                        + " mutual TLS is TLS first");
+            }
+            return null;
+        }
+        if (cert == null) {
+            throw usage("--tls-key needs --tls-cert FILE, the certificate of that key");
+        }
+        if (key == null) {
+            throw usage("--tls-cert needs --tls-key FILE, the certificate's private key");
+        }
+        if (plaintext) {
+            throw usage("--plaintext and --tls-cert conflict: give --tls-cert and --tls-key to serve"
+                    + " TLS, or --plaintext when TLS ends in front of the service, not both");
+        }
+        return new TlsFiles(cert, key, clientCa);
+    }
+
+    private ParameterException usage(String message) {
+        return new ParameterException(spec.commandLine(), message);
+    }
+
+    private static Path given(Path file) {
+        return file == null || file.toString().isBlank() ? null : file;
+    }
+
+    /** The settings' own refusal, worded with the flags that fix it. */
+    private ParameterException refusedWithoutTls() {
+        return usage("refusing to listen on " + bind + " without TLS: tokens and counts would"
+                + " cross the network in clear text; give --tls-cert FILE --tls-key FILE, or"
+                + " --plaintext when TLS ends in front of the service, or --bind "
+                + ServerSettings.DEFAULT_BIND + " to serve this machine only");
     }
 
     private static void stop(SlottedServer server) {

@@ -7,10 +7,13 @@ import java.util.Objects;
 
 /**
  * Everything the service runs with, checked as a whole when made: the address to listen on, the
- * database, the token file, the type names and how counters are written.
+ * database, the token file, TLS, the type names and how counters are written.
  *
- * <p>One rule spans settings: without tokens, anyone who can reach the port may change counts, so
- * the service then listens only on a loopback address, reachable from this machine alone.
+ * <p>Two rules span settings, both about an address other machines can reach. Without tokens,
+ * anyone who can reach the port may change counts, so the service then listens only on a loopback
+ * address, reachable from this machine alone. And without TLS, tokens and counts cross the network
+ * in clear text, so a non-loopback address also needs TLS, unless {@code plaintext} says that TLS
+ * ends in front of the service (a load balancer, a sidecar).
  *
  * <p>The token file is named, not read: reading it, like opening the database, is part of starting
  * the service, and these settings are only the description of one.
@@ -21,9 +24,11 @@ import java.util.Objects;
  * @param tokenFile the file of accepted tokens, or null for no authentication
  * @param types the configured type names
  * @param counters the counter table, write mode, slots and roll-up interval
+ * @param tls the certificate and key every front end serves TLS with, or null for none
+ * @param plaintext whether the operator means to serve without TLS on a non-loopback address
  */
 public record ServerSettings(int port, String bind, DatabaseSettings database, Path tokenFile,
-        TypeNames types, CounterSettings counters) {
+        TypeNames types, CounterSettings counters, TlsFiles tls, boolean plaintext) {
     /** The port the service listens on unless told otherwise. */
     public static final int DEFAULT_PORT = 8080;
     /** The address the service listens on unless told otherwise: this machine only. */
@@ -35,7 +40,8 @@ public record ServerSettings(int port, String bind, DatabaseSettings database, P
      * Checks the settings.
      *
      * @throws IllegalArgumentException if the port is out of range, the address cannot be resolved,
-     *     or it is not a loopback address and there is no token file
+     *     or it is not a loopback address and there is no token file, or neither TLS nor plaintext
+     * @throws IllegalStateException if both TLS and plaintext are asked for
      */
     public ServerSettings {
         Objects.requireNonNull(bind, "bind");
@@ -51,6 +57,32 @@ public record ServerSettings(int port, String bind, DatabaseSettings database, P
                     + " anyone who can reach it could change counts; give a token file, or listen"
                     + " on " + DEFAULT_BIND + " to serve this machine only");
         }
+        if (tls != null && plaintext) {
+            throw new IllegalStateException("TLS files and plaintext conflict: serve TLS, or say"
+                    + " that TLS ends in front of the service, not both");
+        }
+        if (tls == null && !plaintext && needsTokens(bind)) {
+            throw new IllegalArgumentException("refusing to listen on " + bind + " without TLS:"
+                    + " tokens and counts would cross the network in clear text; give a certificate"
+                    + " and key, or say plaintext when TLS ends in front of the service");
+        }
+    }
+
+    /**
+     * Settings without TLS, as a service listening on a loopback address runs.
+     *
+     * @param port the TCP port, 0 to 65535; 0 picks a free one
+     * @param bind the address to listen on
+     * @param database where the counters live
+     * @param tokenFile the file of accepted tokens, or null for no authentication
+     * @param types the configured type names
+     * @param counters the counter table, write mode, slots and roll-up interval
+     * @throws IllegalArgumentException as the full constructor does; a non-loopback address is
+     *     refused, since it needs TLS or plaintext
+     */
+    public ServerSettings(int port, String bind, DatabaseSettings database, Path tokenFile,
+            TypeNames types, CounterSettings counters) {
+        this(port, bind, database, tokenFile, types, counters, null, false);
     }
 
     /**
@@ -90,7 +122,17 @@ public record ServerSettings(int port, String bind, DatabaseSettings database, P
      * @return the changed settings
      */
     public ServerSettings withPort(int port) {
-        return new ServerSettings(port, bind, database, tokenFile, types, counters);
+        return new ServerSettings(port, bind, database, tokenFile, types, counters, tls, plaintext);
+    }
+
+    /**
+     * These settings, served over TLS.
+     *
+     * @param files the certificate, key and optional client CA
+     * @return the changed settings
+     */
+    public ServerSettings withTls(TlsFiles files) {
+        return new ServerSettings(port, bind, database, tokenFile, types, counters, files, false);
     }
 
     /**

@@ -5,6 +5,8 @@ import io.javalin.http.Context;
 import io.slotted.server.http.response.OpenApiDocument;
 import io.slotted.server.http.response.StatusResponse;
 import io.slotted.server.metrics.ServerMetrics;
+import io.slotted.server.tls.ServerTls;
+import java.util.List;
 
 /**
  * The endpoints open without a token: for orchestrators and monitoring, {@code /healthz} (the
@@ -17,11 +19,13 @@ import io.slotted.server.metrics.ServerMetrics;
  */
 final class HealthRoutes {
     private final ReadinessProbe readiness;
+    private final ServerTls tls;
     private final ServerMetrics metrics;
     private final OpenApiDocument api;
 
-    HealthRoutes(ReadinessProbe readiness, ServerMetrics metrics, OpenApiDocument api) {
+    HealthRoutes(ReadinessProbe readiness, ServerTls tls, ServerMetrics metrics, OpenApiDocument api) {
         this.readiness = readiness;
+        this.tls = tls;
         this.metrics = metrics;
         this.api = api;
     }
@@ -35,8 +39,16 @@ final class HealthRoutes {
                 ctx -> ctx.contentType(JsonResponse.CONTENT_TYPE).result(api.bytes()));
     }
 
+    /**
+     * Ready or not is the database's answer. A TLS problem — renewed files that could not be
+     * served — is a warning beside it, not unreadiness: the certificate already served still
+     * works, and every instance given the same bad files going unready at once would take the
+     * whole service down.
+     */
     private void readiness(Context ctx) {
+        List<String> warnings = tls == null ? List.of()
+                : tls.problem().map(problem -> List.of("tls: " + problem)).orElse(List.of());
         readiness.problem().ifPresentOrElse(problem -> JsonResponse.error(ctx, problem),
-                () -> JsonResponse.ok(ctx, StatusResponse.READY));
+                () -> JsonResponse.ok(ctx, StatusResponse.ready(warnings)));
     }
 }

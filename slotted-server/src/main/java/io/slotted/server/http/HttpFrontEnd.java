@@ -4,7 +4,7 @@ import io.javalin.Javalin;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Handler;
 import io.javalin.router.ParsedEndpoint;
-import io.slotted.server.auth.AccessCheck;
+import io.slotted.server.auth.GuardedAccess;
 import io.slotted.server.http.body.MessageFraming;
 import io.slotted.server.http.body.RequestBodies;
 import io.slotted.server.http.response.OpenApiDocument;
@@ -12,15 +12,23 @@ import io.slotted.server.metrics.ServerMetrics;
 import io.slotted.server.names.CounterNaming;
 import io.slotted.server.store.AsyncCounters;
 import io.slotted.server.store.PooledCounters;
+import io.slotted.server.tls.ServerTls;
 import java.util.SortedSet;
 import java.util.TreeSet;
+import org.eclipse.jetty.http.HttpVersion;
 import org.eclipse.jetty.http.UriCompliance;
 import org.eclipse.jetty.server.AbstractConnector;
 import org.eclipse.jetty.server.Connector;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.SecureRequestCustomizer;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.server.SslConnectionFactory;
 import org.eclipse.jetty.server.NetworkConnectionLimit;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.handler.GracefulHandler;
 import org.eclipse.jetty.util.component.LifeCycle;
+import org.eclipse.jetty.util.ssl.SslContextFactory;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
 /**
@@ -55,6 +63,8 @@ public final class HttpFrontEnd {
     private static final int MIN_JETTY_THREADS = 8;
 
     private final Javalin app;
+    private volatile String bind;
+    private volatile int port;
     private final CounterWork work;
     private final ReadinessProbe readiness;
     private final DoctorRoutes doctor;
@@ -68,9 +78,10 @@ public final class HttpFrontEnd {
      * @param access who may do what
      * @param metrics where requests are recorded and what {@code /metrics} serves
      * @param settings the bounds it keeps
+     * @param tls the TLS it serves HTTPS with, or null for plain HTTP
      */
     public HttpFrontEnd(PooledCounters store, AsyncCounters async, CounterNaming naming,
-            AccessCheck access, ServerMetrics metrics, HttpSettings settings) {
+            GuardedAccess access, ServerMetrics metrics, HttpSettings settings, ServerTls tls) {
         QueuedThreadPool jettyThreads = new QueuedThreadPool(MAX_JETTY_THREADS, MIN_JETTY_THREADS);
         jettyThreads.setName("slotted-http");
         this.work = new CounterWork(settings, jettyThreads);
@@ -78,7 +89,7 @@ public final class HttpFrontEnd {
         CounterRoutes counters = new CounterRoutes(store.counters(), async, naming, new BearerAuth(access),
                 work, new RequestBodies(settings, jettyThreads));
         BucketRoutes buckets = new BucketRoutes(store.counters(), naming, new BearerAuth(access), work);
-        HealthRoutes health = new HealthRoutes(readiness, metrics, OpenApiDocument.load());
+        HealthRoutes health = new HealthRoutes(readiness, tls, metrics, OpenApiDocument.load());
         this.doctor = new DoctorRoutes(store, new BearerAuth(access));
         RequestMetrics requests = new RequestMetrics(metrics.registry());
         this.app = Javalin.create(config -> {
@@ -100,6 +111,9 @@ public final class HttpFrontEnd {
                 server.setErrorHandler(new ProtocolErrorHandler());
                 limitConnections(server, settings);
             });
+            if (tls != null) {
+                config.jetty.addConnector((server, http) -> httpsConnector(server, http, tls));
+            }
             config.requestLogger.http(requests::record);
             ErrorMapping.register(config.routes);
             config.routes.before(MessageFraming::checkTransferCoding);
@@ -123,6 +137,31 @@ public final class HttpFrontEnd {
     static void getAndHead(RoutesConfig routes, String path, Handler handler) {
         routes.get(path, handler);
         routes.head(path, handler);
+    }
+
+    /**
+     * The one connector of a service that serves TLS: HTTPS on the address and port given to
+     * {@link #start}, from the service's one TLS context. Jetty takes the context as it is, so a
+     * renewed certificate reaches new connections through it; the server name a client sends is
+     * not held against the certificate's names, since clients that reach the service by address
+     * (127.0.0.1, a pod's IP) would otherwise be refused by a check their own TLS already made.
+     */
+    private ServerConnector httpsConnector(Server server, HttpConfiguration http, ServerTls tls) {
+        SslContextFactory.Server factory = new SslContextFactory.Server();
+        factory.setSslContext(tls.sslContext());
+        factory.setIncludeProtocols(ServerTls.PROTOCOLS.toArray(String[]::new));
+        factory.setNeedClientAuth(tls.requiresClientCertificates());
+        factory.setSniRequired(false);
+        HttpConfiguration https = new HttpConfiguration(http);
+        SecureRequestCustomizer secure = new SecureRequestCustomizer();
+        secure.setSniHostCheck(false);
+        https.addCustomizer(secure);
+        ServerConnector connector = new ServerConnector(server,
+                new SslConnectionFactory(factory, HttpVersion.HTTP_1_1.asString()),
+                new HttpConnectionFactory(https));
+        connector.setHost(bind);
+        connector.setPort(port);
+        return connector;
     }
 
     /**
@@ -168,6 +207,8 @@ public final class HttpFrontEnd {
      */
     public void start(String bind, int port) {
         readiness.start();
+        this.bind = bind;
+        this.port = port;
         try {
             app.start(bind, port);
         } catch (RuntimeException e) {

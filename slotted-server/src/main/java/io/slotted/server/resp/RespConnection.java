@@ -5,6 +5,7 @@ import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.DecoderException;
+import io.netty.handler.ssl.NotSslRecordException;
 import io.netty.handler.codec.redis.ErrorRedisMessage;
 import io.netty.handler.codec.redis.RedisCodecException;
 import io.netty.handler.codec.redis.RedisMessage;
@@ -12,6 +13,8 @@ import io.netty.handler.timeout.IdleStateEvent;
 import io.slotted.server.resp.command.ClientState;
 import io.slotted.server.resp.command.RespCommands;
 import java.io.IOException;
+import java.net.InetAddress;
+import javax.net.ssl.SSLException;
 import java.util.ArrayDeque;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -53,9 +56,9 @@ final class RespConnection extends ChannelInboundHandlerAdapter {
     private boolean unflushed;
     private final AtomicBoolean writeScheduled = new AtomicBoolean();
 
-    RespConnection(RespCommands commands, long id, int maxUnanswered) {
+    RespConnection(RespCommands commands, long id, InetAddress address, int maxUnanswered) {
         this.commands = commands;
-        this.client = new ClientState(id);
+        this.client = new ClientState(id, address);
         this.maxUnanswered = maxUnanswered;
     }
 
@@ -162,6 +165,14 @@ final class RespConnection extends ChannelInboundHandlerAdapter {
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        if (cause instanceof NotSslRecordException || cause.getCause() instanceof SSLException) {
+            // A client without TLS, or without the CA or a certificate: nothing can be answered
+            // on a connection whose handshake failed, and a loop of them must not flood the log.
+            log.debug("closing a Redis-protocol connection whose TLS handshake failed: {}",
+                    cause.getMessage());
+            ctx.close();
+            return;
+        }
         if (cause instanceof RedisCodecException || cause instanceof DecoderException) {
             Throwable reason = cause instanceof DecoderException && cause.getCause() != null
                     ? cause.getCause() : cause;

@@ -16,13 +16,19 @@ import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.codec.redis.ErrorRedisMessage;
 import io.netty.handler.codec.redis.RedisDecoder;
 import io.netty.handler.codec.redis.RedisEncoder;
+import io.netty.handler.ssl.ApplicationProtocolConfig;
+import io.netty.handler.ssl.ClientAuth;
+import io.netty.handler.ssl.IdentityCipherSuiteFilter;
+import io.netty.handler.ssl.JdkSslContext;
+import io.netty.handler.ssl.SslContext;
 import io.netty.handler.timeout.IdleStateHandler;
-import io.slotted.server.auth.AccessCheck;
+import io.slotted.server.auth.GuardedAccess;
 import io.slotted.server.metrics.ServerMetrics;
 import io.slotted.server.names.CounterNaming;
 import io.slotted.server.resp.command.RespCommands;
 import io.slotted.server.resp.command.RespMetrics;
 import io.slotted.server.store.AsyncCounters;
+import io.slotted.server.tls.ServerTls;
 import java.net.InetSocketAddress;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -54,6 +60,7 @@ public final class RespFrontEnd {
     private static final long STOP_TIMEOUT_MILLIS = 5_000;
 
     private final RespSettings settings;
+    private final SslContext tls;
     private final RespCommands commands;
     private final RespMetrics metrics;
     private final AtomicLong connectionIds = new AtomicLong();
@@ -70,10 +77,12 @@ public final class RespFrontEnd {
      * @param metrics where commands are recorded
      * @param settings the bounds it keeps
      * @param version the service's version, for {@code HELLO} and {@code INFO}
+     * @param tls the TLS every connection starts with, or null for plain TCP
      */
-    public RespFrontEnd(AsyncCounters counters, CounterNaming naming, AccessCheck access,
-            ServerMetrics metrics, RespSettings settings, String version) {
+    public RespFrontEnd(AsyncCounters counters, CounterNaming naming, GuardedAccess access,
+            ServerMetrics metrics, RespSettings settings, String version, ServerTls tls) {
         this.settings = settings;
+        this.tls = tls == null ? null : nettyContext(tls);
         this.metrics = new RespMetrics(metrics.registry());
         this.commands = new RespCommands(counters, naming, access, this.metrics, version);
     }
@@ -113,9 +122,24 @@ public final class RespFrontEnd {
         }
     }
 
+    /**
+     * Netty's view of the service's one TLS context. Netty takes the JDK context as it is, so a
+     * renewed certificate reaches new connections through it; each handshake must finish within
+     * Netty's handshake timeout (10 s), so a client that never finishes holds nothing for long.
+     */
+    private static SslContext nettyContext(ServerTls tls) {
+        return new JdkSslContext(tls.sslContext(), false, null, IdentityCipherSuiteFilter.INSTANCE,
+                ApplicationProtocolConfig.DISABLED,
+                tls.requiresClientCertificates() ? ClientAuth.REQUIRE : ClientAuth.NONE,
+                ServerTls.PROTOCOLS.toArray(String[]::new), false);
+    }
+
     private void accept(SocketChannel channel) {
         int open = metrics.opened();
         channel.closeFuture().addListener(closed -> metrics.closed());
+        if (tls != null) {
+            channel.pipeline().addLast(tls.newHandler(channel.alloc()));
+        }
         if (open > settings.maxConnections()) {
             channel.pipeline().addLast(new RedisEncoder());
             channel.writeAndFlush(new ErrorRedisMessage("ERR max number of clients reached"))
@@ -132,6 +156,7 @@ public final class RespFrontEnd {
                 .addLast(new CommandAssembler())
                 .addLast(new RedisEncoder())
                 .addLast(new RespConnection(commands, connectionIds.incrementAndGet(),
+                        channel.remoteAddress().getAddress(),
                         settings.maxUnanswered()));
     }
 

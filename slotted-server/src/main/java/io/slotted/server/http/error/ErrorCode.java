@@ -90,6 +90,11 @@ public enum ErrorCode {
      * names in all); nothing was recorded or counted, and names already recorded are still served.
      */
     NAME_LIMIT(HttpStatus.TOO_MANY_REQUESTS),
+    /**
+     * A token not checked, because too many wrong ones came from the caller's address lately; the
+     * {@code Retry-After} header says when to try again.
+     */
+    AUTH_HELD_BACK(HttpStatus.TOO_MANY_REQUESTS),
     /** Headers too large for Jetty to take. */
     HEADERS_TOO_LARGE(HttpStatus.REQUEST_HEADER_FIELDS_TOO_LARGE),
     /** A failure of the server's own, logged with its stack trace. */

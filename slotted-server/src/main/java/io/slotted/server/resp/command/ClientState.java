@@ -1,5 +1,7 @@
 package io.slotted.server.resp.command;
 
+import java.net.InetAddress;
+
 /**
  * What one connection has told the server about itself: its token once {@code AUTH} accepted it,
  * the name {@code CLIENT SETNAME} gave it, and the commands queued since {@code MULTI}. Read and changed only on the connection's event
@@ -7,6 +9,7 @@ package io.slotted.server.resp.command;
  */
 public final class ClientState {
     private final long id;
+    private final InetAddress address;
     private String token;
     private String name;
     private boolean quitting;
@@ -16,9 +19,15 @@ public final class ClientState {
      * The state of a new connection.
      *
      * @param id the connection's number, which {@code CLIENT ID} answers
+     * @param address the client's address, which its wrong tokens count against
      */
-    public ClientState(long id) {
+    public ClientState(long id, InetAddress address) {
         this.id = id;
+        this.address = address;
+    }
+
+    InetAddress address() {
+        return address;
     }
 
     long id() {

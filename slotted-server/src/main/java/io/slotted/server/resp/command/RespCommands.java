@@ -6,7 +6,7 @@ import io.netty.handler.codec.redis.ArrayRedisMessage;
 import io.netty.handler.codec.redis.IntegerRedisMessage;
 import io.netty.handler.codec.redis.RedisMessage;
 import io.netty.handler.codec.redis.SimpleStringRedisMessage;
-import io.slotted.server.auth.AccessCheck;
+import io.slotted.server.auth.GuardedAccess;
 import io.slotted.server.auth.AccessDecision;
 import io.slotted.server.auth.Scope;
 import io.slotted.server.names.CounterNaming;
@@ -40,11 +40,11 @@ public final class RespCommands {
 
     private final AsyncCounters counters;
     private final CounterNaming naming;
-    private final AccessCheck access;
+    private final GuardedAccess access;
     private final RespMetrics metrics;
     private final String version;
 
-    public RespCommands(AsyncCounters counters, CounterNaming naming, AccessCheck access, RespMetrics metrics,
+    public RespCommands(AsyncCounters counters, CounterNaming naming, GuardedAccess access, RespMetrics metrics,
             String version) {
         this.counters = counters;
         this.naming = naming;
@@ -182,7 +182,7 @@ public final class RespCommands {
             return;
         }
         Scope needed = command.scope() == null ? Scope.READ : command.scope();
-        AccessDecision decision = access.check(client.token(), needed);
+        AccessDecision decision = access.checkAccepted(client.token(), needed);
         if (decision == AccessDecision.NO_TOKEN || decision == AccessDecision.UNKNOWN_TOKEN) {
             throw new RespError("NOAUTH Authentication required.");
         }
@@ -279,11 +279,17 @@ public final class RespCommands {
 
     /** Accepts the token for this connection, or refuses it in Redis's words. */
     private void checkToken(ClientState client, String token) {
-        if (access.check(null, Scope.ADMIN) == AccessDecision.GRANTED) {
+        if (!access.needsTokens()) {
             throw new RespError("ERR AUTH <password> called without any password configured for"
                     + " the default user. Are you sure your configuration is correct?");
         }
-        if (access.check(token, Scope.READ) != AccessDecision.GRANTED) {
+        AccessDecision decision = access.check(client.address(), token, Scope.READ);
+        if (decision == AccessDecision.HELD_BACK) {
+            throw new RespError("ERR too many wrong tokens came from "
+                    + client.address().getHostAddress() + " lately: the token was not checked;"
+                    + " try AUTH again in " + access.secondsToWait(client.address()) + " s");
+        }
+        if (decision != AccessDecision.GRANTED) {
             throw new RespError("WRONGPASS invalid username-password pair or user is disabled.");
         }
         client.authenticate(token);
@@ -317,7 +323,7 @@ public final class RespCommands {
         }
         if (token != null) {
             checkToken(client, token);
-        } else if (access.check(client.token(), Scope.READ) != AccessDecision.GRANTED) {
+        } else if (access.checkAccepted(client.token(), Scope.READ) != AccessDecision.GRANTED) {
             throw new RespError("NOAUTH HELLO must be called with the client already authenticated,"
                     + " otherwise the HELLO <proto> AUTH <user> <pass> option can be used to"
                     + " authenticate the client and select the RESP protocol version at the same time");
