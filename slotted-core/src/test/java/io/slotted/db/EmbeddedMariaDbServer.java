@@ -23,11 +23,13 @@ public final class EmbeddedMariaDbServer implements RestartableServer {
 
     private final DB db;
     private final int port;
+    private final boolean tls;
 
-    private EmbeddedMariaDbServer(String name) {
+    private EmbeddedMariaDbServer(String name, boolean tls) {
         Path root = Path.of("target", "embedded-mariadb", name).toAbsolutePath();
         deleteRecursively(root);
         this.port = freePort();
+        this.tls = tls;
         DBConfigurationBuilder config = DBConfigurationBuilder.newBuilder()
                 .setPort(port)
                 .setBaseDir(root.resolve("base").toFile())
@@ -38,7 +40,9 @@ public final class EmbeddedMariaDbServer implements RestartableServer {
                 // cannot create a user or refuse one a privilege, which the tests of grants need.
                 .setSecurityDisabled(false)
                 .addArg("--user=root")              // tests may run as root, which mariadbd refuses otherwise
-                .addArg("--skip-ssl")               // generating a certificate costs seconds per start
+                // MariaDB 11.4 makes itself a certificate when TLS is on and none is given; that
+                // costs seconds per start, so only the servers that test TLS pay for it.
+                .addArg(tls ? "--ssl" : "--skip-ssl")
                 .addArg("--bind-address=127.0.0.1")
                 .addArg("--innodb-flush-log-at-trx-commit=1");
         try {
@@ -82,14 +86,22 @@ public final class EmbeddedMariaDbServer implements RestartableServer {
     /** The server every test class shares when {@code SLOTTED_TEST_MARIADB_URL} is not set. */
     public static synchronized EmbeddedMariaDbServer shared() {
         if (shared == null) {
-            shared = new EmbeddedMariaDbServer("shared");
+            shared = new EmbeddedMariaDbServer("shared", false);
         }
         return shared;
     }
 
     /** A server of the caller's own, to stop and start at will. */
     public static EmbeddedMariaDbServer privateServer(String name) {
-        return new EmbeddedMariaDbServer(name);
+        return new EmbeddedMariaDbServer(name, false);
+    }
+
+    /**
+     * A server of the caller's own with TLS on, on a certificate it made itself; its
+     * {@link #jdbcUrl()} asks for TLS ({@code sslMode=trust}, which does not check the certificate).
+     */
+    public static EmbeddedMariaDbServer privateServerWithTls(String name) {
+        return new EmbeddedMariaDbServer(name, true);
     }
 
     @Override
@@ -98,7 +110,7 @@ public final class EmbeddedMariaDbServer implements RestartableServer {
     }
 
     public String jdbcUrl(String database) {
-        return "jdbc:mariadb://127.0.0.1:" + port + "/" + database + "?user=root";
+        return "jdbc:mariadb://127.0.0.1:" + port + "/" + database + "?user=root" + (tls ? "&sslMode=trust" : "");
     }
 
     public int port() {

@@ -23,13 +23,15 @@ import javax.sql.DataSource;
 
 /**
  * Examines a database for {@code slotted doctor}: samples row-lock waits for a window and names
- * the hot rows with what to do, then checks the durability settings and Slotted's own tables.
+ * the hot rows with what to do, then checks the durability settings, whether its connection
+ * could be read on a network, and Slotted's own tables.
  *
  * <p>Everything runs on one connection of the doctor's own, in auto-commit, reading only. A
  * privilege the doctor lacks (MariaDB's {@code PROCESS} for the lock tables, PostgreSQL's
  * {@code pg_read_all_stats} for other sessions' statements) is reported with the statement that
  * grants it, and the doctor goes on with what it can still see. H2 keeps no lock-wait tables of
- * this kind: there only Slotted's tables are checked.
+ * this kind: there only Slotted's tables are checked, and the connection when it goes to an H2
+ * server.
  */
 public final class Doctor {
     private final DataSource dataSource;
@@ -86,8 +88,12 @@ public final class Doctor {
         List<Check> checks = new ArrayList<>();
         if (postgres) {
             checks.addAll(SettingChecks.postgres(connection));
+            checks.add(TransportChecks.postgres(connection));
         } else if (mariaDb) {
             checks.addAll(SettingChecks.mariaDb(connection));
+            checks.add(TransportChecks.mariaDb(connection));
+        } else if (lower.equals("h2")) {
+            TransportChecks.h2(connection).ifPresent(checks::add);
         }
         checks.addAll(tables.run(connection));
         long lockTime = totals.map(LockWindow.WindowTotals::rowLockWaitMillis).orElse(-1L);

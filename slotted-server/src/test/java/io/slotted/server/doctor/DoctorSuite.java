@@ -3,7 +3,9 @@ package io.slotted.server.doctor;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.zaxxer.hikari.HikariDataSource;
 import io.slotted.SlottedCounters;
+import io.slotted.db.RestartableServer;
 import io.slotted.db.TestDatabase;
 import io.slotted.server.doctor.locks.HotRow;
 import io.slotted.server.doctor.locks.HotRows;
@@ -23,13 +25,15 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import javax.sql.DataSource;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
  * {@code slotted doctor} against real contention on a real server: 32 connections updating one
- * row, a quiet database, a deadlock made on purpose, and each check of Slotted's tables tripped by
- * the state it looks for. One subclass per database.
+ * row, a quiet database, a deadlock made on purpose, each check of Slotted's tables tripped by the
+ * state it looks for, and the doctor's connection in plain text over loopback and encrypted. One
+ * subclass per database.
  */
 abstract class DoctorSuite {
     private static final AtomicInteger TABLES = new AtomicInteger();
@@ -53,6 +57,11 @@ abstract class DoctorSuite {
     protected DoctorReport examine(Duration watch, String slottedTable) {
         DoctorSettings settings = DoctorSettings.watching(watch, "").withTable(slottedTable);
         return new Doctor(db.dataSource(), settings, Clock.systemUTC()).examine();
+    }
+
+    /** A run without a window on another pool, such as one reaching the server another way. */
+    protected static DoctorReport examineOn(DataSource dataSource) {
+        return new Doctor(dataSource, DoctorSettings.watching(Duration.ZERO, ""), Clock.systemUTC()).examine();
     }
 
     @Test
@@ -111,6 +120,42 @@ abstract class DoctorSuite {
         assertThat(report.checks()).isNotEmpty().allSatisfy(check -> assertThat(check.ok()).as(check.toString()).isTrue());
         assertThat(report.hasFindings()).as(DoctorText.render(report)).isFalse();
     }
+
+    @Test
+    void theDoctorsOwnLoopbackConnection_isPlain_andOk_andSaysWhatItSaw() {
+        DoctorReport report = examine(Duration.ZERO);
+
+        Check connection = check(report, SessionTransport.CHECK);
+        assertThat(connection.ok()).as(connection.toString()).isTrue();
+        assertThat(connection.value()).isEqualTo("not encrypted, over loopback (127.0.0.1)");
+        assertThat(connection.why()).contains("never leaves this machine");
+        assertThat(DoctorText.render(report)).contains("ok   connection encryption: not encrypted, over loopback");
+    }
+
+    /**
+     * On a private server of this kind with TLS on, since the shared test servers run without it;
+     * the doctor's connection asks for TLS in its URL.
+     */
+    @Test
+    void anEncryptedSession_isOk_andNamesTheProtocolAndCipher() {
+        RestartableServer server = privateServerWithTls();
+        DoctorReport report;
+        try (HikariDataSource encrypted = db.poolFor(server.jdbcUrl(), "doctor-tls", 2)) {
+            report = examineOn(encrypted);
+        } finally {
+            server.stop();
+        }
+
+        System.out.println(DoctorText.render(report));
+        Check connection = check(report, SessionTransport.CHECK);
+        assertThat(connection.ok()).as(connection.toString()).isTrue();
+        // A server that resolves its clients' names calls a loopback one localhost.
+        assertThat(connection.value())
+                .matches("encrypted \\(TLSv1\\.[23], [A-Za-z0-9_-]+\\), over loopback \\((localhost|127\\.0\\.0\\.1)\\)");
+    }
+
+    /** A server of this kind, of the test's own, with TLS on, whose URL asks for TLS. */
+    protected abstract RestartableServer privateServerWithTls();
 
     @Test
     void aDeadlockMadeOnPurpose_isReported() throws Exception {
@@ -222,12 +267,12 @@ abstract class DoctorSuite {
         assertThat(many.advice()).contains("views_123:1");
     }
 
-    private static Check check(DoctorReport report, String name) {
+    protected static Check check(DoctorReport report, String name) {
         return report.checks().stream().filter(check -> check.name().equals(name)).findFirst()
                 .orElseThrow(() -> new AssertionError("no check " + name + " in " + report.checks()));
     }
 
-    private static Check finding(DoctorReport report, String name) {
+    protected static Check finding(DoctorReport report, String name) {
         Check check = check(report, name);
         assertThat(check.ok()).as(check.toString()).isFalse();
         assertThat(check.advice()).isNotBlank();
