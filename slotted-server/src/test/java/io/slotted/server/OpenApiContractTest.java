@@ -193,6 +193,7 @@ class OpenApiContractTest {
         exchanges.addAll(lockedDatabase(quick));
         exchanges.addAll(droppedTable(quick));
         exchanges.addAll(whileStopping(samples));
+        exchanges.addAll(heldBack(samples));
 
         SoftAssertions softly = new SoftAssertions();
         for (Exchange exchange : exchanges) {
@@ -486,6 +487,28 @@ class OpenApiContractTest {
             return last.get().answer().status() == status;
         });
         return last.get();
+    }
+
+    /**
+     * Every request with a token, from an address that has just presented a burst of wrong
+     * tokens: each is answered 429 {@code auth_held_back} without its token being checked. A
+     * service of its own, so no other request meets the held-back address.
+     */
+    private List<Exchange> heldBack(List<WireRequest> samples) {
+        List<Exchange> exchanges = new ArrayList<>();
+        try (TestService guarded = TestService.start(db, WriteMode.GROUPED, HttpSettings.defaults(),
+                WITH_BUCKETS)) {
+            WireRequest guess = get("a wrong token", "/v1/counters/downloads/1", "a-wrong-token");
+            exchanges.add(untilAnswered(guarded, guess, 429));
+            for (WireRequest sample : samples) {
+                if (sample.hasToken()) {
+                    // One attempt a second is checked again: ask until this one is held back.
+                    exchanges.add(untilAnswered(guarded, sample.withoutToken().token("a-wrong-token")
+                            .named(sample.name() + " from a held-back address"), 429));
+                }
+            }
+        }
+        return exchanges;
     }
 
     /** An increment without a key in {@code --mode buffered}: accepted, not yet durable. */

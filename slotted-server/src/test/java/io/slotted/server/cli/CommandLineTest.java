@@ -430,6 +430,10 @@ class CommandLineTest {
         "incr Bad-Type 1", "get Bad-Type 1", "serve --port notaport", "serve --port 70000",
         "serve --mode fastest", "serve --slots 0", "serve --types downloads", "serve --bind 0.0.0.0",
         "serve --tokens target/no-such-token-file", "serve --rollup-every 5ms",
+        "serve --tls-cert target/no-such-cert.pem --tls-key target/no-such-key.pem",
+        "serve --tls-cert target/no-such-cert.pem", "serve --tls-key target/no-such-key.pem",
+        "serve --tls-client-ca target/no-such-ca.pem",
+        "serve --plaintext --tls-cert target/no-such-cert.pem --tls-key target/no-such-key.pem",
         "serve --rollup-every soon", "adopt 1", "adopt 1 --owner repos.downloads_count",
         "adopt 1 --owner repos.id.downloads_count --mode sideways", "adopt downloads --owner a.b.c",
         "release", "rollup --every 0", "rollup --every -1s", "set 1 1", "set 1 1 many",
@@ -450,6 +454,20 @@ class CommandLineTest {
 
         assertThat(run.status()).isEqualTo(2);
         assertThat(run.err()).contains("refusing to listen on 0.0.0.0 without --tokens");
+    }
+
+    @Test
+    void serve_onANonLoopbackAddressWithoutTls_refusesToStart_namingTheFlags() throws Exception {
+        Path tokens = Files.writeString(Files.createDirectories(Path.of("target", "tokens"))
+                .resolve("cli-tls.txt"), "some-token write\n");
+
+        Run run = run("serve", "--bind", "0.0.0.0", "--port", "0", "--tokens", tokens.toString(),
+                "--db", h2Url);
+
+        assertThat(run.status()).isEqualTo(2);
+        assertThat(run.err().lines()).hasSize(1);
+        assertThat(run.err()).contains("refusing to listen on 0.0.0.0 without TLS",
+                "give --tls-cert FILE --tls-key FILE, or --plaintext when TLS ends in front of the service");
     }
 
     @Test

@@ -10,8 +10,8 @@ import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 /**
- * The service's settings: the port's range, the rule that only loopback may go without tokens, and
- * the roll-up interval.
+ * The service's settings: the port's range, the rules that only loopback may go without tokens and
+ * without TLS, and the roll-up interval.
  */
 class ServerSettingsTest {
     private static Path file(String name, String text) throws Exception {
@@ -28,8 +28,30 @@ class ServerSettingsTest {
                 .hasMessageContaining("refusing to listen on 0.0.0.0 without tokens");
         assertThat(loopback.loopbackOnly()).isTrue();
         assertThat(new ServerSettings(0, "0.0.0.0", loopback.database(),
-                file("one.txt", "t read\n"), loopback.types(), loopback.counters())
+                file("one.txt", "t read\n"), loopback.types(), loopback.counters(), null, true)
                 .loopbackOnly()).isFalse();
+    }
+
+    @Test
+    void nonLoopbackAddress_needsTlsOrPlaintext_andRefusesBoth() throws Exception {
+        ServerSettings loopback = ServerSettings.defaults(DatabaseSettings.embeddedDefault());
+        Path tokens = file("tls.txt", "t read\n");
+        TlsFiles tls = new TlsFiles(Path.of("cert.pem"), Path.of("key.pem"), null);
+
+        assertThatThrownBy(() -> new ServerSettings(0, "0.0.0.0", loopback.database(), tokens,
+                loopback.types(), loopback.counters()))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("refusing to listen on 0.0.0.0 without TLS: tokens and counts would cross"
+                        + " the network in clear text; give a certificate and key, or say plaintext"
+                        + " when TLS ends in front of the service");
+        assertThatThrownBy(() -> new ServerSettings(0, "0.0.0.0", loopback.database(), tokens,
+                loopback.types(), loopback.counters(), tls, true))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("TLS files and plaintext conflict");
+        assertThat(new ServerSettings(0, "0.0.0.0", loopback.database(), tokens, loopback.types(),
+                loopback.counters(), tls, false).tls()).isEqualTo(tls);
+        assertThat(loopback.withTls(tls).tls()).as("TLS on loopback too").isEqualTo(tls);
+        assertThat(loopback.tls()).as("loopback needs neither").isNull();
     }
 
     @Test
