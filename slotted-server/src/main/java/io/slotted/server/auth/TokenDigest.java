@@ -11,7 +11,7 @@ import java.util.regex.Pattern;
  * is compared by.
  *
  * <p>Plain SHA-256, without a salt and without a slow hash such as bcrypt, is enough here because
- * the tokens Slotted makes are 32 bytes from {@link java.security.SecureRandom}.
+ * the tokens {@link TokenFile#create} makes are 32 bytes from {@link java.security.SecureRandom}.
  * A salt stops precomputed tables and a slow hash slows guessing, and both matter for secrets that
  * people choose, which are few enough to guess; nobody can guess among 2<sup>256</sup> tokens,
  * fast or slow, so both would add nothing but cost. A slow hash would even harm: every request
