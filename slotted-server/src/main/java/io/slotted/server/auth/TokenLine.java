@@ -1,6 +1,5 @@
 package io.slotted.server.auth;
 
-import java.util.EnumSet;
 import java.util.Set;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -46,7 +45,7 @@ record TokenLine(int number, String name, TokenDigest digest, Set<Scope> scopes,
         if (fields.length == 3 && fields[1].startsWith(TokenDigest.PREFIX)) {
             // Surely hashed, so the first field is a name, which a message may quote.
             TokenDigest digest = TokenDigest.parse(fields[1]);
-            return new TokenLine(number, checkedName(fields[0]), digest, scopes(fields[2]), true, comment);
+            return new TokenLine(number, checkedName(fields[0]), digest, Scope.namedIn(fields[2]), true, comment);
         }
         return plain(fields, comment, number);
     }
@@ -65,7 +64,7 @@ record TokenLine(int number, String name, TokenDigest digest, Set<Scope> scopes,
             throw new IllegalArgumentException("a hashed line needs a name before its hash, as in 'ci "
                     + TokenDigest.PREFIX + "<hex> " + fields[1] + "'");
         }
-        return new TokenLine(number, "line " + number, TokenDigest.of(fields[0]), scopes(fields[1]),
+        return new TokenLine(number, "line " + number, TokenDigest.of(fields[0]), Scope.namedIn(fields[1]),
                 false, comment);
     }
 
@@ -95,13 +94,5 @@ record TokenLine(int number, String name, TokenDigest digest, Set<Scope> scopes,
     static String hashedText(String name, TokenDigest digest, Set<Scope> scopes) {
         return name + " " + digest.text() + " " + scopes.stream().sorted().map(Scope::label)
                 .collect(Collectors.joining(","));
-    }
-
-    private static Set<Scope> scopes(String list) {
-        Set<Scope> scopes = EnumSet.noneOf(Scope.class);
-        for (String name : list.split(",", -1)) {
-            scopes.add(Scope.named(name));
-        }
-        return Set.copyOf(scopes);
     }
 }

@@ -64,6 +64,13 @@ class AccessTokensTest {
     }
 
     @Test
+    void scopes_namedInAList_areReadOnce_andAnUnknownOrEmptyNameIsRefused() {
+        assertThat(Scope.namedIn("write,read,write")).isEqualTo(Set.of(Scope.READ, Scope.WRITE));
+        assertThatThrownBy(() -> Scope.namedIn("read,fly")).hasMessageContaining("unknown scope 'fly'");
+        assertThatThrownBy(() -> Scope.namedIn("read,")).hasMessageContaining("unknown scope ''");
+    }
+
+    @Test
     void malformedTokenFile_isAUsageError_thatNamesTheLine_butNeverTheToken() throws Exception {
         assertThatThrownBy(() -> AccessTokens.read(file("bad-scope.txt", "# x\nsecret-token-1 read,fly\n")))
                 .isInstanceOf(IllegalArgumentException.class)
