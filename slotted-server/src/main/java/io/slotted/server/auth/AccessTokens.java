@@ -1,37 +1,33 @@
 package io.slotted.server.auth;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.ArrayList;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 
 /**
- * The bearer tokens a service accepts, each with its scopes, as read from a token file.
+ * The bearer tokens a service accepts, each with its name and scopes, as read from a token file.
  *
- * <p>A token file has one token per line, {@code <token> <scope>[,<scope>…]}, with scopes
- * {@code read}, {@code write} and {@code admin}; {@code #} at the start of a line or after
- * whitespace starts a comment, and blank lines are ignored.
+ * <p>A token file has one token per line, with scopes {@code read}, {@code write} and
+ * {@code admin}, in either of two forms: {@code <name> sha256:<64 lowercase hex> <scope>[,<scope>…]},
+ * which holds only the token's digest ({@code slotted token create} writes these), or
+ * {@code <token> <scope>[,<scope>…]}, the token itself, named {@code line N} after its line. Plain
+ * lines keep working, but anyone who reads the file can use their tokens, so the service warns of
+ * them ({@link #plainTokenLines()}) and {@code slotted token hash} converts them. {@code #} at the
+ * start of a line or after whitespace starts a comment, and blank lines are ignored. Why a plain
+ * SHA-256 is enough is told in {@link TokenDigest}.
  *
  * <p>Only SHA-256 digests of the tokens are kept. A lookup digests the presented token and compares
- * it with every known digest using {@link MessageDigest#isEqual}, without stopping at a match, so
- * the time a lookup takes says nothing about how much of a token was right, nor which one matched.
- * Tokens never appear in messages or logs; a bad line is named by its number.
+ * it with every known digest using {@link java.security.MessageDigest#isEqual}, without stopping at
+ * a match, so the time a lookup takes says nothing about how much of a token was right, nor which
+ * one matched. Tokens never appear in messages or logs: a token is spoken of by its name, a bad
+ * line by its number.
  */
 public final class AccessTokens implements AccessCheck {
-    private final List<Entry> entries;
+    private final List<TokenLine> entries;
 
-    private record Entry(byte[] digest, Set<Scope> scopes) {
-    }
-
-    private AccessTokens(List<Entry> entries) {
-        this.entries = List.copyOf(entries);
+    private AccessTokens(List<TokenLine> entries) {
+        this.entries = entries;
     }
 
     /**
@@ -39,26 +35,14 @@ public final class AccessTokens implements AccessCheck {
      *
      * @param file the token file
      * @return the tokens in it
-     * @throws IllegalArgumentException if the file cannot be read, a line is malformed, a token
-     *     appears twice, or there is no token at all
+     * @throws IllegalArgumentException if the file cannot be read, a line is malformed, a name or a
+     *     token appears twice, or there is no token at all
      */
     public static AccessTokens read(Path file) {
-        List<String> lines;
-        try {
-            lines = Files.readAllLines(file, StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new IllegalArgumentException("cannot read the token file " + file + ": " + e, e);
-        }
-        List<Entry> entries = new ArrayList<>();
-        for (int i = 0; i < lines.size(); i++) {
-            String line = withoutComment(withoutByteOrderMark(lines.get(i), i)).strip();
-            if (!line.isEmpty()) {
-                entries.add(parse(line, file + " line " + (i + 1), entries));
-            }
-        }
+        List<TokenLine> entries = TokenFileLines.read(file).tokens();
         if (entries.isEmpty()) {
-            throw new IllegalArgumentException("the token file " + file
-                    + " holds no token: add lines of the form '<token> read,write'");
+            throw new IllegalArgumentException("the token file " + file + " holds no token: make one"
+                    + " with 'slotted token create NAME --scope write --tokens " + file + "'");
         }
         return new AccessTokens(entries);
     }
@@ -70,12 +54,27 @@ public final class AccessTokens implements AccessCheck {
      * @return its scopes, or empty if the token is unknown
      */
     public Optional<Set<Scope>> scopesOf(String token) {
-        byte[] digest = sha256(token);
-        Set<Scope> found = null;
-        for (Entry entry : entries) {
+        return find(token).map(TokenLine::scopes);
+    }
+
+    /**
+     * The name of a presented token, looked up in constant time, so that a log may say whose
+     * request it was without the token.
+     *
+     * @param token the presented token
+     * @return its name ({@code line N} for a plain line), or empty if the token is unknown
+     */
+    public Optional<String> nameOf(String token) {
+        return find(token).map(TokenLine::name);
+    }
+
+    private Optional<TokenLine> find(String token) {
+        TokenDigest digest = TokenDigest.of(token);
+        TokenLine found = null;
+        for (TokenLine entry : entries) {
             // Every entry is compared, match or not: no early exit that a clock could observe.
-            if (MessageDigest.isEqual(entry.digest(), digest)) {
-                found = entry.scopes();
+            if (entry.digest().matches(digest)) {
+                found = entry;
             }
         }
         return Optional.ofNullable(found);
@@ -109,46 +108,23 @@ public final class AccessTokens implements AccessCheck {
         return entries.size();
     }
 
-    private static Entry parse(String line, String where, List<Entry> seen) {
-        String[] parts = line.split("\\s+");
-        if (parts.length != 2) {
-            throw new IllegalArgumentException(where + " must be '<token> <scope>[,<scope>...]'"
-                    + " with no spaces inside the token or the scope list");
-        }
-        byte[] digest = sha256(parts[0]);
-        if (seen.stream().anyMatch(e -> MessageDigest.isEqual(e.digest(), digest))) {
-            throw new IllegalArgumentException(where + " repeats a token given on an earlier line");
-        }
-        Set<Scope> scopes = EnumSet.noneOf(Scope.class);
-        for (String name : parts[1].split(",", -1)) {
-            try {
-                scopes.add(Scope.named(name));
-            } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException(where + ": " + e.getMessage(), e);
-            }
-        }
-        return new Entry(digest, Set.copyOf(scopes));
+    /**
+     * The names of the tokens, hashed lines by the names they give and plain lines as
+     * {@code line N}.
+     *
+     * @return the names in file order
+     */
+    public List<String> names() {
+        return entries.stream().map(TokenLine::name).toList();
     }
 
-    /** Editors on some systems start a UTF-8 file with a byte-order mark; it is not part of a token. */
-    private static String withoutByteOrderMark(String line, int index) {
-        return index == 0 && line.startsWith("\uFEFF") ? line.substring(1) : line;
-    }
-
-    private static String withoutComment(String line) {
-        for (int i = 0; i < line.length(); i++) {
-            if (line.charAt(i) == '#' && (i == 0 || Character.isWhitespace(line.charAt(i - 1)))) {
-                return line.substring(0, i);
-            }
-        }
-        return line;
-    }
-
-    private static byte[] sha256(String text) {
-        try {
-            return MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("every Java runtime has SHA-256", e);
-        }
+    /**
+     * The lines that hold a token itself rather than its hash, for a warning at start-up: anyone
+     * who can read the file can use those tokens until {@code slotted token hash} converts them.
+     *
+     * @return their line numbers, from 1, in file order; empty when every line is hashed
+     */
+    public List<Integer> plainTokenLines() {
+        return entries.stream().filter(entry -> !entry.hashed()).map(TokenLine::number).toList();
     }
 }

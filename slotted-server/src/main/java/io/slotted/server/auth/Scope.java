@@ -1,6 +1,8 @@
 package io.slotted.server.auth;
 
+import java.util.EnumSet;
 import java.util.Locale;
+import java.util.Set;
 
 /**
  * What a token may do. Scopes nest: {@code write} implies {@code read}, and {@code admin} implies
@@ -38,6 +40,23 @@ public enum Scope {
             }
         }
         throw new IllegalArgumentException("unknown scope '" + name + "': use read, write or admin");
+    }
+
+    /**
+     * The scopes of a comma-separated list, as token files and {@code slotted token create --scope}
+     * write them, such as {@code read,write}.
+     *
+     * @param list scope names separated by commas
+     * @return the scopes named
+     * @throws IllegalArgumentException if a name in the list is not a scope's, an empty one
+     *     included
+     */
+    public static Set<Scope> namedIn(String list) {
+        Set<Scope> scopes = EnumSet.noneOf(Scope.class);
+        for (String name : list.split(",", -1)) {
+            scopes.add(named(name));
+        }
+        return Set.copyOf(scopes);
     }
 
     /**

@@ -8,6 +8,7 @@ import io.slotted.server.cli.owner.RecountCommand;
 import io.slotted.server.cli.owner.ReleaseCommand;
 import io.slotted.server.cli.owner.RollupCommand;
 import io.slotted.server.cli.owner.ShrinkCommand;
+import io.slotted.server.cli.token.TokenCommand;
 import io.slotted.server.store.DatabaseFailure;
 import io.slotted.server.store.FailureMessage;
 import java.io.PrintWriter;
@@ -25,7 +26,8 @@ import picocli.CommandLine;
  * The {@code slotted} command line: {@code serve}, {@code incr}, {@code get}, {@code set},
  * {@code migrate}, the owner-column commands {@code adopt}, {@code release} and {@code rollup},
  * {@code recount}, {@code shrink}, {@code doctor}, the time bucket reads {@code series} and
- * {@code top}, and {@code bench} (which says where the contention benchmark's own jar is).
+ * {@code top}, {@code token create} and {@code token hash} (the token file), and {@code bench}
+ * (which says where the contention benchmark's own jar is).
  *
  * <p>Exit status: 0 on success; 2 on a usage error, with a one-line reason on standard error; 1 on a
  * runtime failure, with one line naming the cause, such as the database that could not be reached;
@@ -41,7 +43,7 @@ import picocli.CommandLine;
         subcommands = {ServeCommand.class, IncrCommand.class, GetCommand.class, SetCommand.class,
             MigrateCommand.class, AdoptCommand.class, ReleaseCommand.class, RollupCommand.class,
             RecountCommand.class, ShrinkCommand.class, DoctorCommand.class, SeriesCommand.class,
-            TopCommand.class, BenchCommand.class})
+            TopCommand.class, TokenCommand.class, BenchCommand.class})
 public final class SlottedCommand implements Callable<Integer> {
     /** Exit status of a usage error. */
     public static final int USAGE = 2;
@@ -56,7 +58,8 @@ public final class SlottedCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         throw new ParameterException(spec.commandLine(), "missing command: use serve, incr, get,"
-                + " set, migrate, adopt, release, rollup, recount, shrink, doctor, series, top or bench");
+                + " set, migrate, adopt, release, rollup, recount, shrink, doctor, series, top, token"
+                + " or bench");
     }
 
     /**

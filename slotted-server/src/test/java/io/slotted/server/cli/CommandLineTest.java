@@ -6,12 +6,19 @@ import static org.awaitility.Awaitility.await;
 import io.slotted.db.MariaDbTestDatabase;
 import io.slotted.db.PostgresTestDatabase;
 import io.slotted.db.TestDatabase;
+import io.slotted.server.auth.AccessDecision;
+import io.slotted.server.auth.AccessTokens;
+import io.slotted.server.auth.Scope;
 import io.slotted.server.config.DatabaseSettings;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -37,6 +44,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -44,8 +52,9 @@ import org.junit.jupiter.params.provider.ValueSource;
  * The {@code slotted} command line run in-process: exit statuses, one-line reasons, the happy paths
  * of {@code migrate}, {@code incr}, {@code get}, {@code set}, {@code adopt}, {@code rollup},
  * {@code release}, {@code recount} and {@code shrink} on an H2 file database, the owner-column
- * commands on MariaDB with {@code rollup} running as a process of its own until SIGTERM, and
- * {@code bench}, which only says where the benchmark's own jar is.
+ * commands on MariaDB with {@code rollup} running as a process of its own until SIGTERM,
+ * {@code token create} and {@code token hash} with a service that accepts the tokens they write,
+ * and {@code bench}, which only says where the benchmark's own jar is.
  */
 class CommandLineTest {
     private String h2Url;
@@ -345,12 +354,17 @@ class CommandLineTest {
      * error (the log) going to a file: {@link Process#destroy()} closes the pipes.
      */
     private static Process slotted(Path log, String... args) throws IOException {
+        return slottedProcess(args).redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .redirectError(log.toFile()).start();
+    }
+
+    /** A command to be run in a process of its own, on this test's class path. */
+    private static ProcessBuilder slottedProcess(String... args) {
         List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-cp", System.getProperty("java.class.path"), Main.class.getName()));
         command.addAll(List.of(args));
-        return new ProcessBuilder(command).redirectOutput(ProcessBuilder.Redirect.DISCARD)
-                .redirectError(log.toFile()).start();
+        return new ProcessBuilder(command);
     }
 
     private static Map<Long, Long> columns(TestDatabase db, String owner) throws SQLException {
@@ -438,7 +452,9 @@ class CommandLineTest {
         "adopt 1 --owner repos.id.downloads_count --mode sideways", "adopt downloads --owner a.b.c",
         "release", "rollup --every 0", "rollup --every -1s", "set 1 1", "set 1 1 many",
         "set 1 1 9223372036854775808", "recount 1", "recount 1 --source", "shrink 1",
-        "shrink 1 --slots many"})
+        "shrink 1 --slots many", "token", "token bogus", "token create", "token create ci",
+        "token create ci --scope fly", "token create c/i --scope read",
+        "token hash extra"})
     void usageError_exits2_withOneLine(String args) {
         Run run = run(args.isEmpty() ? new String[0] : args.split(" "));
 
@@ -517,10 +533,8 @@ class CommandLineTest {
     @Test
     void serve_onAPortInUse_exits1_withOneLineAndNothingElse() throws Exception {
         try (ServerSocket taken = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
-            Process serve = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java")
-                    .toString(), "-cp", System.getProperty("java.class.path"), Main.class.getName(),
-                    "serve", "--port", String.valueOf(taken.getLocalPort()), "--db", h2Url)
-                    .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+            Process serve = slottedProcess("serve", "--port", String.valueOf(taken.getLocalPort()),
+                    "--db", h2Url).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
             String err = new String(serve.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
 
             assertThat(serve.waitFor(60, TimeUnit.SECONDS)).isTrue();
@@ -609,9 +623,7 @@ class CommandLineTest {
         Files.createDirectories(directory);
         int port = freePort();
         Path output = directory.resolve("serve.log");
-        Process serve = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp", System.getProperty("java.class.path"), Main.class.getName(), "serve", "--port",
-                String.valueOf(port), "--rollup-every", "20ms")
+        Process serve = slottedProcess("serve", "--port", String.valueOf(port), "--rollup-every", "20ms")
                 .directory(directory.toFile()).redirectErrorStream(true).redirectOutput(output.toFile())
                 .start();
         try {
@@ -648,18 +660,190 @@ class CommandLineTest {
 
     /** {@code slotted serve} on this test's H2 file, as a process of its own. */
     private Process serveInItsOwnProcess(String... options) throws IOException {
-        int port = freePort();
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin",
-                "java").toString(), "-cp", System.getProperty("java.class.path"), Main.class.getName(),
-                "serve", "--port", String.valueOf(port), "--db", h2Url));
-        command.addAll(List.of(options));
-        return new ProcessBuilder(command).redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        return serveInItsOwnProcess(freePort(), options);
+    }
+
+    /** {@code slotted serve} on this test's H2 file and the given port, as a process of its own. */
+    private Process serveInItsOwnProcess(int port, String... options) throws IOException {
+        return slottedProcess(concat(new String[] {"serve", "--port", String.valueOf(port), "--db", h2Url},
+                options)).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
     }
 
     private static void stop(Process process) throws InterruptedException {
         process.destroy();
         assertThat(process.waitFor(60, TimeUnit.SECONDS)).as("stopped on SIGTERM").isTrue();
+    }
+
+    @Test
+    void tokenCreate_printsTheTokenOnce_andAppendsOnlyItsHash(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("tokens");
+
+        Run create = run("token", "create", "ci", "--scope", "write,read", "--tokens", file.toString());
+
+        assertThat(create.status()).as(create.err()).isZero();
+        assertThat(create.out()).matches("slt_[A-Za-z0-9_-]{43}" + System.lineSeparator());
+        String token = create.out().strip();
+        assertThat(create.err().lines()).as(create.err()).hasSize(1);
+        assertThat(create.err()).contains("appended the hash of the token ci to " + file.toAbsolutePath(),
+                "stored nowhere", "copy it now");
+        assertThat(Files.readString(file)).startsWith("ci sha256:").endsWith(" read,write\n")
+                .doesNotContain(token);
+        assertThat(AccessTokens.read(file).check(token, Scope.WRITE)).isEqualTo(AccessDecision.GRANTED);
+    }
+
+    @Test
+    void tokenCreate_writesTheFileOfSlottedTokens_elseSlottedTokensInTheWorkingDirectory(@TempDir Path dir)
+            throws Exception {
+        Path fromVariable = dir.resolve("from-variable");
+
+        Run inWorkingDirectory = tokenCreateIn(dir, null);
+        Run named = tokenCreateIn(dir, fromVariable.toString());
+
+        assertThat(inWorkingDirectory.status()).as(inWorkingDirectory.err()).isZero();
+        assertThat(AccessTokens.read(dir.resolve("slotted-tokens")).nameOf(inWorkingDirectory.out().strip()))
+                .hasValue("ci");
+        assertThat(named.status()).as(named.err()).isZero();
+        assertThat(AccessTokens.read(fromVariable).nameOf(named.out().strip())).hasValue("ci");
+        assertThat(AccessTokens.read(dir.resolve("slotted-tokens")).size()).isEqualTo(1);
+    }
+
+    /**
+     * {@code slotted token create ci --scope write} as a process of its own in a directory, with
+     * {@code SLOTTED_TOKENS} set to a file or, given null, not set at all.
+     */
+    private static Run tokenCreateIn(Path directory, String tokensVariable) throws Exception {
+        ProcessBuilder builder = slottedProcess("token", "create", "ci", "--scope", "write")
+                .directory(directory.toFile());
+        builder.environment().remove("SLOTTED_TOKENS");
+        if (tokensVariable != null) {
+            builder.environment().put("SLOTTED_TOKENS", tokensVariable);
+        }
+        Process process = builder.redirectError(directory.resolve("stderr.txt").toFile()).start();
+        String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        return new Run(process.exitValue(), out, Files.readString(directory.resolve("stderr.txt")));
+    }
+
+    @Test
+    void tokenHash_convertsAFilesPlainTokens_sayingHowMany(@TempDir Path dir) throws Exception {
+        Path file = Files.writeString(dir.resolve("tokens"), "# ops\nplain-one read\nplain-two write\n");
+
+        Run hash = run("token", "hash", "--tokens", file.toString());
+        Run again = run("token", "hash", "--tokens", file.toString());
+
+        assertThat(hash.status()).as(hash.err()).isZero();
+        assertThat(hash.out()).startsWith("hashed 2 plain tokens in " + file).contains("keep working");
+        assertThat(again.status()).as(again.err()).isZero();
+        assertThat(again.out()).startsWith("no plain tokens in " + file);
+        AccessTokens tokens = AccessTokens.read(file);
+        assertThat(tokens.plainTokenLines()).isEmpty();
+        assertThat(tokens.check("plain-one", Scope.READ)).isEqualTo(AccessDecision.GRANTED);
+        assertThat(tokens.check("plain-two", Scope.WRITE)).isEqualTo(AccessDecision.GRANTED);
+        assertThat(Files.readString(file)).startsWith("# ops\n").doesNotContain("plain-one", "plain-two");
+    }
+
+    @Test
+    void tokenCommands_refusals_exitAsDocumented_withOneLineSayingWhy(@TempDir Path dir) throws Exception {
+        String file = dir.resolve("tokens").toString();
+        run("token", "create", "ci", "--scope", "read", "--tokens", file);
+        String malformed = Files.writeString(dir.resolve("malformed"), "secret-token read,fly\n").toString();
+
+        Run taken = run("token", "create", "ci", "--scope", "admin", "--tokens", file);
+        Run badName = run("token", "create", "c/i", "--scope", "read", "--tokens", file);
+        Run badScope = run("token", "create", "ops", "--scope", "read,fly", "--tokens", file);
+        Run noScope = run("token", "create", "ops", "--tokens", file);
+        Run createInMalformed = run("token", "create", "ops", "--scope", "read", "--tokens", malformed);
+        Run hashMalformed = run("token", "hash", "--tokens", malformed);
+        Run hashMissing = run("token", "hash", "--tokens", dir.resolve("nowhere").toString());
+        Run cannotWrite = run("token", "create", "ops", "--scope", "read", "--tokens",
+                dir.resolve("no-such-directory").resolve("tokens").toString());
+
+        assertThat(taken.status()).as("%s", taken).isEqualTo(SlottedCommand.USAGE);
+        assertThat(taken.err()).contains("the token name 'ci' is taken by line 1");
+        assertThat(badName.status()).as("%s", badName).isEqualTo(SlottedCommand.USAGE);
+        assertThat(badName.err()).contains("[A-Za-z0-9][A-Za-z0-9._-]{0,63}", "but was 'c/i'");
+        assertThat(badScope.status()).as("%s", badScope).isEqualTo(SlottedCommand.USAGE);
+        assertThat(badScope.err()).contains("unknown scope 'fly'");
+        assertThat(noScope.status()).as("%s", noScope).isEqualTo(SlottedCommand.USAGE);
+        assertThat(noScope.err()).contains("--scope");
+        assertThat(createInMalformed.status()).as("%s", createInMalformed).isEqualTo(SlottedCommand.USAGE);
+        assertThat(createInMalformed.err()).contains(malformed + " line 1: unknown scope 'fly'");
+        assertThat(hashMalformed.status()).as("%s", hashMalformed).isEqualTo(SlottedCommand.USAGE);
+        assertThat(hashMalformed.err()).contains(malformed + " line 1");
+        assertThat(hashMissing.status()).as("%s", hashMissing).isEqualTo(SlottedCommand.USAGE);
+        assertThat(hashMissing.err()).contains("does not exist");
+        assertThat(cannotWrite.status()).as("%s", cannotWrite).isEqualTo(SlottedCommand.FAILURE);
+        assertThat(cannotWrite.err()).contains("cannot write the token file");
+        for (Run refused : List.of(taken, badName, badScope, noScope, createInMalformed, hashMalformed,
+                hashMissing, cannotWrite)) {
+            assertThat(refused.err().lines()).as(refused.err()).hasSize(1);
+            assertThat(refused.err()).startsWith("slotted token ").doesNotContain("secret-token");
+            assertThat(refused.out()).isEmpty();
+        }
+        assertThat(AccessTokens.read(Path.of(file)).names()).containsExactly("ci");
+        assertThat(Files.readString(Path.of(malformed))).isEqualTo("secret-token read,fly\n");
+    }
+
+    @Test
+    void serve_withCreatedTokens_letsTheWriteTokenIncrement_andAnswersTheReadToken403(@TempDir Path dir)
+            throws Exception {
+        String file = dir.resolve("tokens").toString();
+        String writer = run("token", "create", "writer", "--scope", "write", "--tokens", file).out().strip();
+        String reader = run("token", "create", "reader", "--scope", "read", "--tokens", file).out().strip();
+        int port = freePort();
+        Process serve = serveInItsOwnProcess(port, "--tokens", file);
+        try {
+            HttpClient client = HttpClient.newHttpClient();
+            String counter = "http://127.0.0.1:" + port + "/v1/counters/1/7";
+            await().atMost(Duration.ofSeconds(60)).until(() -> !serve.isAlive() || answers(client,
+                    "http://127.0.0.1:" + port + "/healthz"));
+            assertThat(serve.isAlive()).as("slotted serve is running").isTrue();
+
+            HttpResponse<String> byWriter = send(client, HttpRequest.newBuilder(URI.create(counter
+                    + "/increment")).POST(HttpRequest.BodyPublishers.noBody()), writer);
+            HttpResponse<String> byReader = send(client, HttpRequest.newBuilder(URI.create(counter
+                    + "/increment")).POST(HttpRequest.BodyPublishers.noBody()), reader);
+            HttpResponse<String> byStranger = send(client, HttpRequest.newBuilder(URI.create(counter
+                    + "/increment")).POST(HttpRequest.BodyPublishers.noBody()), "slt_" + "x".repeat(43));
+            HttpResponse<String> read = send(client, HttpRequest.newBuilder(URI.create(counter)), reader);
+
+            assertThat(byWriter.statusCode()).as(byWriter.body()).isEqualTo(200);
+            assertThat(byReader.statusCode()).as(byReader.body()).isEqualTo(403);
+            assertThat(byStranger.statusCode()).as(byStranger.body()).isEqualTo(401);
+            assertThat(read.statusCode()).as(read.body()).isEqualTo(200);
+            assertThat(read.body()).contains("\"count\":1");
+        } finally {
+            stop(serve);
+        }
+    }
+
+    private static boolean answers(HttpClient client, String url) throws InterruptedException {
+        try {
+            return client.send(HttpRequest.newBuilder(URI.create(url)).build(),
+                    HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    private static HttpResponse<String> send(HttpClient client, HttpRequest.Builder request, String token)
+            throws IOException, InterruptedException {
+        return client.send(request.header("Authorization", "Bearer " + token).build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    @Test
+    void help_ofTheTokenCommands_namesTheTokenFileAndItsDefault() {
+        Run create = run("token", "create", "--help");
+        Run hash = run("token", "hash", "--help");
+
+        assertThat(run("--help").out()).contains("token");
+        assertThat(create.status()).isZero();
+        assertThat(create.out()).contains("Usage: slotted token create", "NAME", "--scope", "--tokens",
+                "slotted-tokens in the working directory", "SLOTTED_TOKENS");
+        assertThat(hash.status()).isZero();
+        assertThat(hash.out()).contains("Usage: slotted token hash", "--tokens",
+                "slotted-tokens in the working directory", "SLOTTED_TOKENS");
     }
 
     @Test
