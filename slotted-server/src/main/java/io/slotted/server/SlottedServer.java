@@ -117,6 +117,9 @@ public final class SlottedServer implements AutoCloseable {
             RespSettings respSettings) {
         AccessTokens tokens = settings.tokenFile() == null ? null
                 : AccessTokens.read(settings.tokenFile());
+        if (tokens != null) {
+            warnOfPlainTokens(settings, tokens);
+        }
         checkPortFree(settings);
         ServerTls tls = settings.tls() == null ? null
                 : ServerTls.start(settings.tls(), ServerTls.CHECK_EVERY);
@@ -268,7 +271,18 @@ public final class SlottedServer implements AutoCloseable {
             log.info("try: curl -s -X POST {}/v1/counters/1/456/increment{}", address,
                     tls == null ? "" : " --cacert CA.pem");
         } else {
-            log.info("accepting {} token(s) from the token file", tokens.size());
+            log.info("accepting {} token(s) from the token file {}: {}", tokens.size(),
+                    settings.tokenFile(), String.join(", ", tokens.names()));
+        }
+    }
+
+    /** Tokens written as themselves are anyone's who can read the file, a backup or a config map. */
+    private static void warnOfPlainTokens(ServerSettings settings, AccessTokens tokens) {
+        if (!tokens.plainTokenLines().isEmpty()) {
+            log.warn("the token file {} holds plain tokens on lines {}: anyone who can read the"
+                    + " file can use them; run 'slotted token hash --tokens {}' to keep only their"
+                    + " hashes (the tokens keep working)", settings.tokenFile(),
+                    tokens.plainTokenLines(), settings.tokenFile());
         }
     }
 

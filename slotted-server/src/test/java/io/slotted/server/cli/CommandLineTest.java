@@ -817,6 +817,42 @@ class CommandLineTest {
         }
     }
 
+    /**
+     * A file of plain tokens still serves, with a warning that names the lines and the command
+     * that converts them, never a token; once converted, the same file starts without it.
+     */
+    @Test
+    void serve_withPlainTokens_warnsNamingTheLines_andNotAfterTokenHash(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("tokens");
+        run("token", "create", "dashboard", "--scope", "read", "--tokens", file.toString());
+        Files.writeString(file, "plain-secret-token write\n", java.nio.file.StandardOpenOption.APPEND);
+
+        String plain = startupScreen(dir.resolve("plain.log"), "--tokens", file.toString());
+        Run hash = run("token", "hash", "--tokens", file.toString());
+        String hashed = startupScreen(dir.resolve("hashed.log"), "--tokens", file.toString());
+
+        assertThat(plain).contains("accepting 2 token(s) from the token file " + file + ": dashboard, line 2",
+                "WARN", "holds plain tokens on lines [2]", "slotted token hash --tokens " + file)
+                .doesNotContain("plain-secret-token");
+        assertThat(hash.status()).as(hash.err()).isZero();
+        assertThat(hashed).contains("accepting 2 token(s)").doesNotContain("plain tokens", "WARN");
+        assertThat(AccessTokens.read(file).check("plain-secret-token", Scope.WRITE))
+                .isEqualTo(AccessDecision.GRANTED);
+    }
+
+    /** What {@code slotted serve} writes until it says where to send requests; then it is stopped. */
+    private String startupScreen(Path output, String... options) throws Exception {
+        Process serve = slottedProcess(concat(new String[] {"serve", "--port", String.valueOf(freePort()),
+                "--db", h2Url}, options)).redirectErrorStream(true).redirectOutput(output.toFile()).start();
+        try {
+            await().atMost(Duration.ofSeconds(60)).until(() -> !serve.isAlive()
+                    || Files.readString(output).contains("accepting"));
+            return Files.readString(output);
+        } finally {
+            stop(serve);
+        }
+    }
+
     private static boolean answers(HttpClient client, String url) throws InterruptedException {
         try {
             return client.send(HttpRequest.newBuilder(URI.create(url)).build(),
