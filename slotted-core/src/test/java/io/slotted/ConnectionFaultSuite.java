@@ -246,6 +246,29 @@ abstract class ConnectionFaultSuite {
     }
 
     /**
+     * A flush sent as one statement is held up on its way to the server until after the flusher,
+     * having lost its connection, looked for the flush's mark, found it unchanged and wrote the
+     * flush again in the ledger's transaction. When the held-up statement then reaches the server,
+     * it must not count the increment a second time: the retry fenced the mark.
+     */
+    @Test
+    void aFlushStatementArrivingAfterItsRetry_isNotCountedTwice() throws Exception {
+        try (SlottedCounters counters = SlottedCounters.builder(viaProxy).table(table)
+                .writeMode(WriteMode.GROUPED).flushers(1).retryBackoff(Duration.ofMillis(5)).build()) {
+            counters.migrate();
+            counters.add(1, 1L, 100);
+            proxy.cutNextCommit(Cut.AFTER_THE_CLIENT_GAVE_UP);
+
+            counters.add(1, 1L, 5);
+            await().atMost(Duration.ofSeconds(60)).until(() -> proxy.lateDeliveries() == 1);
+
+            assertThat(proxy.cuts()).isEqualTo(1);
+            assertThat(counters.get(1, 1L)).as("the retry's 5, and not the late statement's too")
+                    .isEqualTo(105);
+        }
+    }
+
+    /**
      * Counters with one flusher that tries for an hour of {@code ticker} to learn a lost commit's
      * outcome, holding 100 on counter (1, 1); the proxy cuts the next COMMIT after the server
      * received it and then refuses connections until told to accept them.

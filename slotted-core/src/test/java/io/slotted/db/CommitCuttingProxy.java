@@ -31,8 +31,18 @@ public final class CommitCuttingProxy implements AutoCloseable {
         /** Forward the COMMIT to the server, then cut: it commits, the client never hears. */
         AFTER_SERVER_RECEIVES,
         /** Cut without forwarding: the transaction is rolled back by the server. */
-        BEFORE_SERVER_RECEIVES
+        BEFORE_SERVER_RECEIVES,
+        /**
+         * Cut the client first, and forward the COMMIT to the server only once the client has had
+         * time to retry, as a packet held up on its way would arrive: the server then commits
+         * something the client has long given up on. {@link #lateDeliveries()} counts those
+         * forwarded.
+         */
+        AFTER_THE_CLIENT_GAVE_UP
     }
+
+    /** How long a COMMIT cut {@link Cut#AFTER_THE_CLIENT_GAVE_UP} waits before it is forwarded. */
+    public static final long LATE_BY_MILLIS = 1_000;
 
     private static final List<byte[]> COMMITS = List.of("COMMIT".getBytes(StandardCharsets.US_ASCII),
             Dialect.FLUSH_COMMENT.trim().getBytes(StandardCharsets.US_ASCII));
@@ -45,6 +55,7 @@ public final class CommitCuttingProxy implements AutoCloseable {
     private final AtomicInteger cutEvery = new AtomicInteger();
     private final AtomicInteger commitsSeen = new AtomicInteger();
     private final AtomicInteger clientWrites = new AtomicInteger();
+    private final AtomicInteger lateDeliveries = new AtomicInteger();
     private final AtomicBoolean blackoutArmed = new AtomicBoolean();
     private volatile boolean refusing;
     private final List<Socket> sockets = new CopyOnWriteArrayList<>();
@@ -95,6 +106,15 @@ public final class CommitCuttingProxy implements AutoCloseable {
         return clientWrites.get();
     }
 
+    /**
+     * How many COMMITs cut {@link Cut#AFTER_THE_CLIENT_GAVE_UP} have been forwarded to the server
+     * and answered by it (or the server closed the connection): once this counts one, whatever
+     * that COMMIT could do on the server is done.
+     */
+    public int lateDeliveries() {
+        return lateDeliveries.get();
+    }
+
     /** How many connections were cut so far. */
     public int cuts() {
         return cuts.get();
@@ -142,6 +162,10 @@ public final class CommitCuttingProxy implements AutoCloseable {
                     if (cut == Cut.BEFORE_SERVER_RECEIVES) {
                         break;
                     }
+                    if (cut == Cut.AFTER_THE_CLIENT_GAVE_UP) {
+                        deliverLate(to, buffer, n);
+                        return;
+                    }
                     out.write(buffer, 0, n);
                     out.flush();
                     if (cut == Cut.AFTER_SERVER_RECEIVES) {
@@ -164,6 +188,30 @@ public final class CommitCuttingProxy implements AutoCloseable {
         }, "proxy-pump");
         thread.setDaemon(true);
         thread.start();
+    }
+
+    /**
+     * Forwards a COMMIT after {@link #LATE_BY_MILLIS}, then waits for the server's answer or its
+     * close, which comes once the COMMIT has been carried out or refused.
+     */
+    private void deliverLate(Socket server, byte[] buffer, int length) throws IOException {
+        try {
+            Thread.sleep(LATE_BY_MILLIS);
+            OutputStream out = server.getOutputStream();
+            out.write(buffer, 0, length);
+            out.flush();
+            server.shutdownOutput();
+            InputStream answer = server.getInputStream();
+            byte[] discard = new byte[4096];
+            while (answer.read(discard) > 0) {
+                // the answer goes nowhere: its client is gone
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            lateDeliveries.incrementAndGet();
+            closeQuietly(server);
+        }
     }
 
     private Cut cutFor() {

@@ -142,9 +142,8 @@ public final class BucketKeeper implements AutoCloseable {
 
     private int deleteExpired(Connection connection, int recordType, long cutoff) throws SQLException {
         List<RowKey> expired = new ArrayList<>();
-        try (PreparedStatement select = connection.prepareStatement("SELECT bucket_start, record_id, slot FROM "
-                + database.buckets() + " WHERE record_type = ? AND bucket_start < ?"
-                + " ORDER BY bucket_start, record_id, slot LIMIT " + BATCH)) {
+        try (PreparedStatement select = connection.prepareStatement(
+                database.bucketStatements().expired(BATCH))) {
             select.setInt(1, recordType);
             select.setLong(2, cutoff);
             try (ResultSet rows = select.executeQuery()) {
@@ -167,8 +166,7 @@ public final class BucketKeeper implements AutoCloseable {
         if (rows.isEmpty()) {
             return;
         }
-        try (PreparedStatement delete = connection.prepareStatement("DELETE FROM " + database.buckets()
-                + " WHERE record_type = ? AND bucket_start = ? AND record_id = ? AND slot = ?")) {
+        try (PreparedStatement delete = connection.prepareStatement(database.bucketStatements().deleteRow())) {
             for (RowKey row : rows) {
                 delete.setInt(1, row.key().recordType());
                 delete.setLong(2, row.key().bucketStart());
@@ -215,9 +213,8 @@ public final class BucketKeeper implements AutoCloseable {
     private List<Long> spreadCounters(Connection connection, int recordType, long bucketStart)
             throws SQLException {
         List<Long> ids = new ArrayList<>();
-        try (PreparedStatement select = connection.prepareStatement("SELECT record_id FROM "
-                + database.buckets() + " WHERE record_type = ? AND bucket_start = ?"
-                + " GROUP BY record_id HAVING COUNT(*) > 1 ORDER BY record_id")) {
+        try (PreparedStatement select = connection.prepareStatement(
+                database.bucketStatements().idsInManySlots())) {
             select.setInt(1, recordType);
             select.setLong(2, bucketStart);
             try (ResultSet rows = select.executeQuery()) {
@@ -240,7 +237,7 @@ public final class BucketKeeper implements AutoCloseable {
             List<Long> ids) throws SQLException {
         List<RowKey> deleted = new ArrayList<>();
         List<BucketRow> sums = new ArrayList<>();
-        for (LockedSlots counter : BucketRows.lock(connection, database.buckets(), recordType, bucketStart, ids)) {
+        for (LockedSlots counter : BucketRows.lock(connection, database.bucketStatements(), recordType, bucketStart, ids)) {
             List<Integer> slots = counter.slots();
             if (slots.size() < 2 || counter.overflowed() || !SlotRange.fits(counter.total())) {
                 continue; // one row could not hold the sum

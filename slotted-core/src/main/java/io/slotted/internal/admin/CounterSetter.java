@@ -6,7 +6,7 @@ import io.slotted.internal.jdbc.Database;
 import io.slotted.internal.jdbc.Retrier;
 import io.slotted.internal.jdbc.Transactions;
 import io.slotted.internal.owner.OwnerShape;
-import io.slotted.internal.owner.OwnerTable;
+import io.slotted.internal.dialect.OwnerStatements;
 import io.slotted.internal.registry.Registration;
 import io.slotted.internal.registry.TypeRegistry;
 import io.slotted.internal.sql.CounterKey;
@@ -63,13 +63,13 @@ public final class CounterSetter {
             Optional<Registration> folds = registry.registration(connection, key.recordType())
                     .filter(Registration::folds);
             return Transactions.inTransaction(connection, () -> {
-                List<LockedSlots> locked = List.copyOf(SlotRows.lock(connection, database.table(),
+                List<LockedSlots> locked = List.copyOf(SlotRows.lock(connection, database.slotStatements(),
                         key.recordType(), List.of(key.recordId()), 0).values());
                 boolean inColumn = folds.isPresent()
                         && setOwnerColumn(connection, folds.get(), key, count);
                 List<SlotRow> rows = inColumn || count == 0 ? List.of()
                         : SlotRows.spread(key, count, registry.slots(key.recordType()));
-                SlotRows.delete(connection, database.table(), key.recordType(), locked);
+                SlotRows.delete(connection, database.slotStatements(), key.recordType(), locked);
                 for (SlotRow row : rows) {
                     SlotRows.upsertOne(connection, dialect, database.table(), row, stats::retried);
                 }
@@ -82,7 +82,7 @@ public final class CounterSetter {
     /** Locks the owner row and sets its column; false if the counter has no owner row. */
     private boolean setOwnerColumn(Connection connection, Registration binding, CounterKey key,
             long count) throws SQLException {
-        OwnerTable owner = new OwnerTable(binding.owner(), database.table());
+        OwnerStatements owner = database.ownerStatements(binding.owner());
         try (PreparedStatement lock = connection.prepareStatement(owner.lockSql(1))) {
             lock.setLong(1, key.recordId());
             try (ResultSet row = lock.executeQuery()) {
@@ -91,7 +91,7 @@ public final class CounterSetter {
                 }
             }
         }
-        var range = OwnerShape.check(connection, binding.owner()).folded();
+        var range = OwnerShape.check(connection, database.dialectOf(connection), binding.owner()).folded();
         if (!range.holds(count)) {
             throw new CounterOverflowException("cannot set counter " + key + " to " + count + ": its"
                     + " owner column " + binding.owner() + " is " + range.describe()

@@ -8,7 +8,7 @@ import io.slotted.internal.dialect.Failure;
 import io.slotted.internal.jdbc.Database;
 import io.slotted.internal.jdbc.Retrier;
 import io.slotted.internal.jdbc.Transactions;
-import io.slotted.internal.owner.OwnerTable;
+import io.slotted.internal.dialect.OwnerStatements;
 import io.slotted.internal.registry.Registration;
 import io.slotted.internal.registry.TypeRegistry;
 import io.slotted.internal.sql.SlotRange;
@@ -204,13 +204,13 @@ public final class Recount {
     private Map<Long, Long> counters(Connection connection, int recordType,
             Optional<Registration> folds) throws SQLException {
         Map<Long, Long> totals = new HashMap<>();
-        try (PreparedStatement select = connection.prepareStatement("SELECT record_id, SUM(count) FROM "
-                + database.table() + " WHERE record_type = ? GROUP BY record_id")) {
+        try (PreparedStatement select = connection.prepareStatement(
+                database.slotStatements().totalsOfType())) {
             select.setInt(1, recordType);
             addAll(select, totals);
         }
         if (folds.isPresent()) {
-            OwnerTable owner = new OwnerTable(folds.get().owner(), database.table());
+            OwnerStatements owner = database.ownerStatements(folds.get().owner());
             try (PreparedStatement select = connection.prepareStatement(owner.nonZeroSql())) {
                 addAll(select, totals);
             }

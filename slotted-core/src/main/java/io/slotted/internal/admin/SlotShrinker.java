@@ -105,7 +105,7 @@ public final class SlotShrinker {
     /** One pass over the rows beyond the count; returns how many were moved. */
     private long moveOnce(int recordType, int slots) {
         List<Long> ids = retrier.read("find slot rows of record_type " + recordType + " beyond slot "
-                + (slots - 1), (connection, dialect) -> SlotRows.ids(connection, database.table(), recordType, slots));
+                + (slots - 1), (connection, dialect) -> SlotRows.ids(connection, database.slotStatements(), recordType, slots));
         long moved = 0;
         for (int from = 0; from < ids.size(); from += CHUNK) {
             List<Long> chunk = ids.subList(from, Math.min(ids.size(), from + CHUNK));
@@ -113,8 +113,8 @@ public final class SlotShrinker {
                     + " onto " + slots + " slots", (connection, dialect) ->
                     Transactions.inTransaction(connection, () -> {
                         Map<Long, LockedSlots> locked =
-                                SlotRows.lock(connection, database.table(), recordType, chunk, slots);
-                        SlotRows.delete(connection, database.table(), recordType, locked.values());
+                                SlotRows.lock(connection, database.slotStatements(), recordType, chunk, slots);
+                        SlotRows.delete(connection, database.slotStatements(), recordType, locked.values());
                         List<SlotRow> targets = new ArrayList<>();
                         long rows = 0;
                         for (LockedSlots counter : locked.values()) {

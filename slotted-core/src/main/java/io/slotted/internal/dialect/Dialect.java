@@ -38,6 +38,78 @@ public abstract class Dialect {
     public abstract String name();
 
     /**
+     * The statements of a flush ledger and its flushers' marks.
+     *
+     * @param counters the counter table, which holds the marks
+     * @param ledger the ledger table
+     * @return the statements
+     */
+    public LedgerStatements ledgerStatements(TableName counters, TableName ledger) {
+        return new LedgerStatements(counters, ledger);
+    }
+
+    /**
+     * The statements of a type registry.
+     *
+     * @param registry the registry table
+     * @return the statements
+     */
+    public RegistryStatements registryStatements(TableName registry) {
+        return new RegistryStatements(registry);
+    }
+
+    /**
+     * The statements that read, lock and delete slot rows outside the flush.
+     *
+     * @param counters the counter table
+     * @return the statements
+     */
+    public SlotStatements slotStatements(TableName counters) {
+        return new SlotStatements(counters);
+    }
+
+    /**
+     * The statements that read, lock and delete time bucket rows outside the flush.
+     *
+     * @param buckets the bucket table
+     * @return the statements
+     */
+    public BucketStatements bucketStatements(TableName buckets) {
+        return new BucketStatements(buckets);
+    }
+
+    /**
+     * The statements of an idempotency key table, besides recording a key.
+     *
+     * @param keys the key table
+     * @return the statements
+     */
+    public KeyStatements keyStatements(TableName keys) {
+        return new KeyStatements(keys);
+    }
+
+    /**
+     * The statements that read and write a type's owner column beside its slot rows.
+     *
+     * @param owner the owner column
+     * @param slots the counter table
+     * @return the statements
+     */
+    public OwnerStatements ownerStatements(io.slotted.OwnerColumn owner, TableName slots) {
+        return new OwnerStatements(owner, slots);
+    }
+
+    /**
+     * Whether the database's JDBC metadata names a schema (a database, in MariaDB's words) as a
+     * catalog, as MariaDB's and MySQL's drivers do, rather than as a schema.
+     *
+     * @return true when a table's schema is looked up as its catalog
+     */
+    public boolean catalogsAreSchemas() {
+        return false;
+    }
+
+    /**
      * The default counter table's DDL: a composite primary key and no surrogate id, so upserts
      * consume nothing and every row is found by its key.
      *
@@ -377,7 +449,8 @@ public abstract class Dialect {
      * The flush as one statement, where this database can write it so: the flusher's mark set to
      * the flush's number and the slot rows' deltas added, in one multi-row upsert that commits on
      * its own (the connection in auto-commit) and so lands whole or not at all. The mark goes
-     * first, as its record type sorts first, keeping rows in lock order. Only numbers are
+     * first, as its record type sorts first, keeping rows in lock order, and is set only if it
+     * does not hold the flush's number yet ({@link #markUnlessFenced}). Only numbers are
      * written into the text. Empty where the database has no such upsert; the flush then claims
      * its number in the ledger in a transaction.
      *
@@ -482,6 +555,24 @@ public abstract class Dialect {
     public String readTotalsSql(TableName table, int ids) {
         return "SELECT record_id, SUM(count) FROM " + table + " WHERE record_type = ? AND record_id IN ("
                 + String.join(", ", Collections.nCopies(ids, "?")) + ") GROUP BY record_id";
+    }
+
+    /**
+     * What a one-statement flush sets its mark to: the flush's number, unless the mark holds it
+     * already, in which case the statement fails, whole, on an arithmetic overflow. The number is
+     * already there only if a retry of this very flush put it there ({@code FlushLedger} fences
+     * the mark when it writes a flush again), so a statement that reaches the server after its
+     * retry was written — held up on the way, or slow to start on a busy server — counts
+     * nothing. The overflow is made from the columns, never from constants alone, so that no
+     * database folds it into an error while planning a statement that would not take this branch.
+     *
+     * @param current the mark row's count as it stands
+     * @param number the flush's number, as the statement carries it
+     * @return a SQL expression
+     */
+    protected static String markUnlessFenced(String current, String number) {
+        return "CASE WHEN " + current + " <> " + number + " THEN " + number + " ELSE " + current
+                + " + 9223372036854775807 + 1 END";
     }
 
     /** The mark and the rows as comma-separated tuples. */

@@ -25,7 +25,7 @@ public final class Dialects {
         if (name.contains("mariadb") || name.contains("mysql")) {
             String version = connection.getMetaData().getDatabaseProductVersion().toLowerCase(Locale.ROOT);
             boolean mysql = !name.contains("mariadb") && !version.contains("mariadb");
-            return new MariaDbDialect(mysql, !mysql && wsrepOn(connection));
+            return mysql ? new MySqlDialect() : new MariaDbDialect(wsrepOn(connection));
         }
         if (name.contains("postgres")) {
             return new PostgresDialect();

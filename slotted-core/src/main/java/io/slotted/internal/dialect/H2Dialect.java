@@ -48,7 +48,8 @@ public final class H2Dialect extends Dialect {
     @Override
     public Optional<String> oneStatementFlushSql(TableName table, FlushMark mark, List<SlotRow> rows) {
         return Optional.of(FLUSH_COMMENT + merge(table, tuples(mark, rows), "CASE WHEN c.record_type = "
-                + FlushMark.RECORD_TYPE + " THEN s.delta ELSE " + checkedSlotValue("c.count + s.delta") + " END"));
+                + FlushMark.RECORD_TYPE + " THEN " + markUnlessFenced("c.count", "s.delta") + " ELSE "
+                + checkedSlotValue("c.count + s.delta") + " END"));
     }
 
     /**

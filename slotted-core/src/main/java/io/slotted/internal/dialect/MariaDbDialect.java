@@ -17,7 +17,7 @@ import java.util.Optional;
 import java.util.TreeMap;
 
 /**
- * MariaDB and MySQL.
+ * MariaDB, and the ground {@link MySqlDialect} builds on.
  *
  * <p>The single-row upsert is {@code INSERT … ON DUPLICATE KEY UPDATE count = count + ?} with the
  * delta bound twice, rather than the {@code VALUES(count)} form MySQL 8.0.20 deprecated. InnoDB
@@ -35,21 +35,18 @@ import java.util.TreeMap;
  * learn from another node whether it landed: without it that node may not have applied the
  * flush yet and would report it missing.
  */
-public final class MariaDbDialect extends Dialect {
+public class MariaDbDialect extends Dialect {
     private static final String CLUSTER_STATUS = "SHOW GLOBAL STATUS WHERE Variable_name IN"
             + " ('wsrep_ready', 'wsrep_cluster_size', 'wsrep_local_index')";
 
-    private final boolean mysql;
     private final boolean galera;
 
     /**
      * Creates the dialect.
      *
-     * @param mysql true for MySQL, false for MariaDB
      * @param galera true on a node of a MariaDB Galera cluster
      */
-    public MariaDbDialect(boolean mysql, boolean galera) {
-        this.mysql = mysql;
+    public MariaDbDialect(boolean galera) {
         this.galera = galera;
     }
 
@@ -89,9 +86,15 @@ public final class MariaDbDialect extends Dialect {
         }
     }
 
+    /** MariaDB's and MySQL's drivers call a database a catalog. */
+    @Override
+    public boolean catalogsAreSchemas() {
+        return true;
+    }
+
     @Override
     public String name() {
-        return mysql ? "MySQL" : galera ? "MariaDB Galera" : "MariaDB";
+        return galera ? "MariaDB Galera" : "MariaDB";
     }
 
     @Override
@@ -135,19 +138,18 @@ public final class MariaDbDialect extends Dialect {
 
     /**
      * {@code INSERT IGNORE}, which skips a row that meets either unique key. MariaDB answers the
-     * rows it inserted through {@code RETURNING} (10.5 and later); MySQL has no {@code RETURNING},
-     * and a lookup follows. The names are checked before binding (length, no NUL), so IGNORE hides
+     * rows it inserted through {@code RETURNING} (10.5 and later). The names are checked before binding (length, no NUL), so IGNORE hides
      * nothing but the duplicates it is meant for.
      */
     @Override
     public String claimNamesSql(TableName names, int count) {
         return "INSERT IGNORE INTO " + names + " (record_type, name, record_id, created_ms) VALUES "
-                + parameterTuples(count, 4) + (mysql ? "" : " RETURNING name, record_id");
+                + parameterTuples(count, 4) + " RETURNING name, record_id";
     }
 
     @Override
     public boolean claimAnswers() {
-        return !mysql;
+        return true;
     }
 
     /** Bytes, compared exactly: as for idempotency keys, every text collation that both MariaDB and MySQL have ignores trailing spaces. */
@@ -202,7 +204,8 @@ public final class MariaDbDialect extends Dialect {
     @Override
     public Optional<String> oneStatementFlushSql(TableName table, FlushMark mark, List<SlotRow> rows) {
         return Optional.of(FLUSH_COMMENT + upsert(table, tuples(mark, rows),
-                "IF(record_type = " + FlushMark.RECORD_TYPE + ", %s, " + checkedSlotValue("count + %s") + ")"));
+                "IF(record_type = " + FlushMark.RECORD_TYPE + ", " + markUnlessFenced("count", "%s") + ", "
+                        + checkedSlotValue("count + %s") + ")"));
     }
 
     /**
@@ -210,19 +213,27 @@ public final class MariaDbDialect extends Dialect {
      * in which {@code %s} stands for the inserted row's delta in this server's own form.
      */
     private String upsert(TableName table, String values, String update) {
-        String insert = "INSERT INTO " + table + " (record_type, record_id, slot, count) VALUES " + values;
-        return mysql
-                ? insert + " AS new ON DUPLICATE KEY UPDATE count = " + update.replace("%s", "new.count")
-                : insert + " ON DUPLICATE KEY UPDATE count = " + update.replace("%s", "VALUES(count)");
+        return onDuplicateKey("INSERT INTO " + table + " (record_type, record_id, slot, count) VALUES "
+                + values, update);
+    }
+
+    /**
+     * An insert of many rows that, for a row whose key exists, sets the count to {@code update},
+     * in which {@code %s} stands for the inserted row's delta: MariaDB's {@code VALUES(count)}.
+     *
+     * @param insert {@code INSERT INTO … VALUES …}
+     * @param update the new count of an existing row
+     * @return the statement
+     */
+    protected String onDuplicateKey(String insert, String update) {
+        return insert + " ON DUPLICATE KEY UPDATE count = " + update.replace("%s", "VALUES(count)");
     }
 
     @Override
     public String upsertBucketsSql(TableName buckets, List<BucketRow> rows) {
         String insert = "INSERT INTO " + buckets + " (record_type, bucket_start, record_id, slot, count)"
                 + " VALUES " + bucketTuples(rows);
-        return mysql
-                ? insert + " AS new ON DUPLICATE KEY UPDATE count = " + checkedSlotValue("count + new.count")
-                : insert + " ON DUPLICATE KEY UPDATE count = " + checkedSlotValue("count + VALUES(count)");
+        return onDuplicateKey(insert, checkedSlotValue("count + %s"));
     }
 
     /**

@@ -54,8 +54,8 @@ public final class PostgresDialect extends Dialect {
     @Override
     public Optional<String> oneStatementFlushSql(TableName table, FlushMark mark, List<SlotRow> rows) {
         return Optional.of(FLUSH_COMMENT + upsert(table, tuples(mark, rows), "CASE WHEN c.record_type = "
-                + FlushMark.RECORD_TYPE + " THEN excluded.count ELSE " + checkedSlotValue("c.count + excluded.count")
-                + " END"));
+                + FlushMark.RECORD_TYPE + " THEN " + markUnlessFenced("c.count", "excluded.count") + " ELSE "
+                + checkedSlotValue("c.count + excluded.count") + " END"));
     }
 
     @Override

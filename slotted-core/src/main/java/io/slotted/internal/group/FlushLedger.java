@@ -1,6 +1,8 @@
 package io.slotted.internal.group;
 
 import io.slotted.internal.dialect.FlushMark;
+import io.slotted.internal.dialect.LedgerStatements;
+import io.slotted.internal.jdbc.Database;
 import io.slotted.internal.sql.TableName;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
@@ -36,10 +38,17 @@ import java.util.UUID;
  * costs the server about as much as the whole upsert. It sets the flusher's {@link FlushMark}, a
  * reserved row of the counter table, to its number in the same statement instead. A flush whose
  * outcome is unknown therefore first locks the mark ({@link #markShows}): if it holds the flush's
- * number, the one-statement attempt landed; if not, the claim above decides as before. Since the
- * mark is written without a condition, it is written only by a flush's first attempts, before
- * any of them can have committed. Flushers that write only marks touch their ledger row once an
- * hour, so that a live flusher is never taken for gone.
+ * number, the one-statement attempt landed; if not, the claim above decides as before.
+ *
+ * <p>"If not" must mean "never will". A lost statement may not have reached the server yet — held
+ * up on the network, or waiting for a busy server to start it — when the retry looks at the
+ * mark; it would then land after the retry wrote the flush again, and count it twice. So the
+ * retry <em>fences</em> the mark: finding it without the flush's number, it sets the number itself,
+ * in the transaction that writes the flush again, and a one-statement flush sets its number only
+ * where the mark does not hold it yet, failing whole otherwise (the dialect's
+ * {@code markUnlessFenced}). Whichever reaches the mark first wins, and the other writes nothing;
+ * either way the mark holding the number means the flush landed, once. Flushers that write only
+ * marks touch their ledger row once an hour, so that a live flusher is never taken for gone.
  */
 final class FlushLedger {
     /** What claiming a flush's number found. */
@@ -57,21 +66,36 @@ final class FlushLedger {
 
     private final TableName ledger;
     private final TableName counters;
+    private final Database database;
+    private LedgerStatements statements;
     private final String flusherId;
     /** This flusher's mark, its value aside: its key is hashed once, not per flush. */
     private final FlushMark markKey;
     private final Clock clock;
     private long touchedAt;
 
-    FlushLedger(TableName ledger, TableName counters, String flusherId, Clock clock) {
+    FlushLedger(Database database, TableName ledger, String flusherId, Clock clock) {
         if (!flusherId.matches("[0-9a-f-]{1,64}")) {
             throw new IllegalArgumentException("flusher id must be hex digits and dashes: " + flusherId);
         }
+        this.database = database;
         this.ledger = ledger;
-        this.counters = counters;
+        this.counters = database.table();
         this.flusherId = flusherId;
         this.markKey = markOf(flusherId, NO_FLUSH);
         this.clock = clock;
+    }
+
+    /**
+     * The ledger's statements, from the dialect: known once a connection has been made, as it has
+     * whenever the ledger is asked anything. Two threads meeting here both make equal statements,
+     * whose fields are final: a race costs an object, never a wrong text.
+     */
+    private LedgerStatements sql() {
+        if (statements == null) {
+            statements = database.dialect().ledgerStatements(counters, ledger);
+        }
+        return statements;
     }
 
     /** This flusher's mark holding flush {@code seq}'s number. */
@@ -92,30 +116,49 @@ final class FlushLedger {
     /**
      * Locks this flusher's mark until the caller's transaction ends, waiting for a statement still
      * writing it, and says whether it holds flush {@code seq}'s number: whether an attempt of the
-     * flush sent as one statement committed. A missing mark (pruned while the flusher idled) is
-     * made again, which waits for, and then fails on, a statement still creating it.
+     * flush, sent as one statement or written again by a retry, committed. If it does not, the mark
+     * is fenced: set to the number in the caller's transaction, which writes the flush again, so
+     * that an attempt still on its way can no longer land. A missing mark (pruned while the flusher
+     * idled) is made again holding the number, which waits for, and then fails on, a statement
+     * still creating it.
      *
      * @throws SQLException on failure, including a duplicate key the caller retries
      */
     boolean markShows(Connection connection, long seq) throws SQLException {
         FlushMark mark = mark(seq);
-        try (PreparedStatement select = connection.prepareStatement("SELECT count FROM " + counters
-                + " WHERE record_type = ? AND record_id = ? AND slot = ? FOR UPDATE")) {
+        try (PreparedStatement select = connection.prepareStatement(sql().lockMark())) {
             bindMarkKey(select, mark);
             try (ResultSet row = select.executeQuery()) {
                 if (row.next()) {
-                    return row.getLong(1) == mark.value();
+                    if (row.getLong(1) == mark.value()) {
+                        return true;
+                    }
+                    fence(connection, mark);
+                    return false;
                 }
             }
         }
-        insertMark(connection, NO_FLUSH);
+        insertMark(connection, mark.value());
         return false;
+    }
+
+    /**
+     * Sets the mark to the flush's number in the caller's transaction, which writes the flush
+     * again: from then on the lost statement can never land (see {@link #markShows}).
+     */
+    private void fence(Connection connection, FlushMark mark) throws SQLException {
+        try (PreparedStatement update = connection.prepareStatement(sql().setMark())) {
+            update.setLong(1, mark.value());
+            update.setInt(2, FlushMark.RECORD_TYPE);
+            update.setInt(3, mark.recordId());
+            update.setInt(4, mark.slot());
+            update.executeUpdate();
+        }
     }
 
     private void insertMark(Connection connection, int value) throws SQLException {
         FlushMark mark = new FlushMark(markKey.recordId(), markKey.slot(), value);
-        try (PreparedStatement insert = connection.prepareStatement("INSERT INTO " + counters
-                + " (record_type, record_id, slot, count) VALUES (?, ?, ?, ?)")) {
+        try (PreparedStatement insert = connection.prepareStatement(sql().insertMark())) {
             bindMarkKey(insert, mark);
             insert.setLong(4, value);
             insert.executeUpdate();
@@ -137,8 +180,7 @@ final class FlushLedger {
         if (now - touchedAt < TOUCH_EVERY.toMillis()) {
             return;
         }
-        try (PreparedStatement update = connection.prepareStatement(
-                "UPDATE " + ledger + " SET updated_ms = ? WHERE flusher_id = ?")) {
+        try (PreparedStatement update = connection.prepareStatement(sql().touch())) {
             update.setLong(1, now);
             update.setString(2, flusherId);
             update.executeUpdate();
@@ -206,16 +248,14 @@ final class FlushLedger {
 
     private void deleteIfStillAbandoned(Connection connection, String abandoned, long cutoff)
             throws SQLException {
-        try (PreparedStatement delete = connection.prepareStatement(
-                "DELETE FROM " + ledger + " WHERE flusher_id = ? AND updated_ms < ?")) {
+        try (PreparedStatement delete = connection.prepareStatement(sql().deleteAbandoned())) {
             delete.setString(1, abandoned);
             delete.setLong(2, cutoff);
             if (delete.executeUpdate() == 0) {
                 return;
             }
         }
-        try (PreparedStatement delete = connection.prepareStatement("DELETE FROM " + counters
-                + " WHERE record_type = ? AND record_id = ? AND slot = ?")) {
+        try (PreparedStatement delete = connection.prepareStatement(sql().deleteMark())) {
             bindMarkKey(delete, markOf(abandoned, NO_FLUSH));
             delete.executeUpdate();
         }
@@ -223,8 +263,7 @@ final class FlushLedger {
 
     private List<String> abandonedSince(Connection connection, long cutoff) throws SQLException {
         List<String> abandoned = new ArrayList<>();
-        try (PreparedStatement select = connection.prepareStatement(
-                "SELECT flusher_id FROM " + ledger + " WHERE updated_ms < ?")) {
+        try (PreparedStatement select = connection.prepareStatement(sql().abandoned())) {
             select.setLong(1, cutoff);
             try (ResultSet rows = select.executeQuery()) {
                 while (rows.next()) {
@@ -236,9 +275,7 @@ final class FlushLedger {
     }
 
     private int advance(Connection connection, long seq) throws SQLException {
-        try (PreparedStatement update = connection.prepareStatement("UPDATE " + ledger
-                + " SET flush_seq = ?, updated_ms = ?"
-                + " WHERE flusher_id = ? AND flush_seq < ?")) {
+        try (PreparedStatement update = connection.prepareStatement(sql().advance())) {
             update.setLong(1, seq);
             update.setLong(2, clock.millis());
             update.setString(3, flusherId);
@@ -248,8 +285,7 @@ final class FlushLedger {
     }
 
     private Long current(Connection connection) throws SQLException {
-        try (PreparedStatement select = connection.prepareStatement(
-                "SELECT flush_seq FROM " + ledger + " WHERE flusher_id = ? FOR UPDATE")) {
+        try (PreparedStatement select = connection.prepareStatement(sql().lockCurrent())) {
             select.setString(1, flusherId);
             try (ResultSet row = select.executeQuery()) {
                 return row.next() ? row.getLong(1) : null;
@@ -265,8 +301,7 @@ final class FlushLedger {
      * {@code UPDATE} then finds the committed row.
      */
     private Claim insertFirst(Connection connection, long seq) throws SQLException {
-        try (PreparedStatement insert = connection.prepareStatement("INSERT INTO " + ledger
-                + " (flusher_id, flush_seq, updated_ms) VALUES (?, ?, ?)")) {
+        try (PreparedStatement insert = connection.prepareStatement(sql().insertFlusher())) {
             insert.setString(1, flusherId);
             insert.setLong(2, seq);
             insert.setLong(3, clock.millis());

@@ -101,8 +101,8 @@ final class FlushWriter {
         this.database = database;
         this.config = config;
         this.index = index;
-        this.ledger = new FlushLedger(database.table().withSuffix(SchemaMigrator.LEDGER_SUFFIX),
-                database.table(), flusherId, config.clock());
+        this.ledger = new FlushLedger(database, database.table().withSuffix(SchemaMigrator.LEDGER_SUFFIX),
+                flusherId, config.clock());
         this.keys = keys;
         this.stats = stats;
         this.retryPolicy = RetryPolicy.forFlushes(config, stats::retried);
@@ -297,7 +297,7 @@ final class FlushWriter {
             Optional<String> oneStatement = mayHaveCommitted ? Optional.empty() : oneStatement(dialect, flush, seq);
             List<BucketRow> bucketRows = flush.deltas().bucketRows(this::slotFor);
             connection.setAutoCommit(oneStatement.isPresent() && bucketRows.isEmpty());
-            keys.pruneIfDue(connection);
+            keys.pruneIfDue(connection, dialect);
             ledger.touchIfDue(connection);
             Set<CounterKey> learn = totalsToLearn(flush);
             if (oneStatement.isPresent()) {
@@ -416,7 +416,7 @@ final class FlushWriter {
             Map<Pending, IdempotencyKeys.Verdict> verdicts) throws SQLException {
         String flushRef = ledger.flusherId() + ":" + seq;
         if (ledger.claim(connection, seq) == FlushLedger.Claim.ALREADY_COMMITTED) {
-            recallKeys(connection, flush, flushRef, verdicts);
+            recallKeys(connection, dialect, flush, flushRef, verdicts);
             connection.rollback();
             stats.outcomeResolved();
             return false;
@@ -541,11 +541,11 @@ final class FlushWriter {
     }
 
     /** The flush had committed in an earlier attempt: learn what its keys found then. */
-    private void recallKeys(Connection connection, Flush flush, String flushRef,
+    private void recallKeys(Connection connection, Dialect dialect, Flush flush, String flushRef,
             Map<Pending, IdempotencyKeys.Verdict> verdicts) throws SQLException {
         Set<String> seen = new HashSet<>();
         for (Pending keyed : flush.keyed()) {
-            verdicts.put(keyed, keys.recall(connection, keyed.idempotencyKey(),
+            verdicts.put(keyed, keys.recall(connection, dialect, keyed.idempotencyKey(),
                     IdempotencyKeys.fingerprint(keyed.key(), keyed.delta()), flushRef,
                     seen.add(keyed.idempotencyKey())));
         }

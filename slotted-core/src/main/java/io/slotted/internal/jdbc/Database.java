@@ -1,5 +1,9 @@
 package io.slotted.internal.jdbc;
 
+import io.slotted.OwnerColumn;
+import io.slotted.internal.dialect.OwnerStatements;
+import io.slotted.internal.dialect.SlotStatements;
+import io.slotted.internal.dialect.BucketStatements;
 import io.slotted.internal.dialect.Dialect;
 import io.slotted.internal.dialect.Dialects;
 import io.slotted.internal.schema.SchemaMigrator;
@@ -75,6 +79,40 @@ public final class Database {
             throw new IllegalStateException("dialect is detected on the first connection");
         }
         return known;
+    }
+
+    /**
+     * The statements that read, lock and delete slot rows of the counter table outside the flush;
+     * only valid after a connection has been made.
+     *
+     * @return the statements
+     * @throws IllegalStateException if no connection has been made yet
+     */
+    public SlotStatements slotStatements() {
+        return dialect().slotStatements(table);
+    }
+
+    /**
+     * The statements that read, lock and delete time bucket rows outside the flush; only valid
+     * after a connection has been made.
+     *
+     * @return the statements
+     * @throws IllegalStateException if no connection has been made yet
+     */
+    public BucketStatements bucketStatements() {
+        return dialect().bucketStatements(buckets());
+    }
+
+    /**
+     * The statements that read and write a type's owner column beside the counter table's slot
+     * rows; only valid after a connection has been made.
+     *
+     * @param owner the owner column
+     * @return the statements
+     * @throws IllegalStateException if no connection has been made yet
+     */
+    public OwnerStatements ownerStatements(OwnerColumn owner) {
+        return dialect().ownerStatements(owner, table);
     }
 
     /**

@@ -84,13 +84,14 @@ public final class IdempotencyKeys {
      * one writer that wins the race for a due prune runs it.
      *
      * @param connection an open connection
+     * @param dialect the database's dialect
      * @throws SQLException if the delete fails
      */
-    public void pruneIfDue(Connection connection) throws SQLException {
+    public void pruneIfDue(Connection connection, Dialect dialect) throws SQLException {
         long now = clock.millis();
         long due = nextPruneAt.get();
         if (now >= due && nextPruneAt.compareAndSet(due, now + pruneIntervalMillis)) {
-            pruneExpired(connection);
+            pruneExpired(connection, dialect);
         }
     }
 
@@ -117,7 +118,7 @@ public final class IdempotencyKeys {
                 return Verdict.APPLIED;
             }
         }
-        return compare(idempotencyKey, find(connection, idempotencyKey), fingerprint, flushRef, false);
+        return compare(idempotencyKey, find(connection, dialect, idempotencyKey), fingerprint, flushRef, false);
     }
 
     /**
@@ -159,6 +160,7 @@ public final class IdempotencyKeys {
      * was it already there?
      *
      * @param connection an open connection
+     * @param dialect the database's dialect
      * @param idempotencyKey the caller's key
      * @param fingerprint what the key stands for
      * @param flushRef the reference of the flush that committed
@@ -167,16 +169,16 @@ public final class IdempotencyKeys {
      * @return applied if that flush recorded the key, else replayed or conflict
      * @throws SQLException if the database fails
      */
-    public Verdict recall(Connection connection, String idempotencyKey, String fingerprint,
+    public Verdict recall(Connection connection, Dialect dialect, String idempotencyKey, String fingerprint,
             String flushRef, boolean firstInFlush) throws SQLException {
-        return compare(idempotencyKey, find(connection, idempotencyKey), fingerprint, flushRef,
+        return compare(idempotencyKey, find(connection, dialect, idempotencyKey), fingerprint, flushRef,
                 firstInFlush);
     }
 
     /** Deletes keys older than the retention period. */
-    private void pruneExpired(Connection connection) throws SQLException {
+    private void pruneExpired(Connection connection, Dialect dialect) throws SQLException {
         try (PreparedStatement delete = connection.prepareStatement(
-                "DELETE FROM " + keys + " WHERE created_ms < ?")) {
+                dialect.keyStatements(keys).deleteOlderThan())) {
             delete.setLong(1, clock.millis() - retention.toMillis());
             delete.executeUpdate();
         }
@@ -197,9 +199,8 @@ public final class IdempotencyKeys {
      * transaction's snapshot. A key that vanished between the insert and this read was pruned
      * concurrently; that is reported as a serialization failure so the whole attempt is retried.
      */
-    private Stored find(Connection connection, String idempotencyKey) throws SQLException {
-        try (PreparedStatement select = connection.prepareStatement("SELECT fingerprint, flush_ref"
-                + " FROM " + keys + " WHERE idempotency_key = ? FOR UPDATE")) {
+    private Stored find(Connection connection, Dialect dialect, String idempotencyKey) throws SQLException {
+        try (PreparedStatement select = connection.prepareStatement(dialect.keyStatements(keys).lock())) {
             select.setString(1, idempotencyKey);
             try (ResultSet row = select.executeQuery()) {
                 if (!row.next()) {

@@ -1,5 +1,6 @@
 package io.slotted.internal.owner;
 
+import io.slotted.internal.dialect.OwnerStatements;
 import io.slotted.AdoptionReport;
 import io.slotted.OwnerColumn;
 import io.slotted.OwnerMode;
@@ -65,7 +66,7 @@ public final class Adoption {
     public AdoptionReport adopt(int recordType, OwnerColumn owner, OwnerMode mode) {
         AdoptionReport report = retrier.write("bind record_type " + recordType + " to " + owner,
                 (connection, dialect) -> {
-                    ColumnRange type = OwnerShape.check(connection, owner);
+                    ColumnRange type = OwnerShape.check(connection, dialect, owner);
                     ColumnRange range = mode == OwnerMode.FOLD ? type.folded() : type;
                     return Transactions.inTransaction(connection, () -> {
                         AdoptionReport done = bind(connection, recordType, owner, mode, range);
@@ -86,8 +87,8 @@ public final class Adoption {
                     + bound.owner() + " in " + bound.mode().name().toLowerCase(java.util.Locale.ROOT)
                     + " mode; release it first ('slotted release') to bind it again; nothing was changed");
         }
-        OwnerTable table = new OwnerTable(owner, database.table());
-        long clashes = count(connection, mode == OwnerMode.FOLD ? foldClashSql(table) : copyClashSql(table),
+        OwnerStatements table = database.ownerStatements(owner);
+        long clashes = count(connection, mode == OwnerMode.FOLD ? table.foldClashSql() : table.copyClashSql(),
                 recordType);
         if (clashes > 0) {
             throw new IllegalArgumentException(clashMessage(recordType, owner, mode, clashes));
@@ -138,22 +139,6 @@ public final class Adoption {
         return String.format(java.util.Locale.ROOT, "%.4f%%", 100.0 * part / whole);
     }
 
-    /** Counters with both a non-zero column and non-zero slots. Binds the record type. */
-    private String foldClashSql(OwnerTable table) {
-        OwnerColumn o = table.owner();
-        return "SELECT COUNT(*) FROM " + o.table() + " o JOIN (SELECT record_id, SUM(count) AS total FROM "
-                + database.table() + " WHERE record_type = ? GROUP BY record_id) s ON s.record_id = o."
-                + o.keyColumn() + " WHERE o." + o.countColumn() + " <> 0 AND s.total <> 0";
-    }
-
-    /** Owner rows whose non-zero column differs from the slots' sum. Binds the record type. */
-    private String copyClashSql(OwnerTable table) {
-        OwnerColumn o = table.owner();
-        return "SELECT COUNT(*) FROM " + o.table() + " o LEFT JOIN (SELECT record_id, SUM(count) AS total"
-                + " FROM " + database.table() + " WHERE record_type = ? GROUP BY record_id) s"
-                + " ON s.record_id = o." + o.keyColumn() + " WHERE o." + o.countColumn() + " <> 0"
-                + " AND (s.total IS NULL OR s.total <> o." + o.countColumn() + ")";
-    }
 
     private static long count(Connection connection, String sql, int recordType) throws SQLException {
         try (PreparedStatement select = connection.prepareStatement(sql)) {
@@ -164,7 +149,7 @@ public final class Adoption {
         }
     }
 
-    private static long[] minMax(Connection connection, OwnerTable table) throws SQLException {
+    private static long[] minMax(Connection connection, OwnerStatements table) throws SQLException {
         try (PreparedStatement select = connection.prepareStatement(table.rangeSql());
                 ResultSet row = select.executeQuery()) {
             return row.next() ? new long[] {row.getLong(1), row.getLong(2)} : new long[] {0, 0};

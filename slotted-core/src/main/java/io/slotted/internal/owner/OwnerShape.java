@@ -1,5 +1,6 @@
 package io.slotted.internal.owner;
 
+import io.slotted.internal.dialect.Dialect;
 import io.slotted.OwnerColumn;
 import io.slotted.internal.schema.TableShape;
 import io.slotted.internal.sql.TableName;
@@ -21,13 +22,15 @@ public final class OwnerShape {
      * Reads and checks the owner table.
      *
      * @param connection an open connection
+     * @param dialect the database's dialect
      * @param owner the owner column
      * @return the count column's range
      * @throws IllegalArgumentException naming what is missing or wrong, and what to do
      * @throws SQLException if the metadata cannot be read
      */
-    public static ColumnRange check(Connection connection, OwnerColumn owner) throws SQLException {
-        TableShape shape = TableShape.read(connection, TableName.parse(owner.table()))
+    public static ColumnRange check(Connection connection, Dialect dialect, OwnerColumn owner)
+            throws SQLException {
+        TableShape shape = TableShape.read(connection, dialect, TableName.parse(owner.table()))
                 .orElseThrow(() -> new IllegalArgumentException("owner table " + owner.table()
                         + " does not exist; name an existing table as TABLE.KEY.COLUMN"));
         TableShape.Column key = column(shape, owner, owner.keyColumn(), "key");

@@ -46,12 +46,9 @@ public final class BucketReader {
      * @return one entry per bucket of the window, oldest first, zeros included
      */
     public List<BucketCount> series(CounterKey key, BucketWindow window) {
-        String sql = "SELECT bucket_start, SUM(count) FROM " + database.buckets()
-                + " WHERE record_type = ? AND record_id = ? AND bucket_start >= ? AND bucket_start < ?"
-                + " GROUP BY bucket_start";
         Map<Long, Long> found = retrier.read("read the series of counter " + key, (connection, dialect) -> {
             Map<Long, Long> sums = new HashMap<>();
-            try (PreparedStatement select = connection.prepareStatement(sql)) {
+            try (PreparedStatement select = connection.prepareStatement(database.bucketStatements().series())) {
                 select.setInt(1, key.recordType());
                 select.setLong(2, key.recordId());
                 select.setLong(3, window.firstStart());

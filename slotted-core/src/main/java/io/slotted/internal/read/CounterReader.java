@@ -6,7 +6,7 @@ import io.slotted.internal.dialect.Dialect;
 import io.slotted.internal.jdbc.Retrier;
 import io.slotted.internal.jdbc.SqlWork;
 import io.slotted.internal.jdbc.Transactions;
-import io.slotted.internal.owner.OwnerTable;
+import io.slotted.internal.dialect.OwnerStatements;
 import io.slotted.internal.registry.Registration;
 import io.slotted.internal.registry.TypeRegistry;
 import io.slotted.internal.sql.CounterKey;
@@ -32,7 +32,7 @@ import java.util.Optional;
  * {@code IN (…) GROUP BY} query per chunk, each touching only the rows of the requested counters.
  *
  * <p>A type bound to an owner column in fold mode reads the column and the slots in one statement
- * ({@link OwnerTable}); which types fold comes from the {@link TypeRegistry}, re-read now and then
+ * ({@link OwnerStatements}); which types fold comes from the {@link TypeRegistry}, re-read now and then
  * on the read's own connection.
  */
 public final class CounterReader {
@@ -65,13 +65,11 @@ public final class CounterReader {
      * @return its total, 0 if it has no rows
      */
     public long get(CounterKey key) {
-        String slotsOnly = "SELECT SUM(count) FROM " + database.table()
-                + " WHERE record_type = ? AND record_id = ?";
         return retrier.read("read counter " + key, (connection, dialect) -> {
-            Optional<OwnerTable> owner = foldsInto(connection, key.recordType());
+            Optional<OwnerStatements> owner = foldsInto(connection, key.recordType());
             return consistently(connection, dialect, owner.isPresent(), () -> {
                 try (PreparedStatement statement = connection.prepareStatement(
-                        owner.map(OwnerTable::totalSql).orElse(slotsOnly))) {
+                        owner.map(OwnerStatements::totalSql).orElseGet(() -> database.slotStatements().total()))) {
                     int at = 1;
                     if (owner.isPresent()) {
                         statement.setLong(at++, key.recordId());
@@ -169,7 +167,7 @@ public final class CounterReader {
      */
     private SqlWork<Map<Long, Long>> chunkRead(int recordType, List<Long> ids) {
         return (connection, dialect) -> {
-            Optional<OwnerTable> owner = foldsInto(connection, recordType);
+            Optional<OwnerStatements> owner = foldsInto(connection, recordType);
             return consistently(connection, dialect, owner.isPresent(), () -> {
                 try (PreparedStatement statement = connection.prepareStatement(owner
                         .map(o -> o.totalsSql(ids.size()))
@@ -206,9 +204,9 @@ public final class CounterReader {
     }
 
     /** The owner table whose column a type's totals include, if the type folds into one. */
-    private Optional<OwnerTable> foldsInto(Connection connection, int recordType) throws SQLException {
+    private Optional<OwnerStatements> foldsInto(Connection connection, int recordType) throws SQLException {
         return registry.registration(connection, recordType).filter(Registration::folds)
-                .map(r -> new OwnerTable(r.owner(), database.table()));
+                .map(r -> database.ownerStatements(r.owner()));
     }
 
     private static Map<Long, Long> collect(int recordType, PreparedStatement statement)

@@ -5,6 +5,7 @@ import io.slotted.OwnerMode;
 import io.slotted.SlottedConfig;
 import io.slotted.Ticker;
 import io.slotted.internal.dialect.Failure;
+import io.slotted.internal.dialect.RegistryStatements;
 import io.slotted.internal.jdbc.Database;
 import io.slotted.internal.jdbc.Transactions;
 import io.slotted.internal.schema.SchemaMigrator;
@@ -44,8 +45,6 @@ public final class TypeRegistry {
     public static final Duration GRACE = REFRESH.multipliedBy(3);
 
     private static final Logger LOG = LoggerFactory.getLogger(TypeRegistry.class);
-    private static final String COLUMNS =
-            "record_type, owner_table, key_column, count_column, owner_mode, slots, bound_ms, rolled_up_ms";
 
     private final Database database;
     private final TableName table;
@@ -184,8 +183,7 @@ public final class TypeRegistry {
         boolean autoCommit = connection.getAutoCommit();
         Map<Integer, Registration> read = new HashMap<>();
         boolean found = true;
-        try (PreparedStatement select = connection.prepareStatement(
-                "SELECT " + COLUMNS + " FROM " + table);
+        try (PreparedStatement select = connection.prepareStatement(sql(connection).selectAll());
                 ResultSet rows = select.executeQuery()) {
             while (rows.next()) {
                 Registration registration = fromRow(rows);
@@ -223,8 +221,7 @@ public final class TypeRegistry {
      */
     public Optional<Registration> lock(Connection connection, int recordType, boolean noWait)
             throws SQLException {
-        try (PreparedStatement select = connection.prepareStatement("SELECT " + COLUMNS + " FROM "
-                + table + " WHERE record_type = ? FOR UPDATE" + (noWait ? " NOWAIT" : ""))) {
+        try (PreparedStatement select = connection.prepareStatement(sql(connection).lock(noWait))) {
             select.setInt(1, recordType);
             try (ResultSet row = select.executeQuery()) {
                 return row.next() ? Optional.of(fromRow(row)) : Optional.empty();
@@ -244,12 +241,9 @@ public final class TypeRegistry {
      */
     public void write(Connection connection, Optional<Registration> existing, Registration changed)
             throws SQLException {
-        String sql = existing.isPresent()
-                ? "UPDATE " + table + " SET owner_table = ?, key_column = ?, count_column = ?,"
-                        + " owner_mode = ?, slots = ?, bound_ms = ?, rolled_up_ms = ? WHERE record_type = ?"
-                : "INSERT INTO " + table + " (owner_table, key_column, count_column, owner_mode,"
-                        + " slots, bound_ms, rolled_up_ms, record_type) VALUES (?, ?, ?, ?, ?, ?, ?, ?)";
-        try (PreparedStatement statement = connection.prepareStatement(sql)) {
+        RegistryStatements sql = sql(connection);
+        try (PreparedStatement statement = connection.prepareStatement(
+                existing.isPresent() ? sql.update() : sql.insert())) {
             OwnerColumn owner = changed.owner();
             statement.setString(1, owner == null ? null : owner.table());
             statement.setString(2, owner == null ? null : owner.keyColumn());
@@ -273,8 +267,7 @@ public final class TypeRegistry {
      * @throws SQLException if the write fails
      */
     public void rolledUp(Connection connection, int recordType, long startedMs) throws SQLException {
-        try (PreparedStatement update = connection.prepareStatement(
-                "UPDATE " + table + " SET rolled_up_ms = ? WHERE record_type = ?")) {
+        try (PreparedStatement update = connection.prepareStatement(sql(connection).rolledUp())) {
             update.setLong(1, startedMs);
             update.setInt(2, recordType);
             update.executeUpdate();
@@ -289,11 +282,15 @@ public final class TypeRegistry {
      * @throws SQLException if the delete fails
      */
     public void delete(Connection connection, int recordType) throws SQLException {
-        try (PreparedStatement delete = connection.prepareStatement(
-                "DELETE FROM " + table + " WHERE record_type = ?")) {
+        try (PreparedStatement delete = connection.prepareStatement(sql(connection).delete())) {
             delete.setInt(1, recordType);
             delete.executeUpdate();
         }
+    }
+
+    /** The registry's statements, from the dialect of the database the connection reaches. */
+    private RegistryStatements sql(Connection connection) throws SQLException {
+        return database.dialectOf(connection).registryStatements(table);
     }
 
     /** Makes the next read of the view go to the database. */

@@ -6,7 +6,7 @@ import io.slotted.internal.jdbc.Database;
 import io.slotted.internal.jdbc.Retrier;
 import io.slotted.internal.jdbc.Transactions;
 import io.slotted.internal.owner.ColumnRange;
-import io.slotted.internal.owner.OwnerTable;
+import io.slotted.internal.dialect.OwnerStatements;
 import io.slotted.internal.registry.Registration;
 import io.slotted.internal.sql.SlotRange;
 import io.slotted.internal.write.LockedSlots;
@@ -70,9 +70,9 @@ final class RollUpPass {
      */
     RollUpReport fold(Registration registration, ColumnRange range, ColumnUpdate update) {
         int type = registration.recordType();
-        OwnerTable owner = new OwnerTable(registration.owner(), database.table());
+        OwnerStatements owner = database.ownerStatements(registration.owner());
         List<Long> ids = retrier.read("list the counters of record_type " + type + " with slot rows",
-                (connection, dialect) -> SlotRows.ids(connection, database.table(), type, 0));
+                (connection, dialect) -> SlotRows.ids(connection, database.slotStatements(), type, 0));
         RollUpReport total = new RollUpReport(1, 0, 0, List.of());
         for (int from = 0; from < ids.size(); from += CHUNK) {
             List<Long> chunk = ids.subList(from, Math.min(ids.size(), from + CHUNK));
@@ -81,7 +81,7 @@ final class RollUpPass {
         return total;
     }
 
-    private RollUpReport foldChunk(OwnerTable owner, int type, List<Long> chunk, ColumnRange range,
+    private RollUpReport foldChunk(OwnerStatements owner, int type, List<Long> chunk, ColumnRange range,
             ColumnUpdate update) {
         String operation = "roll up " + chunk.size() + " counters of record_type " + type + " into "
                 + owner.owner();
@@ -103,9 +103,9 @@ final class RollUpPass {
         }
     }
 
-    private RollUpReport foldLocked(Connection connection, OwnerTable owner, int type,
+    private RollUpReport foldLocked(Connection connection, OwnerStatements owner, int type,
             List<Long> chunk, ColumnRange range, ColumnUpdate update) throws SQLException {
-        Map<Long, LockedSlots> sums = SlotRows.lock(connection, database.table(), type, chunk, 0);
+        Map<Long, LockedSlots> sums = SlotRows.lock(connection, database.slotStatements(), type, chunk, 0);
         Map<Long, Long> columns = lockOwnerRows(connection, owner, List.copyOf(sums.keySet()));
         long rolled = 0;
         long withoutOwner = 0;
@@ -128,7 +128,7 @@ final class RollUpPass {
             rolled += toSet.containsKey(id) ? 1 : 0;
         }
         setColumns(connection, owner, toSet);
-        SlotRows.delete(connection, database.table(), type, toDelete);
+        SlotRows.delete(connection, database.slotStatements(), type, toDelete);
         connection.commit();
         return new RollUpReport(0, rolled, withoutOwner, refused);
     }
@@ -166,7 +166,7 @@ final class RollUpPass {
      */
     RollUpReport copy(Registration registration, ColumnRange range) {
         int type = registration.recordType();
-        OwnerTable owner = new OwnerTable(registration.owner(), database.table());
+        OwnerStatements owner = database.ownerStatements(registration.owner());
         Map<Long, Long> toSet = new LinkedHashMap<>();
         List<String> refused = new ArrayList<>();
         long withoutOwner = retrier.read("compare record_type " + type + " with " + owner.owner(),
@@ -186,7 +186,7 @@ final class RollUpPass {
         return new RollUpReport(1, toSet.size(), withoutOwner, refused);
     }
 
-    private static long copyDifferences(Connection connection, OwnerTable owner, int type,
+    private static long copyDifferences(Connection connection, OwnerStatements owner, int type,
             ColumnRange range, Map<Long, Long> toSet, List<String> refused) throws SQLException {
         long withoutOwner = 0;
         try (PreparedStatement select = connection.prepareStatement(owner.copyDifferencesSql())) {
@@ -212,7 +212,7 @@ final class RollUpPass {
         return withoutOwner;
     }
 
-    private static Map<Long, Long> lockOwnerRows(Connection connection, OwnerTable owner, List<Long> ids)
+    private static Map<Long, Long> lockOwnerRows(Connection connection, OwnerStatements owner, List<Long> ids)
             throws SQLException {
         Map<Long, Long> columns = new LinkedHashMap<>();
         if (ids.isEmpty()) {
@@ -231,7 +231,7 @@ final class RollUpPass {
         return columns;
     }
 
-    private static void setColumns(Connection connection, OwnerTable owner, Map<Long, Long> values)
+    private static void setColumns(Connection connection, OwnerStatements owner, Map<Long, Long> values)
             throws SQLException {
         if (values.isEmpty()) {
             return;

@@ -243,7 +243,7 @@ public final class Roller implements AutoCloseable {
             return known;
         }
         ColumnRange read = retrier.read("check owner column " + owner, (connection, dialect) ->
-                OwnerShape.check(connection, owner));
+                OwnerShape.check(connection, dialect, owner));
         ranges.put(owner, read);
         return read;
     }

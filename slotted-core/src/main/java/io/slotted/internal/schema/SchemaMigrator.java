@@ -60,7 +60,7 @@ public final class SchemaMigrator {
             throws SQLException {
         List<String> warnings = new ArrayList<>(dialect.settingsWarnings(connection));
         List<String> actions = new ArrayList<>();
-        Optional<TableShape> existing = TableShape.read(connection, table);
+        Optional<TableShape> existing = TableShape.read(connection, dialect, table);
         if (existing.isEmpty()) {
             run(connection, dialect.createTableSql(table));
             actions.add("created table " + table);
@@ -78,27 +78,27 @@ public final class SchemaMigrator {
     /** Creates the flush ledger if it is missing. */
     private static Optional<String> ledger(Connection connection, Dialect dialect, TableName ledger)
             throws SQLException {
-        return createIfMissing(connection, ledger, dialect.createLedgerSql(ledger),
+        return createIfMissing(connection, dialect, ledger, dialect.createLedgerSql(ledger),
                 "the flush ledger that makes group commits exactly-once");
     }
 
     /** Creates the type registry if it is missing. */
     private static Optional<String> registry(Connection connection, Dialect dialect,
             TableName registry) throws SQLException {
-        return createIfMissing(connection, registry, dialect.createRegistrySql(registry),
+        return createIfMissing(connection, dialect, registry, dialect.createRegistrySql(registry),
                 "the type registry: owner column bindings and slot counts every process follows");
     }
 
     /** Creates the name dictionary if it is missing. */
     private static Optional<String> names(Connection connection, Dialect dialect, TableName names)
             throws SQLException {
-        return createIfMissing(connection, names, dialect.createNamesSql(names),
+        return createIfMissing(connection, dialect, names, dialect.createNamesSql(names),
                 "the name dictionary: the record_type of each type name and the record_id of each string id");
     }
 
-    private static Optional<String> createIfMissing(Connection connection, TableName table, String ddl,
-            String purpose) throws SQLException {
-        if (TableShape.read(connection, table).isPresent()) {
+    private static Optional<String> createIfMissing(Connection connection, Dialect dialect,
+            TableName table, String ddl, String purpose) throws SQLException {
+        if (TableShape.read(connection, dialect, table).isPresent()) {
             return Optional.empty();
         }
         run(connection, ddl);
@@ -108,7 +108,7 @@ public final class SchemaMigrator {
     /** Creates the time bucket table if it is missing. */
     private static Optional<String> buckets(Connection connection, Dialect dialect, TableName buckets)
             throws SQLException {
-        if (TableShape.read(connection, buckets).isPresent()) {
+        if (TableShape.read(connection, dialect, buckets).isPresent()) {
             return Optional.empty();
         }
         for (String ddl : dialect.createBucketsSql(buckets)) {
@@ -121,7 +121,7 @@ public final class SchemaMigrator {
     /** Creates the idempotency key table, or upgrades an earlier release's. */
     private static Optional<String> keys(Connection connection, Dialect dialect, TableName keys)
             throws SQLException {
-        Optional<TableShape> existing = TableShape.read(connection, keys);
+        Optional<TableShape> existing = TableShape.read(connection, dialect, keys);
         if (existing.isPresent()) {
             return upgradeKeyColumn(connection, dialect, keys, existing.get());
         }

@@ -1,5 +1,6 @@
 package io.slotted.internal.schema;
 
+import io.slotted.internal.dialect.Dialect;
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
 import java.sql.ResultSet;
@@ -48,16 +49,17 @@ public record TableShape(Map<String, Column> columns, List<Set<String>> uniqueKe
      * Reads a table's shape.
      *
      * @param connection an open connection
+     * @param dialect the database's dialect, which says where its metadata keeps schemas
      * @param table the table
      * @return its shape, or empty if no such table exists
      * @throws SQLException if the metadata cannot be read
      */
-    public static Optional<TableShape> read(Connection connection, TableName table) throws SQLException {
+    public static Optional<TableShape> read(Connection connection, Dialect dialect, TableName table)
+            throws SQLException {
         DatabaseMetaData metadata = connection.getMetaData();
         String name = fold(metadata, table.table());
         String schema = table.schema() == null ? null : fold(metadata, table.schema());
-        boolean catalogsAreSchemas = metadata.getSchemaTerm().isEmpty()
-                || metadata.getDatabaseProductName().toLowerCase(Locale.ROOT).matches(".*(mariadb|mysql).*");
+        boolean catalogsAreSchemas = metadata.getSchemaTerm().isEmpty() || dialect.catalogsAreSchemas();
         String catalog = catalogsAreSchemas ? (schema != null ? schema : connection.getCatalog()) : null;
         String schemaPattern = catalogsAreSchemas ? null : (schema != null ? schema : connection.getSchema());
         Map<String, Column> columns = columns(metadata, catalog, schemaPattern, name);

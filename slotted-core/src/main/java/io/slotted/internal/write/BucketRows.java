@@ -1,5 +1,6 @@
 package io.slotted.internal.write;
 
+import io.slotted.internal.dialect.BucketStatements;
 import io.slotted.internal.dialect.BucketRow;
 import io.slotted.internal.dialect.Dialect;
 import io.slotted.internal.sql.TableName;
@@ -10,7 +11,6 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -68,20 +68,17 @@ public final class BucketRows {
      * key order, as every writer takes them.
      *
      * @param connection a connection in a transaction
-     * @param buckets the bucket table
+     * @param sql the bucket table's statements
      * @param recordType the type
      * @param bucketStart the bucket
      * @param ids the counters' ids, at most a few thousand
      * @return each counter that has rows there, in id order, with its rows and their sum
      * @throws SQLException if the read fails
      */
-    public static Collection<LockedSlots> lock(Connection connection, TableName buckets, int recordType,
+    public static Collection<LockedSlots> lock(Connection connection, BucketStatements sql, int recordType,
             long bucketStart, List<Long> ids) throws SQLException {
         Map<Long, LockedSlots> locked = new LinkedHashMap<>();
-        try (PreparedStatement select = connection.prepareStatement("SELECT record_id, slot, count FROM "
-                + buckets + " WHERE record_type = ? AND bucket_start = ? AND record_id IN ("
-                + String.join(", ", Collections.nCopies(ids.size(), "?")) + ")"
-                + " ORDER BY record_id, slot FOR UPDATE")) {
+        try (PreparedStatement select = connection.prepareStatement(sql.lockInBucket(ids.size()))) {
             int at = 1;
             select.setInt(at++, recordType);
             select.setLong(at++, bucketStart);

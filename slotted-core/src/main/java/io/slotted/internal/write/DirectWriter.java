@@ -305,7 +305,7 @@ public final class DirectWriter implements CounterWriter {
             try {
                 IdempotencyKeys.Verdict found = IdempotencyKeys.Verdict.APPLIED;
                 if (idempotencyKey != null) {
-                    keys.pruneIfDue(connection);
+                    keys.pruneIfDue(connection, dialect);
                     found = keys.record(connection, dialect, idempotencyKey, fingerprint, "direct");
                 }
                 Map<CounterKey, Long> totals = Map.of();

@@ -1,5 +1,6 @@
 package io.slotted.internal.write;
 
+import io.slotted.internal.dialect.SlotStatements;
 import io.slotted.CounterOverflowException;
 import io.slotted.internal.dialect.Dialect;
 import io.slotted.internal.dialect.Failure;
@@ -13,7 +14,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -137,17 +137,16 @@ public final class SlotRows {
      * The ids of a type's counters that have slot rows in a slot or above, without locking them.
      *
      * @param connection an open connection
-     * @param table the counter table
+     * @param sql the counter table's statements
      * @param recordType the type
      * @param fromSlot only rows in this slot or above count
      * @return the ids, ascending
      * @throws SQLException if the read fails
      */
-    public static List<Long> ids(Connection connection, TableName table, int recordType, int fromSlot)
+    public static List<Long> ids(Connection connection, SlotStatements sql, int recordType, int fromSlot)
             throws SQLException {
         List<Long> ids = new ArrayList<>();
-        try (PreparedStatement select = connection.prepareStatement("SELECT DISTINCT record_id FROM "
-                + table + " WHERE record_type = ? AND slot >= ? ORDER BY record_id")) {
+        try (PreparedStatement select = connection.prepareStatement(sql.idsFromSlot())) {
             select.setInt(1, recordType);
             select.setInt(2, fromSlot);
             try (ResultSet rows = select.executeQuery()) {
@@ -164,20 +163,17 @@ public final class SlotRows {
      * in key order, like every writer takes them.
      *
      * @param connection a connection in a transaction
-     * @param table the counter table
+     * @param sql the counter table's statements
      * @param recordType the type
      * @param ids the counters' ids, at most a few thousand
      * @param fromSlot only rows in this slot or above
      * @return each counter that has such rows, in id order, with its rows and their sum
      * @throws SQLException if the read fails
      */
-    public static Map<Long, LockedSlots> lock(Connection connection, TableName table, int recordType,
+    public static Map<Long, LockedSlots> lock(Connection connection, SlotStatements sql, int recordType,
             List<Long> ids, int fromSlot) throws SQLException {
         Map<Long, LockedSlots> locked = new LinkedHashMap<>();
-        try (PreparedStatement select = connection.prepareStatement("SELECT record_id, slot, count FROM "
-                + table + " WHERE record_type = ? AND record_id IN ("
-                + String.join(", ", Collections.nCopies(ids.size(), "?")) + ") AND slot >= ?"
-                + " ORDER BY record_id, slot FOR UPDATE")) {
+        try (PreparedStatement select = connection.prepareStatement(sql.lockFromSlot(ids.size()))) {
             int at = 1;
             select.setInt(at++, recordType);
             for (Long id : ids) {
@@ -199,12 +195,12 @@ public final class SlotRows {
      * other writers are not touched.
      *
      * @param connection the connection holding the locks
-     * @param table the counter table
+     * @param sql the counter table's statements
      * @param recordType the type
      * @param locked the locked rows to delete
      * @throws SQLException if the delete fails
      */
-    public static void delete(Connection connection, TableName table, int recordType,
+    public static void delete(Connection connection, SlotStatements sql, int recordType,
             Collection<LockedSlots> locked) throws SQLException {
         if (locked.isEmpty()) {
             return;
@@ -212,8 +208,7 @@ public final class SlotRows {
         // A batch of single-row deletes by the full key: each is a point lookup of a row this
         // transaction holds. One statement naming every row instead let InnoDB scan the type's
         // range and wait on rows the flushers had locked, which deadlocked with them.
-        try (PreparedStatement delete = connection.prepareStatement("DELETE FROM " + table
-                + " WHERE record_type = ? AND record_id = ? AND slot = ?")) {
+        try (PreparedStatement delete = connection.prepareStatement(sql.deleteSlot())) {
             for (LockedSlots rows : locked) {
                 for (int slot : rows.slots()) {
                     delete.setInt(1, recordType);

@@ -1,20 +1,24 @@
-package io.slotted.internal.owner;
+package io.slotted.internal.dialect;
 
 import io.slotted.OwnerColumn;
 import io.slotted.internal.sql.TableName;
 import java.util.Collections;
 
 /**
- * The SQL that reads and writes a counter type's owner column beside its slot rows.
+ * The SQL that reads and writes a counter type's owner column beside its slot rows. Standard SQL
+ * that every supported database takes; a dialect whose database needs other text returns a subclass
+ * from {@link Dialect#ownerStatements}.
  *
  * <p>Every statement names the owner table and columns unquoted, as checked identifiers (see
  * {@link OwnerColumn}), and binds every value. A fold-mode read adds the column to the slots in one
  * statement, so it sees a roll-up either wholly or not at all: the roll-up moves a sum from the
  * slots to the column in one transaction, and one statement reads one snapshot.
  */
-public final class OwnerTable {
-    private final OwnerColumn owner;
-    private final TableName slots;
+public class OwnerStatements {
+    /** The owner column. */
+    protected final OwnerColumn owner;
+    /** The counter table. */
+    protected final TableName slots;
 
     /**
      * Creates the SQL for one owner column.
@@ -22,7 +26,7 @@ public final class OwnerTable {
      * @param owner the owner column
      * @param slots the counter table
      */
-    public OwnerTable(OwnerColumn owner, TableName slots) {
+    protected OwnerStatements(OwnerColumn owner, TableName slots) {
         this.owner = owner;
         this.slots = slots;
     }
@@ -137,6 +141,31 @@ public final class OwnerTable {
     public String rangeSql() {
         return "SELECT MIN(" + owner.countColumn() + "), MAX(" + owner.countColumn() + ") FROM "
                 + owner.table();
+    }
+
+    /**
+     * Counts the counters whose column and slots both hold counts, which a fold-mode adoption
+     * would add together. Binds the record type.
+     *
+     * @return the SQL text; one row of the count
+     */
+    public String foldClashSql() {
+        return "SELECT COUNT(*) FROM " + owner.table() + " o JOIN (SELECT record_id, SUM(count) AS total FROM "
+                + slots + " WHERE record_type = ? GROUP BY record_id) s ON s.record_id = o."
+                + owner.keyColumn() + " WHERE o." + owner.countColumn() + " <> 0 AND s.total <> 0";
+    }
+
+    /**
+     * Counts the counters whose column does not equal their slots' sum, which a copy-mode adoption
+     * would overwrite. Binds the record type.
+     *
+     * @return the SQL text; one row of the count
+     */
+    public String copyClashSql() {
+        return "SELECT COUNT(*) FROM " + owner.table() + " o LEFT JOIN (SELECT record_id, SUM(count) AS total"
+                + " FROM " + slots + " WHERE record_type = ? GROUP BY record_id) s"
+                + " ON s.record_id = o." + owner.keyColumn() + " WHERE o." + owner.countColumn() + " <> 0"
+                + " AND (s.total IS NULL OR s.total <> o." + owner.countColumn() + ")";
     }
 
     private static String placeholders(int count) {

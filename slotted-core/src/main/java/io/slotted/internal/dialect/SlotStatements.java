@@ -1,0 +1,84 @@
+package io.slotted.internal.dialect;
+
+import io.slotted.internal.sql.TableName;
+import java.util.Collections;
+
+/**
+ * The statements that read, lock and delete a counter table's slot rows outside the flush: the
+ * roll-up, a set, a shrink, a recount and a single read. Standard SQL that every supported database
+ * takes; a dialect whose database needs other text returns a subclass from
+ * {@link Dialect#slotStatements}. Locking reads take rows in key order, as every writer does.
+ */
+public class SlotStatements {
+    /** The counter table. */
+    protected final TableName counters;
+
+    /**
+     * The statements of one counter table.
+     *
+     * @param counters the counter table
+     */
+    protected SlotStatements(TableName counters) {
+        this.counters = counters;
+    }
+
+    /**
+     * The ids of a type's counters that have rows in a slot or above, locking nothing. Binds the
+     * type and the lowest slot.
+     *
+     * @return the SQL text; rows of ids, ascending
+     */
+    public String idsFromSlot() {
+        return "SELECT DISTINCT record_id FROM " + counters + " WHERE record_type = ? AND slot >= ?"
+                + " ORDER BY record_id";
+    }
+
+    /**
+     * Reads and locks the slot rows of some counters of one type, in a slot or above, in key order.
+     * Binds the type, the {@code ids} ids and the lowest slot.
+     *
+     * @param ids how many ids
+     * @return the SQL text; rows of (record id, slot, count)
+     */
+    public String lockFromSlot(int ids) {
+        return "SELECT record_id, slot, count FROM " + counters + " WHERE record_type = ? AND record_id IN ("
+                + placeholders(ids) + ") AND slot >= ? ORDER BY record_id, slot FOR UPDATE";
+    }
+
+    /**
+     * Deletes one slot row by its whole key. Binds type, id and slot.
+     *
+     * @return the SQL text
+     */
+    public String deleteSlot() {
+        return "DELETE FROM " + counters + " WHERE record_type = ? AND record_id = ? AND slot = ?";
+    }
+
+    /**
+     * One counter's total over its slots. Binds the type and the id.
+     *
+     * @return the SQL text; one row, null when there is nothing
+     */
+    public String total() {
+        return "SELECT SUM(count) FROM " + counters + " WHERE record_type = ? AND record_id = ?";
+    }
+
+    /**
+     * Every counter's total over its slots, for one type. Binds the type.
+     *
+     * @return the SQL text; rows of (record id, total)
+     */
+    public String totalsOfType() {
+        return "SELECT record_id, SUM(count) FROM " + counters + " WHERE record_type = ? GROUP BY record_id";
+    }
+
+    /**
+     * {@code n} comma-separated parameters.
+     *
+     * @param n how many
+     * @return such as {@code ?, ?, ?}
+     */
+    static String placeholders(int n) {
+        return String.join(", ", Collections.nCopies(n, "?"));
+    }
+}
