@@ -1,0 +1,8 @@
+/**
+ * Time buckets: which bucket an increment accepted now counts in, and the buckets a read covers.
+ *
+ * <p><b>Not a supported API.</b> Everything under {@code io.slotted.internal} is the engine's own and may
+ * change in any release without notice; applications use {@code io.slotted} only, which is
+ * what the jar's {@code Automatic-Module-Name} ({@code io.slotted}) stands for.
+ */
+package io.slotted.internal.bucket;

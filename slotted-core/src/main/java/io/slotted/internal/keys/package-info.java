@@ -1,0 +1,8 @@
+/**
+ * Idempotency keys, recorded in the increment's own transaction.
+ *
+ * <p><b>Not a supported API.</b> Everything under {@code io.slotted.internal} is the engine's own and may
+ * change in any release without notice; applications use {@code io.slotted} only, which is
+ * what the jar's {@code Automatic-Module-Name} ({@code io.slotted}) stands for.
+ */
+package io.slotted.internal.keys;

@@ -1,0 +1,9 @@
+/**
+ * The name dictionary: the numbers of type names and string ids, recorded once for every
+ * process and cached in each.
+ *
+ * <p><b>Not a supported API.</b> Everything under {@code io.slotted.internal} is the engine's own and may
+ * change in any release without notice; applications use {@code io.slotted} only, which is
+ * what the jar's {@code Automatic-Module-Name} ({@code io.slotted}) stands for.
+ */
+package io.slotted.internal.names;

@@ -1,0 +1,9 @@
+/**
+ * The engine behind {@link io.slotted.SlottedCounters}: {@code DefaultSlottedCounters} checks
+ * arguments and wires the parts for the write mode; each subpackage is one part.
+ *
+ * <p><b>Not a supported API.</b> Everything under {@code io.slotted.internal} is the engine's own and may
+ * change in any release without notice; applications use {@code io.slotted} only, which is
+ * what the jar's {@code Automatic-Module-Name} ({@code io.slotted}) stands for.
+ */
+package io.slotted.internal;

@@ -1,0 +1,9 @@
+/**
+ * The values the engine writes into SQL: checked table names, counter and bucket keys, the
+ * range a slot may hold.
+ *
+ * <p><b>Not a supported API.</b> Everything under {@code io.slotted.internal} is the engine's own and may
+ * change in any release without notice; applications use {@code io.slotted} only, which is
+ * what the jar's {@code Automatic-Module-Name} ({@code io.slotted}) stands for.
+ */
+package io.slotted.internal.sql;
