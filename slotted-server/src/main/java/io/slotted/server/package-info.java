@@ -1,5 +1,5 @@
 /**
- * The runnable Slotted product: the HTTP service of the contract in {@code shared/API.md} and the
+ * The runnable Slotted product: the HTTP service of the contract in {@code docs/api.md} and the
  * {@code slotted} command line ({@link io.slotted.server.cli.Main}).
  *
  * <p>The packages, each layer knowing only the ones below it:

@@ -41,7 +41,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * The Redis protocol of {@code API.md}, spoken by real clients of other languages — redis-py (Debian's
+ * The Redis protocol of {@code docs/api.md}, spoken by real clients of other languages — redis-py (Debian's
  * {@code python3-redis}) and ioredis (npm) — to a real service on a real database, run by a small
  * subclass per database. The service runs for the whole class with the tokens of {@link ServiceSuite}
  * and the types {@code downloads=1,views=2}.

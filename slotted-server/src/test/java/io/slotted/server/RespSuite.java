@@ -50,7 +50,7 @@ import redis.clients.jedis.exceptions.JedisDataException;
 import redis.clients.jedis.util.SafeEncoder;
 
 /**
- * The Redis protocol of {@code API.md}, spoken by real clients — Jedis, and {@code redis-cli} from
+ * The Redis protocol of {@code docs/api.md}, spoken by real clients — Jedis, and {@code redis-cli} from
  * Debian's {@code redis-tools} — to a real service on a real database, run by a small subclass per
  * database. Totals are checked with SQL against the counter table. The service runs for the whole
  * class with the tokens of {@link ServiceSuite} and the types {@code downloads=1,views=2}; each test

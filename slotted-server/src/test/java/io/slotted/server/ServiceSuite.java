@@ -58,7 +58,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The HTTP contract of {@code API.md}, over real HTTP against a real service object, run by a small
+ * The HTTP contract of {@code docs/api.md}, over real HTTP against a real service object, run by a small
  * subclass per database. The service runs for the whole class on a table of its own (dropped
  * afterwards); each test uses record ids of its own.
  */

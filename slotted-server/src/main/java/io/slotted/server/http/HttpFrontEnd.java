@@ -32,7 +32,7 @@ import org.eclipse.jetty.util.ssl.SslContextFactory;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
 /**
- * The HTTP front end: the counter endpoints of the contract in {@code API.md}, health, metrics and
+ * The HTTP front end: the counter endpoints of the contract in {@code docs/api.md}, health, metrics and
  * the API's OpenAPI description, on Javalin (Jetty 12), in front of one {@link PooledCounters}.
  *
  * <p>Everything a client can make the server hold is bounded by {@link HttpSettings}: connections
