@@ -25,7 +25,6 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -287,9 +286,7 @@ abstract class TlsSuite {
 
             Issued renewed = authority.server("renewed", "EC", Duration.ofDays(1));
             Path files = dir.resolve("renewing");
-            replace(files.resolve("key.pem"), TestCertificates.writePkcs8Key(files.resolve("key.new"), renewed));
-            replace(files.resolve("cert.pem"),
-                    TestCertificates.writeCertificate(files.resolve("cert.new"), renewed));
+            TestCertificates.renew(files.resolve("cert.pem"), files.resolve("key.pem"), renewed);
             Awaitility.await().atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(200))
                     .until(() -> servedName(renewing.port()).equals("CN=renewed"));
             assertThat(servedName(renewing.respPort())).isEqualTo("CN=renewed");
@@ -351,10 +348,6 @@ abstract class TlsSuite {
             return ((X509Certificate) socket.getSession().getPeerCertificates()[0])
                     .getSubjectX500Principal().getName();
         }
-    }
-
-    private static void replace(Path file, Path with) throws IOException {
-        Files.move(with, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     }
 
     @Test

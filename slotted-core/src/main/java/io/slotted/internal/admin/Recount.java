@@ -8,7 +8,7 @@ import io.slotted.internal.dialect.Failure;
 import io.slotted.internal.jdbc.Database;
 import io.slotted.internal.jdbc.Retrier;
 import io.slotted.internal.jdbc.Transactions;
-import io.slotted.internal.dialect.OwnerStatements;
+import io.slotted.internal.dialect.statements.OwnerStatements;
 import io.slotted.internal.registry.Registration;
 import io.slotted.internal.registry.TypeRegistry;
 import io.slotted.internal.sql.SlotRange;

@@ -1,5 +1,12 @@
 package io.slotted.internal.dialect;
 
+import io.slotted.OwnerColumn;
+import io.slotted.internal.dialect.statements.BucketStatements;
+import io.slotted.internal.dialect.statements.KeyStatements;
+import io.slotted.internal.dialect.statements.LedgerStatements;
+import io.slotted.internal.dialect.statements.OwnerStatements;
+import io.slotted.internal.dialect.statements.RegistryStatements;
+import io.slotted.internal.dialect.statements.SlotStatements;
 import io.slotted.internal.sql.CounterKey;
 import io.slotted.internal.sql.SlotRange;
 import io.slotted.internal.sql.TableName;
@@ -95,7 +102,7 @@ public abstract class Dialect {
      * @param slots the counter table
      * @return the statements
      */
-    public OwnerStatements ownerStatements(io.slotted.OwnerColumn owner, TableName slots) {
+    public OwnerStatements ownerStatements(OwnerColumn owner, TableName slots) {
         return new OwnerStatements(owner, slots);
     }
 

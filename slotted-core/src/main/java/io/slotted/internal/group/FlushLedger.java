@@ -1,7 +1,7 @@
 package io.slotted.internal.group;
 
 import io.slotted.internal.dialect.FlushMark;
-import io.slotted.internal.dialect.LedgerStatements;
+import io.slotted.internal.dialect.statements.LedgerStatements;
 import io.slotted.internal.jdbc.Database;
 import io.slotted.internal.sql.TableName;
 import java.nio.charset.StandardCharsets;

@@ -1,9 +1,9 @@
 package io.slotted.internal.jdbc;
 
 import io.slotted.OwnerColumn;
-import io.slotted.internal.dialect.OwnerStatements;
-import io.slotted.internal.dialect.SlotStatements;
-import io.slotted.internal.dialect.BucketStatements;
+import io.slotted.internal.dialect.statements.OwnerStatements;
+import io.slotted.internal.dialect.statements.SlotStatements;
+import io.slotted.internal.dialect.statements.BucketStatements;
 import io.slotted.internal.dialect.Dialect;
 import io.slotted.internal.dialect.Dialects;
 import io.slotted.internal.schema.SchemaMigrator;
@@ -22,6 +22,9 @@ public final class Database {
     private final DataSource dataSource;
     private final TableName table;
     private volatile Dialect dialect;
+    /** The dialect's statements of the two tables, made once with it: reads ask for them each time. */
+    private volatile SlotStatements slotStatements;
+    private volatile BucketStatements bucketStatements;
 
     /**
      * Creates the handle; opens no connection.
@@ -62,7 +65,9 @@ public final class Database {
         Dialect known = dialect;
         if (known == null) {
             known = Dialects.detect(connection);
-            dialect = known;
+            slotStatements = known.slotStatements(table);
+            bucketStatements = known.bucketStatements(buckets());
+            dialect = known; // last: whoever sees the dialect sees its statements
         }
         return known;
     }
@@ -74,7 +79,11 @@ public final class Database {
      * @throws IllegalStateException if no connection has been made yet
      */
     public Dialect dialect() {
-        Dialect known = dialect;
+        return detected(dialect);
+    }
+
+    /** What is known once the first connection has been made. */
+    private static <T> T detected(T known) {
         if (known == null) {
             throw new IllegalStateException("dialect is detected on the first connection");
         }
@@ -89,7 +98,7 @@ public final class Database {
      * @throws IllegalStateException if no connection has been made yet
      */
     public SlotStatements slotStatements() {
-        return dialect().slotStatements(table);
+        return detected(slotStatements);
     }
 
     /**
@@ -100,7 +109,7 @@ public final class Database {
      * @throws IllegalStateException if no connection has been made yet
      */
     public BucketStatements bucketStatements() {
-        return dialect().bucketStatements(buckets());
+        return detected(bucketStatements);
     }
 
     /**

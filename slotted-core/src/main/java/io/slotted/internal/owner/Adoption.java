@@ -1,6 +1,6 @@
 package io.slotted.internal.owner;
 
-import io.slotted.internal.dialect.OwnerStatements;
+import io.slotted.internal.dialect.statements.OwnerStatements;
 import io.slotted.AdoptionReport;
 import io.slotted.OwnerColumn;
 import io.slotted.OwnerMode;

@@ -6,7 +6,7 @@ import io.slotted.internal.dialect.Dialect;
 import io.slotted.internal.jdbc.Retrier;
 import io.slotted.internal.jdbc.SqlWork;
 import io.slotted.internal.jdbc.Transactions;
-import io.slotted.internal.dialect.OwnerStatements;
+import io.slotted.internal.dialect.statements.OwnerStatements;
 import io.slotted.internal.registry.Registration;
 import io.slotted.internal.registry.TypeRegistry;
 import io.slotted.internal.sql.CounterKey;

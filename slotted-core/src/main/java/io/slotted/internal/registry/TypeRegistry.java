@@ -5,7 +5,7 @@ import io.slotted.OwnerMode;
 import io.slotted.SlottedConfig;
 import io.slotted.Ticker;
 import io.slotted.internal.dialect.Failure;
-import io.slotted.internal.dialect.RegistryStatements;
+import io.slotted.internal.dialect.statements.RegistryStatements;
 import io.slotted.internal.jdbc.Database;
 import io.slotted.internal.jdbc.Transactions;
 import io.slotted.internal.schema.SchemaMigrator;

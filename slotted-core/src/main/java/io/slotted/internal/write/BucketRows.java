@@ -1,6 +1,6 @@
 package io.slotted.internal.write;
 
-import io.slotted.internal.dialect.BucketStatements;
+import io.slotted.internal.dialect.statements.BucketStatements;
 import io.slotted.internal.dialect.BucketRow;
 import io.slotted.internal.dialect.Dialect;
 import io.slotted.internal.sql.TableName;

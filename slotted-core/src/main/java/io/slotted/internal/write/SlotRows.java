@@ -1,6 +1,6 @@
 package io.slotted.internal.write;
 
-import io.slotted.internal.dialect.SlotStatements;
+import io.slotted.internal.dialect.statements.SlotStatements;
 import io.slotted.CounterOverflowException;
 import io.slotted.internal.dialect.Dialect;
 import io.slotted.internal.dialect.Failure;

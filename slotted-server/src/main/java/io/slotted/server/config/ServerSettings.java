@@ -52,7 +52,8 @@ public record ServerSettings(int port, String bind, DatabaseSettings database, P
             throw new IllegalArgumentException("port must be between 0 and " + MAX_PORT
                     + ", but was " + port);
         }
-        if (tokenFile == null && needsTokens(bind)) {
+        boolean network = needsTokens(bind);
+        if (tokenFile == null && network) {
             throw new IllegalArgumentException("refusing to listen on " + bind + " without tokens:"
                     + " anyone who can reach it could change counts; give a token file, or listen"
                     + " on " + DEFAULT_BIND + " to serve this machine only");
@@ -61,7 +62,7 @@ public record ServerSettings(int port, String bind, DatabaseSettings database, P
             throw new IllegalStateException("TLS files and plaintext conflict: serve TLS, or say"
                     + " that TLS ends in front of the service, not both");
         }
-        if (tls == null && !plaintext && needsTokens(bind)) {
+        if (tls == null && !plaintext && network) {
             throw new IllegalArgumentException("refusing to listen on " + bind + " without TLS:"
                     + " tokens and counts would cross the network in clear text; give a certificate"
                     + " and key, or say plaintext when TLS ends in front of the service");

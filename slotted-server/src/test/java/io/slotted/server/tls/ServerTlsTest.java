@@ -8,7 +8,6 @@ import io.slotted.server.tls.TestCertificates.Issued;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -73,11 +72,6 @@ class ServerTlsTest {
                 return served.getSubjectX500Principal().getName();
             }
         }
-    }
-
-    /** Replaces a file at once, as a certificate tool's rename does. */
-    private void replace(Path file, Path with) throws IOException {
-        Files.move(with, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     }
 
     @Test
@@ -161,9 +155,7 @@ class ServerTlsTest {
         serving(authority.server("first", "RSA", DAY));
         Issued renewed = authority.server("renewed", "EC", DAY);
 
-        replace(dir.resolve("key.pem"), TestCertificates.writePkcs8Key(dir.resolve("key.new"), renewed));
-        replace(dir.resolve("cert.pem"),
-                TestCertificates.writeCertificate(dir.resolve("cert.new"), renewed));
+        TestCertificates.renew(dir.resolve("cert.pem"), dir.resolve("key.pem"), renewed);
         tls.checkFiles();
 
         assertThat(servedName()).isEqualTo("CN=renewed");
@@ -175,7 +167,7 @@ class ServerTlsTest {
         serving(authority.server("first", "RSA", DAY));
         Issued renewed = authority.server("renewed", "RSA", DAY);
 
-        replace(dir.resolve("key.pem"), TestCertificates.writePkcs8Key(dir.resolve("key.new"), renewed));
+        TestCertificates.replaceKey(dir.resolve("key.pem"), renewed);
         tls.checkFiles();
 
         assertThat(servedName()).isEqualTo("CN=first");
@@ -183,8 +175,7 @@ class ServerTlsTest {
                 .contains("the private key does not belong to the certificate CN=first",
                         "still serving CN=first");
 
-        replace(dir.resolve("cert.pem"),
-                TestCertificates.writeCertificate(dir.resolve("cert.new"), renewed));
+        TestCertificates.replaceCertificate(dir.resolve("cert.pem"), renewed);
         tls.checkFiles();
 
         assertThat(servedName()).isEqualTo("CN=renewed");
@@ -201,9 +192,7 @@ class ServerTlsTest {
         assertThat(tls.problem()).get().asString().contains("cert.pem");
 
         Issued expired = authority.server("expired", "EC", Duration.ofHours(-1));
-        replace(dir.resolve("key.pem"), TestCertificates.writePkcs8Key(dir.resolve("key.new"), expired));
-        replace(dir.resolve("cert.pem"),
-                TestCertificates.writeCertificate(dir.resolve("cert.new"), expired));
+        TestCertificates.renew(dir.resolve("cert.pem"), dir.resolve("key.pem"), expired);
         tls.checkFiles();
 
         assertThat(servedName()).isEqualTo("CN=first");

@@ -168,6 +168,50 @@ public final class TestCertificates {
     }
 
     /**
+     * Replaces a key file in one atomic rename, as certificate tools renew files in place.
+     *
+     * @param file the key file to replace
+     * @param issued the certificate whose key it becomes
+     * @throws UncheckedIOException if the file cannot be replaced
+     */
+    public static void replaceKey(Path file, Issued issued) {
+        renameOver(writePkcs8Key(file.resolveSibling(file.getFileName() + ".new"), issued), file);
+    }
+
+    /**
+     * Replaces a certificate file in one atomic rename, as certificate tools renew files in place.
+     *
+     * @param file the certificate file to replace
+     * @param issued the certificate it becomes
+     * @throws UncheckedIOException if the file cannot be replaced
+     */
+    public static void replaceCertificate(Path file, Issued issued) {
+        renameOver(writeCertificate(file.resolveSibling(file.getFileName() + ".new"), issued), file);
+    }
+
+    /**
+     * Renews a pair of files: the key, then the certificate, each in one atomic rename.
+     *
+     * @param certificate the certificate file
+     * @param key the key file
+     * @param issued the renewed certificate and its key
+     * @throws UncheckedIOException if a file cannot be replaced
+     */
+    public static void renew(Path certificate, Path key, Issued issued) {
+        replaceKey(key, issued);
+        replaceCertificate(certificate, issued);
+    }
+
+    private static void renameOver(Path written, Path file) {
+        try {
+            Files.move(written, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+                    java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
      * A client TLS context that trusts this authority alone.
      *
      * @return the context

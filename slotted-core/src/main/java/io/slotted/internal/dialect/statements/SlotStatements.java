@@ -1,4 +1,4 @@
-package io.slotted.internal.dialect;
+package io.slotted.internal.dialect.statements;
 
 import io.slotted.internal.sql.TableName;
 import java.util.Collections;
@@ -7,7 +7,7 @@ import java.util.Collections;
  * The statements that read, lock and delete a counter table's slot rows outside the flush: the
  * roll-up, a set, a shrink, a recount and a single read. Standard SQL that every supported database
  * takes; a dialect whose database needs other text returns a subclass from
- * {@link Dialect#slotStatements}. Locking reads take rows in key order, as every writer does.
+ * {@code Dialect.slotStatements}. Locking reads take rows in key order, as every writer does.
  */
 public class SlotStatements {
     /** The counter table. */
@@ -18,7 +18,7 @@ public class SlotStatements {
      *
      * @param counters the counter table
      */
-    protected SlotStatements(TableName counters) {
+    public SlotStatements(TableName counters) {
         this.counters = counters;
     }
 

@@ -1,12 +1,12 @@
-package io.slotted.internal.dialect;
+package io.slotted.internal.dialect.statements;
 
 import io.slotted.internal.sql.TableName;
 
 /**
  * The statements of the idempotency key table ({@code IdempotencyKeys}) besides recording a key,
- * which differs by database ({@link Dialect#insertKeyIfAbsentSql}). Standard SQL that every
+ * which differs by database ({@code Dialect.insertKeyIfAbsentSql}). Standard SQL that every
  * supported database takes; a dialect whose database needs other text returns a subclass from
- * {@link Dialect#keyStatements}.
+ * {@code Dialect.keyStatements}.
  */
 public class KeyStatements {
     /** The key table. */
@@ -17,7 +17,7 @@ public class KeyStatements {
      *
      * @param keys the key table
      */
-    protected KeyStatements(TableName keys) {
+    public KeyStatements(TableName keys) {
         this.keys = keys;
     }
 

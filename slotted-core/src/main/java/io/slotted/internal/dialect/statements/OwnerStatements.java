@@ -1,13 +1,12 @@
-package io.slotted.internal.dialect;
+package io.slotted.internal.dialect.statements;
 
 import io.slotted.OwnerColumn;
 import io.slotted.internal.sql.TableName;
-import java.util.Collections;
 
 /**
  * The SQL that reads and writes a counter type's owner column beside its slot rows. Standard SQL
  * that every supported database takes; a dialect whose database needs other text returns a subclass
- * from {@link Dialect#ownerStatements}.
+ * from {@code Dialect.ownerStatements}.
  *
  * <p>Every statement names the owner table and columns unquoted, as checked identifiers (see
  * {@link OwnerColumn}), and binds every value. A fold-mode read adds the column to the slots in one
@@ -26,7 +25,7 @@ public class OwnerStatements {
      * @param owner the owner column
      * @param slots the counter table
      */
-    protected OwnerStatements(OwnerColumn owner, TableName slots) {
+    public OwnerStatements(OwnerColumn owner, TableName slots) {
         this.owner = owner;
         this.slots = slots;
     }
@@ -60,7 +59,7 @@ public class OwnerStatements {
      * @return the SQL text; rows of (record id, total)
      */
     public String totalsSql(int ids) {
-        String in = placeholders(ids);
+        String in = SlotStatements.placeholders(ids);
         return "SELECT id, SUM(n) FROM (SELECT " + owner.keyColumn() + " AS id, " + owner.countColumn()
                 + " AS n FROM " + owner.table() + " WHERE " + owner.keyColumn() + " IN (" + in + ")"
                 + " UNION ALL SELECT record_id AS id, count AS n FROM " + slots
@@ -75,7 +74,7 @@ public class OwnerStatements {
      */
     public String lockSql(int ids) {
         return "SELECT " + owner.keyColumn() + ", " + owner.countColumn() + " FROM " + owner.table()
-                + " WHERE " + owner.keyColumn() + " IN (" + placeholders(ids) + ") ORDER BY "
+                + " WHERE " + owner.keyColumn() + " IN (" + SlotStatements.placeholders(ids) + ") ORDER BY "
                 + owner.keyColumn() + " FOR UPDATE";
     }
 
@@ -166,9 +165,5 @@ public class OwnerStatements {
                 + " FROM " + slots + " WHERE record_type = ? GROUP BY record_id) s"
                 + " ON s.record_id = o." + owner.keyColumn() + " WHERE o." + owner.countColumn() + " <> 0"
                 + " AND (s.total IS NULL OR s.total <> o." + owner.countColumn() + ")";
-    }
-
-    private static String placeholders(int count) {
-        return String.join(", ", Collections.nCopies(count, "?"));
     }
 }

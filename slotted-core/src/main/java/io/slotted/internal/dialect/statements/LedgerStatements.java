@@ -1,4 +1,4 @@
-package io.slotted.internal.dialect;
+package io.slotted.internal.dialect.statements;
 
 import io.slotted.internal.sql.TableName;
 
@@ -6,7 +6,7 @@ import io.slotted.internal.sql.TableName;
  * The statements of the flush ledger ({@code FlushLedger}): each flusher's row in the ledger table,
  * and its mark, a reserved row of the counter table. Standard SQL that every supported database
  * takes; a dialect whose database needs other text returns a subclass from
- * {@link Dialect#ledgerStatements}.
+ * {@code Dialect.ledgerStatements}.
  */
 public class LedgerStatements {
     /** The counter table, which holds the marks. */
@@ -20,7 +20,7 @@ public class LedgerStatements {
      * @param counters the counter table
      * @param ledger the ledger table beside it
      */
-    protected LedgerStatements(TableName counters, TableName ledger) {
+    public LedgerStatements(TableName counters, TableName ledger) {
         this.counters = counters;
         this.ledger = ledger;
     }

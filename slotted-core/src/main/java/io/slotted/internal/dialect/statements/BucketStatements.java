@@ -1,4 +1,4 @@
-package io.slotted.internal.dialect;
+package io.slotted.internal.dialect.statements;
 
 import io.slotted.internal.sql.TableName;
 
@@ -6,7 +6,7 @@ import io.slotted.internal.sql.TableName;
  * The statements that read, lock and delete time bucket rows outside the flush: a series, the
  * folding of a bucket's slots and the pruning of expired buckets. Standard SQL that every
  * supported database takes; a dialect whose database needs other text returns a subclass from
- * {@link Dialect#bucketStatements}.
+ * {@code Dialect.bucketStatements}.
  */
 public class BucketStatements {
     /** The bucket table. */
@@ -17,7 +17,7 @@ public class BucketStatements {
      *
      * @param buckets the bucket table
      */
-    protected BucketStatements(TableName buckets) {
+    public BucketStatements(TableName buckets) {
         this.buckets = buckets;
     }
 

@@ -1,4 +1,4 @@
-package io.slotted.internal.dialect;
+package io.slotted.internal.dialect.statements;
 
 import io.slotted.internal.sql.TableName;
 
@@ -6,7 +6,7 @@ import io.slotted.internal.sql.TableName;
  * The statements of the type registry ({@code TypeRegistry}): one row per counter type with an
  * owner column binding or a slot count every process follows. Standard SQL that every supported
  * database takes; a dialect whose database needs other text returns a subclass from
- * {@link Dialect#registryStatements}.
+ * {@code Dialect.registryStatements}.
  */
 public class RegistryStatements {
     /** The columns of a registration, in the order every read returns them. */
@@ -21,7 +21,7 @@ public class RegistryStatements {
      *
      * @param registry the registry table
      */
-    protected RegistryStatements(TableName registry) {
+    public RegistryStatements(TableName registry) {
         this.registry = registry;
     }
 
