@@ -3,7 +3,7 @@ package io.slotted;
 import java.util.List;
 
 /**
- * What {@link SlottedCounters#adopt} found when it bound a counter type to an owner column.
+ * What {@link OwnerColumns#adopt} found when it bound a counter type to an owner column.
  *
  * @param recordType the counter type now bound
  * @param owner the owner column

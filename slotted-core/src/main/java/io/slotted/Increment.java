@@ -17,7 +17,7 @@ public record Increment(int recordType, long recordId, long delta) {
      *     {@link SlottedCounters#RESERVED_RECORD_TYPE}
      */
     public Increment {
-        SlottedCounters.checkRecordType(recordType);
-        SlottedCounters.checkDelta(recordType, recordId, delta);
+        CounterArguments.checkRecordType(recordType);
+        CounterArguments.checkDelta(recordType, recordId, delta);
     }
 }

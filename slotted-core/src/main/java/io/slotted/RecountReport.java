@@ -3,7 +3,7 @@ package io.slotted;
 import java.util.List;
 
 /**
- * What {@link SlottedCounters#recount} found when it compared a counter type with a source of
+ * What {@link CounterAdmin#recount} found when it compared a counter type with a source of
  * truth.
  *
  * @param recordType the counter type

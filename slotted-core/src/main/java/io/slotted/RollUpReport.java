@@ -3,8 +3,8 @@ package io.slotted;
 import java.util.List;
 
 /**
- * What a roll-up ({@link SlottedCounters#rollUpNow()}) or a release
- * ({@link SlottedCounters#release(int)}) did.
+ * What a roll-up ({@link OwnerColumns#rollUpNow()}) or a release
+ * ({@link OwnerColumns#release(int)}) did.
  *
  * @param types how many bound counter types were rolled up
  * @param countersRolledUp counters whose owner column was written

@@ -1,11 +1,9 @@
 package io.slotted;
 
 import java.sql.Connection;
-import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import javax.sql.DataSource;
 
@@ -55,67 +53,6 @@ public interface SlottedCounters extends AutoCloseable {
      */
     static SlottedCountersBuilder builder(DataSource dataSource) {
         return new SlottedCountersBuilder(dataSource);
-    }
-
-    /**
-     * Checks an idempotency key against the rule every keyed call applies: 1 to 128 printable
-     * ASCII characters (space to tilde), compared exactly. Front ends call this to refuse a bad key
-     * before doing any other work; the keyed calls check it themselves.
-     *
-     * @param idempotencyKey the key a caller sent
-     * @return the key, unchanged
-     * @throws NullPointerException if {@code idempotencyKey} is null
-     * @throws IllegalArgumentException if the key is empty, longer than 128 characters, or holds a
-     *     character that is not printable ASCII; the message says which
-     */
-    static String checkIdempotencyKey(String idempotencyKey) {
-        Objects.requireNonNull(idempotencyKey, "idempotencyKey must not be null");
-        boolean printable = idempotencyKey.chars().allMatch(c -> c >= 0x20 && c <= 0x7e);
-        if (idempotencyKey.isEmpty() || idempotencyKey.length() > 128 || !printable) {
-            throw new IllegalArgumentException("idempotencyKey must be 1 to 128 printable ASCII"
-                    + " characters, but had " + idempotencyKey.length() + " characters"
-                    + (printable ? "" : ", some of them not printable ASCII"));
-        }
-        return idempotencyKey;
-    }
-
-    /**
-     * Checks an increment's amount against the rule every call that adds applies: not 0, and
-     * within {@code ±}{@link #MAX_DELTA}.
-     *
-     * @param recordType the counter's type, for the message
-     * @param recordId the counter's id, for the message
-     * @param delta the amount a caller gave
-     * @return the amount, unchanged
-     * @throws IllegalArgumentException if it is 0 or larger than {@link #MAX_DELTA} either way
-     */
-    static long checkDelta(int recordType, long recordId, long delta) {
-        if (delta == 0) {
-            throw new IllegalArgumentException("delta must not be 0 (counter (record_type="
-                    + recordType + ", record_id=" + recordId + "))");
-        }
-        if (delta < -MAX_DELTA || delta > MAX_DELTA) {
-            throw new IllegalArgumentException("delta must be between -" + MAX_DELTA + " and "
-                    + MAX_DELTA + " (2^52 - 1, the most one slot row holds), but was " + delta
-                    + " (counter (record_type=" + recordType + ", record_id=" + recordId
-                    + ")); add a larger amount as several increments");
-        }
-        return delta;
-    }
-
-    /**
-     * Checks a record type against {@link #RESERVED_RECORD_TYPE}.
-     *
-     * @param recordType the type a caller gave
-     * @return the type, unchanged
-     * @throws IllegalArgumentException if it is the reserved type
-     */
-    static int checkRecordType(int recordType) {
-        if (recordType == RESERVED_RECORD_TYPE) {
-            throw new IllegalArgumentException("record_type " + recordType + " is reserved for"
-                    + " Slotted's own rows (see SlottedCounters.RESERVED_RECORD_TYPE); use any other int");
-        }
-        return recordType;
     }
 
     /**
@@ -323,138 +260,6 @@ public interface SlottedCounters extends AutoCloseable {
     Map<Long, Long> getAll(int recordType, Collection<Long> recordIds);
 
     /**
-     * Sets a counter to an exact value. Increments acknowledged after this returns count on top
-     * of it; increments acknowledged before it are replaced by it. On a type bound to an owner
-     * column in {@link OwnerMode#FOLD} mode the column is set and the counter's slot rows removed;
-     * otherwise the slot rows are replaced by one holding {@code count}. In {@code BUFFERED}
-     * mode, increments accepted before the set but not yet written land on top of it.
-     *
-     * @param recordType what is counted
-     * @param recordId whose count it is
-     * @param count the new total, any 64-bit value
-     * @throws CounterOverflowException if {@code count} does not fit the column it is written
-     *     to; nothing changes
-     * @throws SlottedException as {@link #add(int, long, long)} does; nothing changes
-     */
-    void set(int recordType, long recordId, long count);
-
-    /**
-     * Binds a counter type to a column of its owning row, such as
-     * {@code repositories.id.downloads_count}, for every process using this database: the binding
-     * is recorded in Slotted's type registry ({@code <table>_types}), which every instance reads.
-     * In {@link OwnerMode#FOLD} mode the column's current value becomes each counter's base and
-     * nothing is copied, so an application still running {@code UPDATE … SET downloads_count =
-     * downloads_count + 1} can adopt the column while it runs and move its writers to Slotted
-     * afterwards. Roll-ups begin a few seconds later, once every process has seen the binding.
-     *
-     * @param recordType the counter type
-     * @param owner the owner table, its unique integer key column and its integer count column
-     * @param mode how the column is kept
-     * @return the column's type and headroom, and warnings
-     * @throws IllegalArgumentException if the owner table or a column does not exist, a column
-     *     is not an integer type, the key column is not unique, or the column's values cannot be
-     *     taken in {@code mode} (the message says which and what to do); nothing changes
-     * @throws IllegalStateException if the type is already bound; nothing changes
-     * @throws SlottedException if the database fails
-     */
-    AdoptionReport adopt(int recordType, OwnerColumn owner, OwnerMode mode);
-
-    /**
-     * Rolls everything a bound counter type holds in its slot rows into the owner column, then
-     * unbinds it, so the application may go back to plain {@code UPDATE}s of the column. Stop
-     * writing the type through Slotted first: increments made after the release stay in the slot
-     * rows, outside the column.
-     *
-     * @param recordType the bound counter type
-     * @return what the final roll-up did
-     * @throws IllegalStateException if the type is not bound; nothing changes
-     * @throws SlottedException if the database fails; the binding then stays and the release may
-     *     be run again
-     */
-    RollUpReport release(int recordType);
-
-    /**
-     * Rolls up every bound counter type now, waiting for a roll-up another process is running to
-     * finish first. Roll-ups also run by themselves when
-     * {@link SlottedCountersBuilder#rollUpEvery(java.time.Duration)} is set.
-     *
-     * @return what was rolled up
-     * @throws SlottedException if the database fails; what was committed stays committed, the rest
-     *     is rolled up next time
-     */
-    RollUpReport rollUpNow();
-
-    /**
-     * Compares every counter of a type with a source of truth and, if asked, repairs the
-     * differences. The source is a query returning {@code (record_id, count)} rows, such as
-     * {@code SELECT repo_id, COUNT(*) FROM downloads GROUP BY repo_id}; an id it does not return
-     * is expected to be 0. The source and the counters are read in one snapshot. A repair adds
-     * each difference as an increment, so increments landing meanwhile are neither lost nor
-     * counted twice; it is exact when the counted events and their increments commit together
-     * (through {@link #add(Connection, int, long, long)}). Otherwise a counter may differ by
-     * increments still in flight, so a repair reads twice, a second apart, and repairs only
-     * differences seen unchanged in both.
-     *
-     * @param recordType the counter type
-     * @param sourceQuery a query whose rows are {@code (record_id, count)}, integers, one per id
-     * @param fix true to repair the differences, false only to report them
-     * @return what was checked, found and fixed
-     * @throws IllegalArgumentException if the query does not return two integer columns with
-     *     distinct ids, or fails (the database's message is kept); nothing changes
-     * @throws SlottedException if the database fails
-     */
-    RecountReport recount(int recordType, String sourceQuery, boolean fix);
-
-    /**
-     * Moves a counter type onto a new number of slots while increments continue, for every
-     * process using this database (the slot count is recorded in the type registry, which
-     * overrides {@link SlottedCountersBuilder#slots(int, int)}). Rows in slots beyond the new count
-     * are moved into the remaining ones, each move one transaction, so no increment is lost or
-     * counted twice; this returns once no row is left beyond the new count after every process
-     * has seen it.
-     *
-     * @param recordType the counter type
-     * @param slots from 1 to {@link SlottedCountersBuilder#MAX_SLOTS}
-     * @return how many slot rows were moved
-     * @throws IllegalArgumentException if {@code slots} is out of range
-     * @throws SlottedException if the database fails; rows moved stay moved, and it may be run again
-     */
-    long shrink(int recordType, int slots);
-
-    /**
-     * Reads what was added to a counter per time bucket over a window: every bucket of the type's
-     * unit that overlaps {@code [from, to)}, oldest first, with 0 for buckets nothing was added in.
-     * Only increments count in buckets; {@link #set} and repairs made by {@link #recount} change
-     * the total but no bucket.
-     *
-     * @param recordType a counter type configured with
-     *     {@link SlottedCountersBuilder#buckets(int, BucketUnit, java.time.Duration)}
-     * @param recordId whose count it is
-     * @param from the window's start, inclusive: the bucket it falls in is the first
-     * @param to the window's end, exclusive
-     * @return one entry per bucket
-     * @throws IllegalArgumentException if the type keeps no buckets, {@code to} is not after
-     *     {@code from}, the window holds more than 10,000 buckets, or it starts before the oldest
-     *     bucket kept (the current one minus the retention); the message says which
-     * @throws DatabaseUnavailableException if the database cannot be reached
-     */
-    List<BucketCount> series(int recordType, long recordId, Instant from, Instant to);
-
-    /**
-     * Reads the counters of a type with the most added over a window: the sums of every bucket
-     * of the type's unit that overlaps {@code [from, to)}.
-     *
-     * @param recordType a counter type configured with buckets
-     * @param from the window's start, inclusive
-     * @param to the window's end, exclusive
-     * @param n how many counters, from 1 to 1,000
-     * @return up to {@code n} counters with a non-zero sum, highest first, ties by ascending id
-     * @throws IllegalArgumentException as {@link #series} does, or if {@code n} is out of range
-     * @throws DatabaseUnavailableException if the database cannot be reached
-     */
-    List<RankedCounter> top(int recordType, Instant from, Instant to, int n);
-
-    /**
      * Names for counters whose keys are strings: type names recorded on first use, and string ids
      * mapped to record ids through the name dictionary, the same in every process (see
      * {@link CounterNames}). Needs the dictionary table that {@link #migrate()} makes.
@@ -462,6 +267,29 @@ public interface SlottedCounters extends AutoCloseable {
      * @return the names of these counters' table
      */
     CounterNames names();
+
+    /**
+     * Owner columns: binding a counter type to a column of its owning row, releasing it, and
+     * rolling up now.
+     *
+     * @return the owner-column operations of these counters
+     */
+    OwnerColumns owners();
+
+    /**
+     * Corrections and changes of shape: {@code set}, {@code recount} and {@code shrink}.
+     *
+     * @return the administrative operations of these counters
+     */
+    CounterAdmin admin();
+
+    /**
+     * What was added per time bucket, for types configured with
+     * {@link SlottedCountersBuilder#buckets(int, BucketUnit, java.time.Duration)}.
+     *
+     * @return the time-series reads of these counters
+     */
+    TimeSeries timeSeries();
 
     /**
      * The settings these counters were built with.

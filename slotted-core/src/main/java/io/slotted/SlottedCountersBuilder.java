@@ -113,15 +113,15 @@ public final class SlottedCountersBuilder {
      * @throws IllegalArgumentException if {@code slots} is out of range
      */
     public SlottedCountersBuilder slots(int recordType, int slots) {
-        SlottedCounters.checkRecordType(recordType);
+        CounterArguments.checkRecordType(recordType);
         once("slots for type " + recordType);
         slotsByType.put(recordType, checkSlots(slots));
         return this;
     }
 
     /**
-     * Makes a counter type also count per time bucket, for {@link SlottedCounters#series} and
-     * {@link SlottedCounters#top}: every increment of the type is also added to the bucket of the
+     * Makes a counter type also count per time bucket, for {@link TimeSeries#series} and
+     * {@link TimeSeries#top}: every increment of the type is also added to the bucket of the
      * moment it was accepted (by {@link #clock(Clock)}), in the same transaction as the total.
      * Buckets older than the retention are pruned in the background. Every process writing the
      * type should configure the same buckets: increments made by one that does not are not counted
@@ -135,7 +135,7 @@ public final class SlottedCountersBuilder {
      * @throws IllegalStateException if the type's buckets were already set
      */
     public SlottedCountersBuilder buckets(int recordType, BucketUnit unit, Duration retention) {
-        SlottedCounters.checkRecordType(recordType);
+        CounterArguments.checkRecordType(recordType);
         TimeBuckets buckets = new TimeBuckets(unit, retention);
         once("buckets for type " + recordType);
         bucketsByType.put(recordType, buckets);
@@ -302,7 +302,7 @@ public final class SlottedCountersBuilder {
     }
 
     /**
-     * Rolls up counter types bound to an owner column ({@link SlottedCounters#adopt}) in the
+     * Rolls up counter types bound to an owner column ({@link OwnerColumns#adopt}) in the
      * background, this often. Off by default: an application turns it on in the processes it
      * wants to roll up, or runs {@code slotted rollup} or {@code slotted serve} instead. Any number
      * of processes may have it on; a database lock lets one at a time roll up each type, and a

@@ -109,7 +109,7 @@ abstract class BucketSuite extends CounterTableTest {
         SlottedCounters reader = counters(hourly());
         for (Map.Entry<Long, long[]> counter : expected.entrySet()) {
             long[] perInterval = counter.getValue();
-            List<BucketCount> series = reader.series(TYPE, counter.getKey(), NINE, NINE.plus(Duration.ofHours(4)));
+            List<BucketCount> series = reader.timeSeries().series(TYPE, counter.getKey(), NINE, NINE.plus(Duration.ofHours(4)));
             assertThat(series).extracting(BucketCount::count).as("counter %d, hour by hour", counter.getKey())
                     .containsExactly(perInterval[0], perInterval[1], perInterval[2], 0L);
             assertThat(series).extracting(BucketCount::start).containsExactly(NINE, NINE.plus(HOUR),
@@ -144,7 +144,7 @@ abstract class BucketSuite extends CounterTableTest {
             clock.advance(Duration.ofMinutes(25));
         }
 
-        List<BucketCount> series = counters.series(TYPE, 1L, NINE, clock.instant());
+        List<BucketCount> series = counters.timeSeries().series(TYPE, 1L, NINE, clock.instant());
         assertThat(series).extracting(BucketCount::count).containsExactly(6L, 9L, 0L);
         assertThat(series.stream().mapToLong(BucketCount::count).sum())
                 .isEqualTo(counters.get(TYPE, 1L) - 1000);
@@ -158,13 +158,13 @@ abstract class BucketSuite extends CounterTableTest {
         counters.add(TYPE, 2L, 5);
         awaitWritten(counters, 2);
 
-        counters.set(TYPE, 1L, 100);
-        counters.recount(TYPE, "SELECT 1, 100 UNION ALL SELECT 2, 50", true);
+        counters.admin().set(TYPE, 1L, 100);
+        counters.admin().recount(TYPE, "SELECT 1, 100 UNION ALL SELECT 2, 50", true);
 
         assertThat(counters.get(TYPE, 1L)).isEqualTo(100);
         assertThat(counters.get(TYPE, 2L)).isEqualTo(50);
-        assertThat(counters.series(TYPE, 1L, NINE, NINE.plus(HOUR))).extracting(BucketCount::count).containsExactly(5L);
-        assertThat(counters.series(TYPE, 2L, NINE, NINE.plus(HOUR))).extracting(BucketCount::count).containsExactly(5L);
+        assertThat(counters.timeSeries().series(TYPE, 1L, NINE, NINE.plus(HOUR))).extracting(BucketCount::count).containsExactly(5L);
+        assertThat(counters.timeSeries().series(TYPE, 2L, NINE, NINE.plus(HOUR))).extracting(BucketCount::count).containsExactly(5L);
     }
 
     /**
@@ -176,14 +176,14 @@ abstract class BucketSuite extends CounterTableTest {
         clock.set(NINE);
         SlottedCounters counters = migrated(hourly().slots(1));
         counters.add(TYPE, 1L, SlottedCounters.MAX_DELTA, "edge-1");
-        counters.set(TYPE, 1L, 0);
+        counters.admin().set(TYPE, 1L, 0);
 
         assertThatThrownBy(() -> counters.add(TYPE, 1L, 1, "edge-2"))
                 .isInstanceOf(CounterOverflowException.class);
         counters.add(TYPE, 1L, -1, "edge-3");
 
         assertThat(counters.get(TYPE, 1L)).isEqualTo(-1);
-        assertThat(counters.series(TYPE, 1L, NINE, NINE.plus(HOUR))).extracting(BucketCount::count)
+        assertThat(counters.timeSeries().series(TYPE, 1L, NINE, NINE.plus(HOUR))).extracting(BucketCount::count)
                 .containsExactly(SlottedCounters.MAX_DELTA - 1);
     }
 
@@ -199,7 +199,7 @@ abstract class BucketSuite extends CounterTableTest {
             connection.commit();
         }
 
-        assertThat(counters.series(TYPE, 1L, NINE, NINE.plus(HOUR))).extracting(BucketCount::count).containsExactly(4L);
+        assertThat(counters.timeSeries().series(TYPE, 1L, NINE, NINE.plus(HOUR))).extracting(BucketCount::count).containsExactly(4L);
         assertThat(counters.get(TYPE, 1L)).isEqualTo(4);
     }
 
@@ -250,16 +250,16 @@ abstract class BucketSuite extends CounterTableTest {
         }
         Instant end = NINE.plus(HOUR.multipliedBy(3));
 
-        List<RankedCounter> lastTwoHours = counters.top(TYPE, NINE.plus(HOUR), end, 50);
+        List<RankedCounter> lastTwoHours = counters.timeSeries().top(TYPE, NINE.plus(HOUR), end, 50);
         assertThat(lastTwoHours).containsExactlyElementsOf(expectedTop(perHour.subList(1, 3), 50));
-        assertThat(counters.top(TYPE, NINE, end, 50)).containsExactlyElementsOf(expectedTop(perHour, 50));
+        assertThat(counters.timeSeries().top(TYPE, NINE, end, 50)).containsExactlyElementsOf(expectedTop(perHour, 50));
 
         assertThat(spreadCounters()).as("counters with rows in several slots of an hour").isPositive();
         clock.advance(Duration.ofMinutes(1));
         keepNow(counters);
         assertThat(spreadCounters()).as("once the hours have closed and been folded").isZero();
-        assertThat(counters.top(TYPE, NINE, end, 50)).containsExactlyElementsOf(expectedTop(perHour, 50));
-        assertThat(counters.top(TYPE, NINE, end, 1000)).containsExactlyElementsOf(expectedTop(perHour, 1000));
+        assertThat(counters.timeSeries().top(TYPE, NINE, end, 50)).containsExactlyElementsOf(expectedTop(perHour, 50));
+        assertThat(counters.timeSeries().top(TYPE, NINE, end, 1000)).containsExactlyElementsOf(expectedTop(perHour, 1000));
     }
 
     private static List<RankedCounter> expectedTop(List<Map<Long, Long>> hours, int n) {
@@ -317,7 +317,7 @@ abstract class BucketSuite extends CounterTableTest {
         assertThat(oldestBucket()).as("oldest bucket left").isEqualTo(oldestKept.minus(Duration.ofMinutes(1)));
         long kept = 0;
         for (long id = 0; id < 4; id++) {
-            kept += reader.series(TYPE, id, oldestKept, now).stream().mapToLong(BucketCount::count).sum();
+            kept += reader.timeSeries().series(TYPE, id, oldestKept, now).stream().mapToLong(BucketCount::count).sum();
         }
         long expected = 0;
         for (int minute = minutes - 5; minute < minutes; minute++) {
@@ -336,10 +336,10 @@ abstract class BucketSuite extends CounterTableTest {
         awaitWritten(counters, 1);
         Instant oldest = NINE.minus(Duration.ofHours(24));
 
-        assertThat(counters.series(TYPE, 1L, oldest, clock.instant())).hasSize(25)
+        assertThat(counters.timeSeries().series(TYPE, 1L, oldest, clock.instant())).hasSize(25)
                 .last().isEqualTo(new BucketCount(NINE, 2));
-        assertThat(counters.top(TYPE, oldest, clock.instant(), 10)).containsExactly(new RankedCounter(1L, 2));
-        assertThatThrownBy(() -> counters.series(TYPE, 1L, oldest.minusSeconds(1), clock.instant()))
+        assertThat(counters.timeSeries().top(TYPE, oldest, clock.instant(), 10)).containsExactly(new RankedCounter(1L, 2));
+        assertThatThrownBy(() -> counters.timeSeries().series(TYPE, 1L, oldest.minusSeconds(1), clock.instant()))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("is before the oldest hour bucket kept, " + oldest)
                 .hasMessageContaining("keeps 1 day of buckets");
@@ -355,20 +355,20 @@ abstract class BucketSuite extends CounterTableTest {
         awaitWritten(counters, 1);
         Instant later = NINE.plus(HOUR);
 
-        assertThatThrownBy(() -> counters.series(TYPE, 1L, later, NINE))
+        assertThatThrownBy(() -> counters.timeSeries().series(TYPE, 1L, later, NINE))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("must be after from");
-        assertThatThrownBy(() -> counters.top(TYPE, NINE, NINE, 10))
+        assertThatThrownBy(() -> counters.timeSeries().top(TYPE, NINE, NINE, 10))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("must be after from");
-        assertThatThrownBy(() -> counters.series(TYPE, 1L, NINE.minus(Duration.ofDays(7)), NINE))
+        assertThatThrownBy(() -> counters.timeSeries().series(TYPE, 1L, NINE.minus(Duration.ofDays(7)), NINE))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("holds 10080 minute buckets")
                 .hasMessageContaining("at most 10000");
-        assertThatThrownBy(() -> counters.series(TYPE + 1, 1L, NINE, later))
+        assertThatThrownBy(() -> counters.timeSeries().series(TYPE + 1, 1L, NINE, later))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("keeps no time buckets");
-        assertThatThrownBy(() -> counters.top(TYPE, NINE, later, 0))
+        assertThatThrownBy(() -> counters.timeSeries().top(TYPE, NINE, later, 0))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("n must be between 1 and 1000");
-        assertThatThrownBy(() -> counters.top(TYPE, NINE, later, 1001))
+        assertThatThrownBy(() -> counters.timeSeries().top(TYPE, NINE, later, 1001))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("but was 1001");
-        assertThat(counters.series(TYPE, 1L, NINE.plusSeconds(30), NINE.plusSeconds(61)))
+        assertThat(counters.timeSeries().series(TYPE, 1L, NINE.plusSeconds(30), NINE.plusSeconds(61)))
                 .as("instants inside buckets bring in the whole buckets")
                 .containsExactly(new BucketCount(NINE, 1), new BucketCount(NINE.plusSeconds(60), 0));
         assertThat(counters.get(TYPE, 1L)).isEqualTo(1);

@@ -293,8 +293,8 @@ abstract class GroupCommitSuite extends CounterTableTest {
                 .hasMessageStartingWith(why);
         assertThatThrownBy(() -> counters.get(reserved, 1L)).hasMessageStartingWith(why);
         assertThatThrownBy(() -> counters.getAll(reserved, List.of(1L))).hasMessageStartingWith(why);
-        assertThatThrownBy(() -> counters.set(reserved, 1L, 5)).hasMessageStartingWith(why);
-        assertThatThrownBy(() -> counters.shrink(reserved, 2)).hasMessageStartingWith(why);
+        assertThatThrownBy(() -> counters.admin().set(reserved, 1L, 5)).hasMessageStartingWith(why);
+        assertThatThrownBy(() -> counters.admin().shrink(reserved, 2)).hasMessageStartingWith(why);
         assertThat(counters.stats().incrementsApplied()).isZero();
     }
 

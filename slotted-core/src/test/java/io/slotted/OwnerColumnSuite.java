@@ -169,7 +169,7 @@ abstract class OwnerColumnSuite extends CounterTableTest {
             throws Exception {
         ownerTable("BIGINT", id -> 0);
         SlottedCounters counters = migrated(builder().rollUpEvery(Duration.ofMillis(100)));
-        counters.adopt(TYPE, ownerColumn(), mode);
+        counters.owners().adopt(TYPE, ownerColumn(), mode);
         long seed = 20261123L;
         System.out.println(db + " " + mode + ": Zipf seed " + seed);
         AtomicBoolean writing = new AtomicBoolean(true);
@@ -186,7 +186,7 @@ abstract class OwnerColumnSuite extends CounterTableTest {
         assertThat(counters.stats().rollUps()).as("roll-ups ran during the writes").isPositive();
         List<Long> ids = LongStream.range(0, OWNERS).boxed().toList();
         assertThat(counters.getAll(TYPE, ids)).isEqualTo(allIds(expected));
-        counters.rollUpNow();
+        counters.owners().rollUpNow();
         assertThat(columns()).isEqualTo(allIds(expected));
         if (mode == OwnerMode.FOLD) {
             assertThat(slotRows()).as("fold leaves no slot rows behind").isZero();
@@ -216,14 +216,14 @@ abstract class OwnerColumnSuite extends CounterTableTest {
         SlottedCounters a = migrated(builder().rollUpEvery(Duration.ofMillis(10)));
         SlottedCounters b = counters(SlottedCounters.builder(db.dataSource()).table(table)
                 .rollUpEvery(Duration.ofMillis(10)));
-        a.adopt(TYPE, ownerColumn(), OwnerMode.FOLD);
+        a.owners().adopt(TYPE, ownerColumn(), OwnerMode.FOLD);
 
         Map<Long, Long> expected = writeFor(32, Duration.ofSeconds(5), 7L,
                 (id, delta) -> (id % 2 == 0 ? a : b).add(TYPE, id, delta));
 
         assertThat(a.stats().rollUps() + b.stats().rollUps()).isPositive();
-        a.rollUpNow();
-        b.rollUpNow();
+        a.owners().rollUpNow();
+        b.owners().rollUpNow();
         Map<Long, Long> withBase = new HashMap<>();
         allIds(expected).forEach((id, n) -> withBase.put(id, n + 10));
         assertThat(columns()).isEqualTo(withBase);
@@ -251,7 +251,7 @@ abstract class OwnerColumnSuite extends CounterTableTest {
         ExecutorService adopter = Executors.newSingleThreadExecutor();
         Future<AdoptionReport> adopted = adopter.submit(() -> {
             Thread.sleep(500);
-            return counters.adopt(TYPE, ownerColumn(), OwnerMode.FOLD);
+            return counters.owners().adopt(TYPE, ownerColumn(), OwnerMode.FOLD);
         });
 
         Map<Long, Long> before = writeFor(32, Duration.ofSeconds(2), 1L, legacyUpdate);
@@ -260,7 +260,7 @@ abstract class OwnerColumnSuite extends CounterTableTest {
         Map<Long, Long> during = writeFor(32, Duration.ofSeconds(5), 2L,
                 (id, delta) -> counters.add(TYPE, id, delta));
         assertThat(counters.stats().rollUps()).as("roll-ups ran while Slotted counted").isPositive();
-        RollUpReport released = counters.release(TYPE);
+        RollUpReport released = counters.owners().release(TYPE);
         Map<Long, Long> after = writeFor(32, Duration.ofSeconds(1), 3L, legacyUpdate);
 
         assertThat(report.mode()).isEqualTo(OwnerMode.FOLD);
@@ -270,7 +270,7 @@ abstract class OwnerColumnSuite extends CounterTableTest {
         allIds(plus(plus(before, during), after)).forEach((id, n) -> expected.put(id, n + id));
         assertThat(columns()).isEqualTo(expected);
         assertThat(slotRows()).as("release leaves nothing in the slots").isZero();
-        assertThatThrownBy(() -> counters.release(TYPE)).isInstanceOf(IllegalStateException.class)
+        assertThatThrownBy(() -> counters.owners().release(TYPE)).isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("not bound");
     }
 
@@ -279,18 +279,18 @@ abstract class OwnerColumnSuite extends CounterTableTest {
         ownerTable("BIGINT", id -> 0);
         SlottedCounters counters = migrated(builder());
         counters.add(TYPE, 5L, 40);
-        AdoptionReport report = counters.adopt(TYPE, ownerColumn(), OwnerMode.COPY);
+        AdoptionReport report = counters.owners().adopt(TYPE, ownerColumn(), OwnerMode.COPY);
         counters.add(TYPE, 5L, 2);
         counters.add(TYPE, 6L, 1);
 
-        RollUpReport rolled = counters.rollUpNow();
+        RollUpReport rolled = counters.owners().rollUpNow();
 
         assertThat(report.warnings()).isEmpty();
         assertThat(rolled.countersRolledUp()).isEqualTo(2);
         assertThat(columns()).containsEntry(5L, 42L).containsEntry(6L, 1L);
         assertThat(counters.get(TYPE, 5L)).isEqualTo(42);
-        assertThat(counters.rollUpNow().countersRolledUp()).as("nothing changed since").isZero();
-        counters.release(TYPE);
+        assertThat(counters.owners().rollUpNow().countersRolledUp()).as("nothing changed since").isZero();
+        counters.owners().release(TYPE);
         assertThat(columns()).containsEntry(5L, 42L).containsEntry(6L, 1L);
         assertThat(slotRows()).isZero();
     }
@@ -299,11 +299,11 @@ abstract class OwnerColumnSuite extends CounterTableTest {
     void rollUp_counterWithoutOwnerRow_staysInTheSlotsAndReadsExact() {
         ownerTable("BIGINT", id -> 0);
         SlottedCounters counters = migrated(builder());
-        counters.adopt(TYPE, ownerColumn(), OwnerMode.FOLD);
+        counters.owners().adopt(TYPE, ownerColumn(), OwnerMode.FOLD);
         counters.add(TYPE, 1L, 3);
         counters.add(TYPE, 5_000L, 7);
 
-        RollUpReport report = counters.rollUpNow();
+        RollUpReport report = counters.owners().rollUpNow();
 
         assertThat(report.countersRolledUp()).isEqualTo(1);
         assertThat(report.countersWithoutOwnerRow()).isEqualTo(1);
@@ -316,11 +316,11 @@ abstract class OwnerColumnSuite extends CounterTableTest {
         db.execute(db.seedTableDdl(table));
         ownerTable("BIGINT", id -> 100);
         SlottedCounters counters = migrated(builder());
-        counters.adopt(TYPE, ownerColumn(), OwnerMode.FOLD);
+        counters.owners().adopt(TYPE, ownerColumn(), OwnerMode.FOLD);
         for (int i = 0; i < 10; i++) {
             counters.increment(TYPE, 456L % OWNERS);
         }
-        counters.rollUpNow();
+        counters.owners().rollUpNow();
         assertThat(columns()).containsEntry(456L, 110L);
         assertThat(counters.get(TYPE, 456L)).isEqualTo(110);
         assertThat(slotRows()).isZero();
@@ -334,21 +334,21 @@ abstract class OwnerColumnSuite extends CounterTableTest {
         db.execute("CREATE TABLE " + table + "_events (id BIGINT, repo_id BIGINT, label VARCHAR(10))");
         SlottedCounters counters = migrated(builder());
 
-        assertThatThrownBy(() -> counters.adopt(TYPE, OwnerColumn.parse(table + "_nope.id.n"), OwnerMode.FOLD))
+        assertThatThrownBy(() -> counters.owners().adopt(TYPE, OwnerColumn.parse(table + "_nope.id.n"), OwnerMode.FOLD))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("does not exist");
-        assertThatThrownBy(() -> counters.adopt(TYPE, OwnerColumn.parse(owner() + ".id.nope"), OwnerMode.FOLD))
+        assertThatThrownBy(() -> counters.owners().adopt(TYPE, OwnerColumn.parse(owner() + ".id.nope"), OwnerMode.FOLD))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("no count column 'nope'");
-        assertThatThrownBy(() -> counters.adopt(TYPE, OwnerColumn.parse(owner() + ".id.name"), OwnerMode.FOLD))
+        assertThatThrownBy(() -> counters.owners().adopt(TYPE, OwnerColumn.parse(owner() + ".id.name"), OwnerMode.FOLD))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not an integer type");
-        assertThatThrownBy(() -> counters.adopt(TYPE, OwnerColumn.parse(table + "_events.repo_id.id"),
+        assertThatThrownBy(() -> counters.owners().adopt(TYPE, OwnerColumn.parse(table + "_events.repo_id.id"),
                 OwnerMode.FOLD)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not unique");
         assertThatThrownBy(() -> OwnerColumn.parse("repositories.downloads_count"))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("TABLE.KEY.COLUMN");
-        assertThatThrownBy(() -> counters.release(TYPE)).isInstanceOf(IllegalStateException.class)
+        assertThatThrownBy(() -> counters.owners().release(TYPE)).isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("not bound");
 
         counters.add(TYPE, 1L, 5);
-        assertThat(counters.rollUpNow()).isEqualTo(RollUpReport.NONE);
+        assertThat(counters.owners().rollUpNow()).isEqualTo(RollUpReport.NONE);
         assertThat(columns()).containsEntry(1L, 0L);
         assertThat(counters.get(TYPE, 1L)).isEqualTo(5);
     }
@@ -357,13 +357,13 @@ abstract class OwnerColumnSuite extends CounterTableTest {
     void adopt_twice_isRefusedAndKeepsTheFirstBinding() {
         ownerTable("BIGINT", id -> 0);
         SlottedCounters counters = migrated(builder());
-        counters.adopt(TYPE, ownerColumn(), OwnerMode.FOLD);
+        counters.owners().adopt(TYPE, ownerColumn(), OwnerMode.FOLD);
 
-        assertThatThrownBy(() -> counters.adopt(TYPE, ownerColumn(), OwnerMode.COPY))
+        assertThatThrownBy(() -> counters.owners().adopt(TYPE, ownerColumn(), OwnerMode.COPY))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("already bound to " + ownerColumn() + " in fold mode");
         counters.add(TYPE, 2L, 3);
-        counters.rollUpNow();
+        counters.owners().rollUpNow();
         assertThat(columns()).containsEntry(2L, 3L);
     }
 
@@ -373,10 +373,10 @@ abstract class OwnerColumnSuite extends CounterTableTest {
         SlottedCounters counters = migrated(builder());
         counters.add(TYPE, 1L, 5);
 
-        assertThatThrownBy(() -> counters.adopt(TYPE, ownerColumn(), OwnerMode.FOLD))
+        assertThatThrownBy(() -> counters.owners().adopt(TYPE, ownerColumn(), OwnerMode.FOLD))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("count them twice");
         counters.add(TYPE, 1L, 1);
-        assertThatThrownBy(() -> counters.adopt(TYPE, ownerColumn(), OwnerMode.COPY))
+        assertThatThrownBy(() -> counters.owners().adopt(TYPE, ownerColumn(), OwnerMode.COPY))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("lose it");
         assertThat(counters.get(TYPE, 1L)).as("still unbound: slots only").isEqualTo(6);
         assertThat(columns()).containsEntry(1L, 5L);
@@ -386,11 +386,11 @@ abstract class OwnerColumnSuite extends CounterTableTest {
     void rollUp_intColumnThatWouldOverflow_isRefusedForThatCounterAlone() {
         ownerTable("INT", id -> id == 7 ? Integer.MAX_VALUE - 5 : 0);
         SlottedCounters counters = migrated(builder());
-        AdoptionReport report = counters.adopt(TYPE, ownerColumn(), OwnerMode.FOLD);
+        AdoptionReport report = counters.owners().adopt(TYPE, ownerColumn(), OwnerMode.FOLD);
         counters.add(TYPE, 7L, 10);
         counters.add(TYPE, 8L, 10);
 
-        RollUpReport rolled = counters.rollUpNow();
+        RollUpReport rolled = counters.owners().rollUpNow();
 
         assertThat(report.limit()).isEqualTo(Integer.MAX_VALUE);
         assertThat(report.headroom()).isEqualTo(5);
@@ -408,7 +408,7 @@ abstract class OwnerColumnSuite extends CounterTableTest {
     void set_foldedType_while32WritersIncrementAndRollUpsRun_isLinearizable() throws Exception {
         ownerTable("BIGINT", id -> 0);
         SlottedCounters counters = migrated(builder().rollUpEvery(Duration.ofMillis(100)));
-        counters.adopt(TYPE, ownerColumn(), OwnerMode.FOLD);
+        counters.owners().adopt(TYPE, ownerColumn(), OwnerMode.FOLD);
         checkSetIsLinearizable(counters, 1L);
     }
 
@@ -432,7 +432,7 @@ abstract class OwnerColumnSuite extends CounterTableTest {
         Future<?> set = setter.submit(() -> {
             Thread.sleep(800);
             setStart.set(System.nanoTime());
-            counters.set(TYPE, id, value);
+            counters.admin().set(TYPE, id, value);
             setEnd.set(System.nanoTime());
             return null;
         });
@@ -476,9 +476,9 @@ abstract class OwnerColumnSuite extends CounterTableTest {
         writeFor(8, Duration.ofMillis(300), 5L, event);
         db.execute("INSERT INTO " + table + "_events (repo_id) VALUES (9)"); // an event never counted
 
-        RecountReport found = counters.recount(TYPE, source, false);
+        RecountReport found = counters.admin().recount(TYPE, source, false);
         ExecutorService fixer = Executors.newSingleThreadExecutor();
-        Future<RecountReport> fixed = fixer.submit(() -> counters.recount(TYPE, source, true));
+        Future<RecountReport> fixed = fixer.submit(() -> counters.admin().recount(TYPE, source, true));
         writeFor(32, Duration.ofSeconds(3), 6L, event);
         RecountReport repair = fixed.get(1, TimeUnit.MINUTES);
         fixer.shutdown();
@@ -491,7 +491,7 @@ abstract class OwnerColumnSuite extends CounterTableTest {
         });
         assertThat(repair.fixed()).isEqualTo(3);
         assertThat(repair.unsettled()).isZero();
-        RecountReport after = counters.recount(TYPE, source, false);
+        RecountReport after = counters.admin().recount(TYPE, source, false);
         assertThat(after.differing()).isZero();
         assertThat(after.checked()).isGreaterThan(3);
     }
@@ -501,11 +501,11 @@ abstract class OwnerColumnSuite extends CounterTableTest {
         SlottedCounters counters = migrated(builder());
         counters.add(TYPE, 1L, 4);
 
-        assertThatThrownBy(() -> counters.recount(TYPE, "SELECT 1", true))
+        assertThatThrownBy(() -> counters.admin().recount(TYPE, "SELECT 1", true))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("two columns");
-        assertThatThrownBy(() -> counters.recount(TYPE, "SELECT nope FROM nowhere_at_all", true))
+        assertThatThrownBy(() -> counters.admin().recount(TYPE, "SELECT nope FROM nowhere_at_all", true))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("source query failed");
-        assertThatThrownBy(() -> counters.recount(TYPE, "SELECT 1, 2 UNION ALL SELECT 1, 3", true))
+        assertThatThrownBy(() -> counters.admin().recount(TYPE, "SELECT 1, 2 UNION ALL SELECT 1, 3", true))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("more than once");
         assertThat(counters.get(TYPE, 1L)).isEqualTo(4);
     }
@@ -516,7 +516,7 @@ abstract class OwnerColumnSuite extends CounterTableTest {
         Map<Long, Long> early = writeFor(32, Duration.ofMillis(500), 11L,
                 (id, delta) -> counters.add(TYPE, id, delta));
         ExecutorService shrinker = Executors.newSingleThreadExecutor();
-        Future<Long> shrink = shrinker.submit(() -> counters.shrink(TYPE, 4));
+        Future<Long> shrink = shrinker.submit(() -> counters.admin().shrink(TYPE, 4));
         Map<Long, Long> during = writeFor(32, Duration.ofSeconds(2), 12L,
                 (id, delta) -> counters.add(TYPE, id, delta));
         long moved = shrink.get(2, TimeUnit.MINUTES);
@@ -530,7 +530,7 @@ abstract class OwnerColumnSuite extends CounterTableTest {
                 .as("rows beyond the new slot count").isZero();
         Map<Long, Long> expected = plus(plus(early, during), late);
         assertThat(counters.getAll(TYPE, new ArrayList<>(expected.keySet()))).isEqualTo(expected);
-        assertThatThrownBy(() -> counters.shrink(TYPE, 0)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> counters.admin().shrink(TYPE, 0)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("slots must be between 1 and 1024, but was 0");
     }
 
@@ -542,14 +542,14 @@ abstract class OwnerColumnSuite extends CounterTableTest {
         ownerTable("BIGINT", id -> id == 7 ? columnMax + 1 : 0);
         SlottedCounters counters = migrated(builder());
 
-        assertThatThrownBy(() -> counters.adopt(TYPE, ownerColumn(), OwnerMode.FOLD))
+        assertThatThrownBy(() -> counters.owners().adopt(TYPE, ownerColumn(), OwnerMode.FOLD))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("as a fold-mode base").hasMessageContaining("nothing was changed");
         db.execute("UPDATE " + owner() + " SET downloads_count = " + (columnMax - 5) + " WHERE id = 7");
-        AdoptionReport report = counters.adopt(TYPE, ownerColumn(), OwnerMode.FOLD);
+        AdoptionReport report = counters.owners().adopt(TYPE, ownerColumn(), OwnerMode.FOLD);
         counters.add(TYPE, 7L, 10);
         counters.add(TYPE, 8L, 10);
-        RollUpReport rolled = counters.rollUpNow();
+        RollUpReport rolled = counters.owners().rollUpNow();
 
         assertThat(report.limit()).isEqualTo(columnMax);
         assertThat(rolled.refused()).singleElement().asString().contains("record_id=7");
@@ -562,13 +562,13 @@ abstract class OwnerColumnSuite extends CounterTableTest {
         SlottedCounters counters = migrated(builder().slots(4));
         long max = SlottedCounters.MAX_DELTA;
 
-        counters.set(TYPE, 1L, 3 * max + 5);
+        counters.admin().set(TYPE, 1L, 3 * max + 5);
         long rows = slotRows();
-        assertThatThrownBy(() -> counters.set(TYPE, 1L, 4 * max + 1))
+        assertThatThrownBy(() -> counters.admin().set(TYPE, 1L, 4 * max + 1))
                 .isInstanceOf(CounterOverflowException.class)
                 .hasMessageContaining("cannot hold " + (4 * max + 1) + " in 4 slots")
                 .hasMessageContaining("nothing was changed");
-        counters.set(TYPE, 2L, -4 * max);
+        counters.admin().set(TYPE, 2L, -4 * max);
 
         assertThat(rows).isEqualTo(4);
         assertThat(counters.getAll(TYPE, List.of(1L, 2L))).containsExactly(
@@ -583,15 +583,15 @@ abstract class OwnerColumnSuite extends CounterTableTest {
     void shrink_ontoFewerSlotsThanTheTotalNeeds_isRefused_andTheCountStaysExact() {
         SlottedCounters counters = migrated(builder().slots(4));
         long max = SlottedCounters.MAX_DELTA;
-        counters.set(TYPE, 1L, 3 * max);
+        counters.admin().set(TYPE, 1L, 3 * max);
         counters.add(TYPE, 2L, 5);
 
-        assertThatThrownBy(() -> counters.shrink(TYPE, 2))
+        assertThatThrownBy(() -> counters.admin().shrink(TYPE, 2))
                 .isInstanceOf(CounterOverflowException.class).hasMessageContaining("2 slots");
 
         assertThat(counters.getAll(TYPE, List.of(1L, 2L))).containsExactly(
                 Map.entry(1L, 3 * max), Map.entry(2L, 5L));
-        counters.shrink(TYPE, 3);
+        counters.admin().shrink(TYPE, 3);
         assertThat(counters.getAll(TYPE, List.of(1L, 2L))).containsExactly(
                 Map.entry(1L, 3 * max), Map.entry(2L, 5L));
     }

@@ -64,7 +64,7 @@ abstract class RollUpFaultSuite {
         try (SlottedCounters healthy = SlottedCounters.builder(db.dataSource()).table(table).build();
                 SlottedCounters roller = SlottedCounters.builder(viaProxy).table(table).build()) {
             healthy.migrate();
-            healthy.adopt(TYPE, OwnerColumn.parse(table + "_repos.id.downloads_count"), OwnerMode.FOLD);
+            healthy.owners().adopt(TYPE, OwnerColumn.parse(table + "_repos.id.downloads_count"), OwnerMode.FOLD);
             Map<Long, Long> expected = new HashMap<>();
             for (int i = 0; i < 500; i++) {
                 long id = i % 50;
@@ -74,12 +74,12 @@ abstract class RollUpFaultSuite {
             expected.replaceAll((id, n) -> n + 1000);
 
             proxy.cutNextCommit(how);
-            assertThatThrownBy(roller::rollUpNow).as("the roller lost its connection while committing")
+            assertThatThrownBy(roller.owners()::rollUpNow).as("the roller lost its connection while committing")
                     .isInstanceOf(SlottedException.class);
 
             assertThat(proxy.cuts()).isEqualTo(1);
             assertThat(healthy.getAll(TYPE, expected.keySet())).isEqualTo(expected);
-            healthy.rollUpNow();
+            healthy.owners().rollUpNow();
             assertThat(columns()).isEqualTo(expected);
             assertThat(healthy.getAll(TYPE, expected.keySet())).isEqualTo(expected);
         }

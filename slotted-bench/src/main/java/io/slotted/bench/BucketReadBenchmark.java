@@ -209,12 +209,12 @@ public final class BucketReadBenchmark implements Callable<Integer> {
                         .minus(Duration.ofHours(WINDOW_HOURS)).getEpochSecond() + " AND bucket_start < "
                 + (now.truncatedTo(java.time.temporal.ChronoUnit.HOURS).getEpochSecond() + 3600)
                 + " GROUP BY record_id HAVING SUM(count) <> 0 ORDER BY total DESC, record_id LIMIT 10";
-        Timing[] tops = timeAlternately(() -> counters.top(TYPE, dayAgo, now, 10), () -> topBySql(pool, plainTop));
+        Timing[] tops = timeAlternately(() -> counters.timeSeries().top(TYPE, dayAgo, now, 10), () -> topBySql(pool, plainTop));
         Timing top = tops[0];
         boolean topExact = top.answer().equals(expectedTop) && tops[1].answer().equals(expectedTop);
         Instant monthAgo = now.minus(Duration.ofDays(30));
-        Timing hot = time(() -> counters.series(TYPE, 1L, monthAgo, now));
-        Timing cold = time(() -> counters.series(TYPE, COUNTERS, monthAgo, now));
+        Timing hot = time(() -> counters.timeSeries().series(TYPE, 1L, monthAgo, now));
+        Timing cold = time(() -> counters.timeSeries().series(TYPE, COUNTERS, monthAgo, now));
         long hotTotal = counters.get(TYPE, 1L);
         boolean seriesExact = sum(hot.answer()) == hotTotal && sum(cold.answer()) == counters.get(TYPE, COUNTERS);
 

@@ -1,26 +1,20 @@
 package io.slotted.internal;
 
-import io.slotted.AdoptionReport;
-import io.slotted.BucketCount;
+import io.slotted.CounterAdmin;
+import io.slotted.CounterArguments;
 import io.slotted.CounterNames;
 import io.slotted.Increment;
 import io.slotted.MigrationReport;
-import io.slotted.OwnerColumn;
-import io.slotted.OwnerMode;
-import io.slotted.RankedCounter;
-import io.slotted.RecountReport;
-import io.slotted.RollUpReport;
+import io.slotted.OwnerColumns;
 import io.slotted.SlottedConfig;
 import io.slotted.SlottedCounters;
-import io.slotted.SlottedCountersBuilder;
 import io.slotted.SlottedStats;
-import io.slotted.TimeBuckets;
+import io.slotted.TimeSeries;
 import io.slotted.internal.admin.BucketKeeper;
 import io.slotted.internal.admin.CounterSetter;
 import io.slotted.internal.admin.Recount;
 import io.slotted.internal.admin.SlotShrinker;
 import io.slotted.internal.bucket.BucketClock;
-import io.slotted.internal.bucket.BucketWindow;
 import io.slotted.internal.group.BufferedWriter;
 import io.slotted.internal.group.UnwrittenIncrements;
 import io.slotted.internal.group.GroupedWriter;
@@ -42,7 +36,6 @@ import io.slotted.internal.write.DirectWriter;
 import io.slotted.internal.write.SlotPicker;
 import io.slotted.internal.write.StatsRecorder;
 import java.sql.Connection;
-import java.time.Instant;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -53,13 +46,12 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import javax.sql.DataSource;
 
 /**
- * The one implementation of {@link SlottedCounters}: checks arguments, then hands writes to the
- * write mode's {@link CounterWriter}, reads to the {@link CounterReader}, roll-ups to the
- * {@link Roller}, and the owner column's and counters' lifecycle to their own classes.
+ * The one implementation of {@link SlottedCounters}: wires the engine, checks the hot path's
+ * arguments, then hands writes to the write mode's {@link CounterWriter} and reads to the
+ * {@link CounterReader}; the owner-column, administrative and time-series views check and hand on
+ * their own calls.
  */
 public final class DefaultSlottedCounters implements SlottedCounters {
-    /** The most counters one top-N may ask for. */
-    private static final int MAX_TOP = 1_000;
     private final SlottedConfig config;
     private final Database database;
     private final StatsRecorder stats = new StatsRecorder();
@@ -71,12 +63,10 @@ public final class DefaultSlottedCounters implements SlottedCounters {
     private final TypeRegistry registry;
     private final NameDictionary names;
     private final Roller roller;
-    private final Adoption adoption;
-    private final CounterSetter setter;
-    private final Recount recount;
-    private final SlotShrinker shrinker;
-    private final BucketReader buckets;
     private final BucketKeeper keeper;
+    private final OwnerColumns owners;
+    private final CounterAdmin admin;
+    private final TimeSeries timeSeries;
     private final AtomicBoolean closed = new AtomicBoolean();
 
     /**
@@ -103,11 +93,12 @@ public final class DefaultSlottedCounters implements SlottedCounters {
             case BUFFERED -> new BufferedWriter(database, config, keys, registry, reader, stats, unwritten);
         };
         this.roller = new Roller(database, retrier, registry, config, stats);
-        this.adoption = new Adoption(database, retrier, registry, config.clock());
-        this.setter = new CounterSetter(database, retrier, registry, stats);
-        this.recount = new Recount(database, retrier, registry, direct);
-        this.shrinker = new SlotShrinker(database, retrier, registry, config, stats);
-        this.buckets = new BucketReader(database, retrier);
+        this.owners = new DefaultOwnerColumns(new Adoption(database, retrier, registry, config.clock()), roller,
+                this::checkOpen);
+        this.admin = new DefaultCounterAdmin(new CounterSetter(database, retrier, registry, stats),
+                new Recount(database, retrier, registry, direct),
+                new SlotShrinker(database, retrier, registry, config, stats), this::checkOpen);
+        this.timeSeries = new DefaultTimeSeries(config, new BucketReader(database, retrier), this::checkOpen);
         this.keeper = new BucketKeeper(database, retrier, config);
         this.names = new NameDictionary(database,
                 new Retrier(database, RetryPolicy.forFlushes(config, stats::retried)), config);
@@ -132,7 +123,7 @@ public final class DefaultSlottedCounters implements SlottedCounters {
     @Override
     public boolean add(int recordType, long recordId, long delta, String idempotencyKey) {
         CounterKey key = acceptedKey(recordType, recordId, delta);
-        return writer.add(key, delta, SlottedCounters.checkIdempotencyKey(idempotencyKey));
+        return writer.add(key, delta, CounterArguments.checkIdempotencyKey(idempotencyKey));
     }
 
     @Override
@@ -151,7 +142,7 @@ public final class DefaultSlottedCounters implements SlottedCounters {
     @Override
     public boolean addAll(Collection<Increment> increments, String idempotencyKey) {
         List<Increment> batch = acceptedBatch(increments);
-        return direct.addAll(batch, SlottedCounters.checkIdempotencyKey(idempotencyKey));
+        return direct.addAll(batch, CounterArguments.checkIdempotencyKey(idempotencyKey));
     }
 
     private List<Increment> acceptedBatch(Collection<Increment> increments) {
@@ -168,7 +159,7 @@ public final class DefaultSlottedCounters implements SlottedCounters {
     @Override
     public CompletableFuture<Boolean> addAsync(int recordType, long recordId, long delta, String idempotencyKey) {
         CounterKey key = acceptedKey(recordType, recordId, delta);
-        return writer.addAsync(key, delta, SlottedCounters.checkIdempotencyKey(idempotencyKey));
+        return writer.addAsync(key, delta, CounterArguments.checkIdempotencyKey(idempotencyKey));
     }
 
     @Override
@@ -189,7 +180,7 @@ public final class DefaultSlottedCounters implements SlottedCounters {
 
     @Override
     public long get(int recordType, long recordId) {
-        CounterKey key = new CounterKey(SlottedCounters.checkRecordType(recordType), recordId);
+        CounterKey key = new CounterKey(CounterArguments.checkRecordType(recordType), recordId);
         if (!unwritten.isTracking()) {
             return reader.get(key);
         }
@@ -199,7 +190,7 @@ public final class DefaultSlottedCounters implements SlottedCounters {
     @Override
     public Map<Long, Long> getAll(int recordType, Collection<Long> recordIds) {
         Objects.requireNonNull(recordIds, "recordIds must not be null");
-        SlottedCounters.checkRecordType(recordType);
+        CounterArguments.checkRecordType(recordType);
         if (!unwritten.isTracking()) {
             return reader.getAll(recordType, recordIds);
         }
@@ -208,82 +199,6 @@ public final class DefaultSlottedCounters implements SlottedCounters {
             totals.replaceAll((id, count) -> Math.addExact(count, unwritten.of(new CounterKey(recordType, id))));
             return totals;
         });
-    }
-
-    @Override
-    public void set(int recordType, long recordId, long count) {
-        checkOpen();
-        setter.set(new CounterKey(SlottedCounters.checkRecordType(recordType), recordId), count);
-    }
-
-    @Override
-    public AdoptionReport adopt(int recordType, OwnerColumn owner, OwnerMode mode) {
-        Objects.requireNonNull(owner, "owner must not be null");
-        Objects.requireNonNull(mode, "mode must not be null");
-        SlottedCounters.checkRecordType(recordType);
-        checkOpen();
-        return adoption.adopt(recordType, owner, mode);
-    }
-
-    @Override
-    public RollUpReport release(int recordType) {
-        SlottedCounters.checkRecordType(recordType);
-        checkOpen();
-        return roller.release(recordType);
-    }
-
-    @Override
-    public RollUpReport rollUpNow() {
-        checkOpen();
-        return roller.rollUpNow();
-    }
-
-    @Override
-    public RecountReport recount(int recordType, String sourceQuery, boolean fix) {
-        Objects.requireNonNull(sourceQuery, "sourceQuery must not be null");
-        SlottedCounters.checkRecordType(recordType);
-        if (sourceQuery.isBlank()) {
-            throw new IllegalArgumentException("sourceQuery must be a query returning (record_id,"
-                    + " count) rows, but was blank");
-        }
-        checkOpen();
-        return recount.recount(recordType, sourceQuery, fix);
-    }
-
-    @Override
-    public long shrink(int recordType, int slots) {
-        SlottedCounters.checkRecordType(recordType);
-        if (slots < 1 || slots > SlottedCountersBuilder.MAX_SLOTS) {
-            throw new IllegalArgumentException("slots must be between 1 and "
-                    + SlottedCountersBuilder.MAX_SLOTS + ", but was " + slots);
-        }
-        checkOpen();
-        return shrinker.shrink(recordType, slots);
-    }
-
-    @Override
-    public List<BucketCount> series(int recordType, long recordId, Instant from, Instant to) {
-        BucketWindow window = window(recordType, from, to);
-        return buckets.series(new CounterKey(recordType, recordId), window);
-    }
-
-    @Override
-    public List<RankedCounter> top(int recordType, Instant from, Instant to, int n) {
-        if (n < 1 || n > MAX_TOP) {
-            throw new IllegalArgumentException("n must be between 1 and " + MAX_TOP + ", but was " + n);
-        }
-        return buckets.top(recordType, window(recordType, from, to), n);
-    }
-
-    private BucketWindow window(int recordType, Instant from, Instant to) {
-        Objects.requireNonNull(from, "from must not be null");
-        Objects.requireNonNull(to, "to must not be null");
-        SlottedCounters.checkRecordType(recordType);
-        TimeBuckets kept = config.buckets(recordType).orElseThrow(() -> new IllegalArgumentException(
-                "record_type " + recordType + " keeps no time buckets; configure them with"
-                        + " SlottedCountersBuilder.buckets(" + recordType + ", unit, retention)"));
-        checkOpen();
-        return BucketWindow.of(recordType, kept, from, to, config.clock().instant());
     }
 
     /**
@@ -295,6 +210,21 @@ public final class DefaultSlottedCounters implements SlottedCounters {
     public BucketKeeper.Kept keepBucketsNow() {
         checkOpen();
         return keeper.keepNow();
+    }
+
+    @Override
+    public OwnerColumns owners() {
+        return owners;
+    }
+
+    @Override
+    public CounterAdmin admin() {
+        return admin;
+    }
+
+    @Override
+    public TimeSeries timeSeries() {
+        return timeSeries;
     }
 
     @Override
@@ -323,8 +253,8 @@ public final class DefaultSlottedCounters implements SlottedCounters {
     }
 
     private CounterKey acceptedKey(int recordType, long recordId, long delta) {
-        SlottedCounters.checkRecordType(recordType);
-        SlottedCounters.checkDelta(recordType, recordId, delta);
+        CounterArguments.checkRecordType(recordType);
+        CounterArguments.checkDelta(recordType, recordId, delta);
         checkOpen();
         return new CounterKey(recordType, recordId);
     }

@@ -430,7 +430,7 @@ class OpenApiContractTest {
         db.execute("INSERT INTO " + owner + " (id, n) VALUES (7, 7)");
         try (SlottedCounters elsewhere = SlottedCounters.builder(db.dataSource()).table(service.table())
                 .build()) {
-            elsewhere.adopt(SMALL_COLUMN_TYPE, OwnerColumn.parse(owner + ".id.n"), OwnerMode.FOLD);
+            elsewhere.owners().adopt(SMALL_COLUMN_TYPE, OwnerColumn.parse(owner + ".id.n"), OwnerMode.FOLD);
             try {
                 // The service follows the binding within about a second: reads then add the column.
                 await().atMost(Duration.ofSeconds(30)).until(() -> RawConnection.exchange(service.port(),
@@ -438,7 +438,7 @@ class OpenApiContractTest {
                 return send(service, List.of(put("a set past an INT column", counter, ADMIN)
                         .json("{\"count\": 3000000000}")));
             } finally {
-                elsewhere.release(SMALL_COLUMN_TYPE);
+                elsewhere.owners().release(SMALL_COLUMN_TYPE);
             }
         } finally {
             db.dropTable(owner);

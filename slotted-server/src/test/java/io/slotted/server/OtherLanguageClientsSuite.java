@@ -273,7 +273,7 @@ abstract class OtherLanguageClientsSuite {
     void badNumber_badKey_watch_andOverflow_areRefused_andChangeNothing(Client client) throws Exception {
         long base = newIds(2);
         long full = server.store().counters().config().slots(1) * SlottedCounters.MAX_DELTA;
-        server.store().counters().set(1, base + 1, full);
+        server.store().counters().admin().set(1, base + 1, full);
 
         assertThat(run(client, "errors", base)).isEqualTo(json("""
                 {"bad_number": %s, "bad_key": %s, "watch": %s, "overflow": %s, "overflowing_amount": %s,

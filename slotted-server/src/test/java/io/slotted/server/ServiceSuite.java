@@ -395,7 +395,7 @@ abstract class ServiceSuite {
         db.execute("CREATE TABLE " + owner + " (id BIGINT PRIMARY KEY, n INT DEFAULT 0 NOT NULL)");
         db.execute("INSERT INTO " + owner + " (id, n) VALUES (" + id + ", 7)");
         try (SlottedCounters elsewhere = SlottedCounters.builder(db.dataSource()).table(table).build()) {
-            elsewhere.adopt(SMALL_COLUMN_TYPE, OwnerColumn.parse(owner + ".id.n"), OwnerMode.FOLD);
+            elsewhere.owners().adopt(SMALL_COLUMN_TYPE, OwnerColumn.parse(owner + ".id.n"), OwnerMode.FOLD);
             try {
                 String type = Integer.toString(SMALL_COLUMN_TYPE);
                 // Reads add the column once the service has seen the binding (within a second).
@@ -410,7 +410,7 @@ abstract class ServiceSuite {
                 assertThat(fits.status()).as("%s", fits).isEqualTo(200);
                 assertThat(count(type, id)).isEqualTo(2_000_000_000L);
             } finally {
-                elsewhere.release(SMALL_COLUMN_TYPE);
+                elsewhere.owners().release(SMALL_COLUMN_TYPE);
             }
         } finally {
             db.dropTable(owner);
@@ -425,7 +425,7 @@ abstract class ServiceSuite {
         db.execute("INSERT INTO " + owner + " (id, downloads_count) VALUES (" + id + ", 100)");
         // Another process binds the type; the service follows the binding from the database.
         try (SlottedCounters elsewhere = SlottedCounters.builder(db.dataSource()).table(table).build()) {
-            elsewhere.adopt(ROLLED_UP_TYPE, OwnerColumn.parse(owner + ".id.downloads_count"), OwnerMode.FOLD);
+            elsewhere.owners().adopt(ROLLED_UP_TYPE, OwnerColumn.parse(owner + ".id.downloads_count"), OwnerMode.FOLD);
             try {
                 String type = Integer.toString(ROLLED_UP_TYPE);
                 for (int i = 0; i < 3; i++) {
@@ -441,7 +441,7 @@ abstract class ServiceSuite {
                 assertThat(metric(metrics, "slotted_rollup_counters_total")).isGreaterThanOrEqualTo(1);
                 assertThat(metric(metrics, "slotted_rollup_lag_seconds")).isNotNaN().isNotNegative();
             } finally {
-                elsewhere.release(ROLLED_UP_TYPE);
+                elsewhere.owners().release(ROLLED_UP_TYPE);
             }
         } finally {
             db.dropTable(owner);

@@ -63,9 +63,9 @@ public final class RollUpStrategy implements Strategy {
             SlottedCounters counters = SlottedCounters.builder(pool).table(table)
                     .writeMode(WriteMode.GROUPED).rollUpEvery(EVERY).build();
             counters.migrate();
-            counters.adopt(SlottedStrategy.RECORD_TYPE,
+            counters.owners().adopt(SlottedStrategy.RECORD_TYPE,
                     OwnerColumn.parse(table + "_owner.id.downloads_count"), OwnerMode.FOLD);
-            counters.rollUpNow(); // returns once every process may roll the new binding up
+            counters.owners().rollUpNow(); // returns once every process may roll the new binding up
             return new RollUpRun(new SlottedRun(pool, table, counters, keySpace, true, ""));
         } catch (Exception e) {
             pool.close();

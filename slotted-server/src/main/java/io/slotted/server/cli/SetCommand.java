@@ -42,7 +42,7 @@ final class SetCommand implements Callable<Integer> {
         db.withCounters(2, counters -> {
             counters.migrate();
             try {
-                counters.set(counterType.recordType(), id, count);
+                counters.admin().set(counterType.recordType(), id, count);
             } catch (CounterOverflowException e) {
                 throw new ParameterException(spec.commandLine(), e.getMessage());
             }

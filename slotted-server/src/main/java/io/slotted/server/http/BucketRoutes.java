@@ -61,8 +61,8 @@ final class BucketRoutes {
         Instant from = bound(ctx, "from");
         Instant to = bound(ctx, "to");
         ctx.future(() -> naming.toRead(type.toString(), id).thenCompose(found -> work.read(inWindow(() ->
-                found.isPresent() ? counters.series(type.recordType(), found.get().id(), from, to)
-                        : zeros(counters.series(type.recordType(), 0, from, to)))))
+                found.isPresent() ? counters.timeSeries().series(type.recordType(), found.get().id(), from, to)
+                        : zeros(counters.timeSeries().series(type.recordType(), 0, from, to)))))
                 .thenAccept(series -> JsonResponse.ok(ctx, new SeriesResponse(type.echo(), CounterRoutes.echoId(id),
                         kept.unit().name().toLowerCase(Locale.ROOT), series.stream()
                                 .map(b -> new SeriesResponse.Bucket(b.start().toString(), b.count())).toList()))));
@@ -84,7 +84,7 @@ final class BucketRoutes {
         Instant from = bound(ctx, "from");
         Instant to = bound(ctx, "to");
         int n = n(ctx.queryParam("n"));
-        ctx.future(() -> work.read(inWindow(() -> ranked(type.recordType(), counters.top(type.recordType(), from, to, n))))
+        ctx.future(() -> work.read(inWindow(() -> ranked(type.recordType(), counters.timeSeries().top(type.recordType(), from, to, n))))
                 .thenAccept(top -> JsonResponse.ok(ctx, new TopResponse(type.echo(), from.toString(),
                         to.toString(), top))));
     }

@@ -5,6 +5,7 @@ import io.javalin.http.Context;
 import io.slotted.CounterNames;
 import io.slotted.CounterOverflowException;
 import io.slotted.Increment;
+import io.slotted.CounterArguments;
 import io.slotted.SlottedCounters;
 import io.slotted.WriteMode;
 import io.slotted.server.auth.Scope;
@@ -200,7 +201,7 @@ final class CounterRoutes {
 
     private CompletableFuture<CountResponse> set(NamedCounter counter, long count) {
         return write(() -> {
-            counters.set(counter.type().recordType(), counter.id(), count);
+            counters.admin().set(counter.type().recordType(), counter.id(), count);
             return true;
         }).thenApply(done -> new CountResponse(counter.type().echo(), counter.echoId(), count));
     }
@@ -321,7 +322,7 @@ final class CounterRoutes {
             return null;
         }
         try {
-            return SlottedCounters.checkIdempotencyKey(key);
+            return CounterArguments.checkIdempotencyKey(key);
         } catch (IllegalArgumentException e) {
             throw new HttpError(ErrorCode.BAD_IDEMPOTENCY_KEY, "the Idempotency-Key header is"
                     + " invalid: " + e.getMessage());

@@ -150,7 +150,7 @@ public final class AsyncCounters implements AutoCloseable {
     }
 
     /**
-     * Sets a counter exactly, in a transaction of its own ({@link SlottedCounters#set}).
+     * Sets a counter exactly, in a transaction of its own ({@link io.slotted.CounterAdmin#set}).
      *
      * @param recordType what is counted
      * @param recordId whose count it is
@@ -160,7 +160,7 @@ public final class AsyncCounters implements AutoCloseable {
      */
     public CompletableFuture<Void> set(int recordType, long recordId, long count) {
         return onWriter(() -> {
-            counters.set(recordType, recordId, count);
+            counters.admin().set(recordType, recordId, count);
             return null;
         });
     }

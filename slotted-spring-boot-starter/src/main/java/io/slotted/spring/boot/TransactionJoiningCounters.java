@@ -1,20 +1,15 @@
 package io.slotted.spring.boot;
 
+import io.slotted.CounterAdmin;
 import io.slotted.CounterNames;
-import io.slotted.AdoptionReport;
-import io.slotted.BucketCount;
 import io.slotted.Increment;
 import io.slotted.MigrationReport;
-import io.slotted.OwnerColumn;
-import io.slotted.OwnerMode;
-import io.slotted.RankedCounter;
-import io.slotted.RecountReport;
-import io.slotted.RollUpReport;
+import io.slotted.OwnerColumns;
 import io.slotted.SlottedConfig;
 import io.slotted.SlottedCounters;
 import io.slotted.SlottedStats;
+import io.slotted.TimeSeries;
 import java.sql.Connection;
-import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -137,43 +132,18 @@ final class TransactionJoiningCounters implements SlottedCounters {
     }
 
     @Override
-    public void set(int recordType, long recordId, long count) {
-        counters.set(recordType, recordId, count);
+    public OwnerColumns owners() {
+        return counters.owners();
     }
 
     @Override
-    public AdoptionReport adopt(int recordType, OwnerColumn owner, OwnerMode mode) {
-        return counters.adopt(recordType, owner, mode);
+    public CounterAdmin admin() {
+        return counters.admin();
     }
 
     @Override
-    public RollUpReport release(int recordType) {
-        return counters.release(recordType);
-    }
-
-    @Override
-    public RollUpReport rollUpNow() {
-        return counters.rollUpNow();
-    }
-
-    @Override
-    public RecountReport recount(int recordType, String sourceQuery, boolean fix) {
-        return counters.recount(recordType, sourceQuery, fix);
-    }
-
-    @Override
-    public long shrink(int recordType, int slots) {
-        return counters.shrink(recordType, slots);
-    }
-
-    @Override
-    public List<BucketCount> series(int recordType, long recordId, Instant from, Instant to) {
-        return counters.series(recordType, recordId, from, to);
-    }
-
-    @Override
-    public List<RankedCounter> top(int recordType, Instant from, Instant to, int n) {
-        return counters.top(recordType, from, to, n);
+    public TimeSeries timeSeries() {
+        return counters.timeSeries();
     }
 
     @Override

@@ -79,7 +79,7 @@ class SlottedHealthIndicatorTest {
             sql.execute("CREATE TABLE repositories (id BIGINT PRIMARY KEY, downloads_count BIGINT NOT NULL)");
             sql.update("INSERT INTO repositories VALUES (1, 0)");
             SlottedCounters counters = context.getBean(SlottedCounters.class);
-            counters.adopt(1, OwnerColumn.parse("repositories.id.downloads_count"), OwnerMode.FOLD);
+            counters.owners().adopt(1, OwnerColumn.parse("repositories.id.downloads_count"), OwnerMode.FOLD);
             HealthIndicator indicator = context.getBean("slottedHealthIndicator", HealthIndicator.class);
 
             await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {

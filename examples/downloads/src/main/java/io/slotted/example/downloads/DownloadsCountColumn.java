@@ -29,7 +29,7 @@ class DownloadsCountColumn implements ApplicationRunner {
     @Override
     public void run(ApplicationArguments args) {
         try {
-            counters.adopt(DownloadsApplication.DOWNLOADS, COLUMN, OwnerMode.FOLD);
+            counters.owners().adopt(DownloadsApplication.DOWNLOADS, COLUMN, OwnerMode.FOLD);
             log.info("downloads are now rolled up into {}", COLUMN);
         } catch (IllegalStateException alreadyBound) {
             log.info("downloads were already bound: {}", alreadyBound.getMessage());

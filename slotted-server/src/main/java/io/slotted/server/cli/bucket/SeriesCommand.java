@@ -45,7 +45,7 @@ public final class SeriesCommand implements Callable<Integer> {
         CounterSettings settings = window.settingsFor(types, counterType);
         PrintWriter out = spec.commandLine().getOut();
         db.withCounters(settings, 2, counters -> {
-            for (BucketCount bucket : counters.series(counterType.recordType(), id,
+            for (BucketCount bucket : counters.timeSeries().series(counterType.recordType(), id,
                     window.from(), window.to())) {
                 out.println(bucket.start() + " " + bucket.count());
             }

@@ -46,7 +46,7 @@ public final class TopCommand implements Callable<Integer> {
         CounterSettings settings = window.settingsFor(types, counterType);
         PrintWriter out = spec.commandLine().getOut();
         db.withCounters(settings, 2, counters -> {
-            for (RankedCounter counter : counters.top(counterType.recordType(),
+            for (RankedCounter counter : counters.timeSeries().top(counterType.recordType(),
                     window.from(), window.to(), n)) {
                 out.println(counter.recordId() + " " + counter.count());
             }

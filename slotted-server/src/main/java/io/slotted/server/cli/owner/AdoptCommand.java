@@ -68,7 +68,7 @@ public final class AdoptCommand implements Callable<Integer> {
         OwnerColumn column = OwnerColumn.parse(owner.strip());
         db.withCounters(2, counters -> {
             counters.migrate();
-            print(counterType, counters.adopt(counterType.recordType(), column, mode));
+            print(counterType, counters.owners().adopt(counterType.recordType(), column, mode));
         });
         return 0;
     }

@@ -69,7 +69,7 @@ public final class RecountCommand implements Callable<Integer> {
         }
         CounterType counterType = types.resolve(type);
         AtomicReference<RecountReport> found = new AtomicReference<>();
-        db.withCounters(4, counters -> found.set(counters.recount(counterType.recordType(), source, fix)));
+        db.withCounters(4, counters -> found.set(counters.admin().recount(counterType.recordType(), source, fix)));
         RecountReport report = found.get();
         print(counterType, report);
         return report.fixed() == report.differing() ? 0 : SlottedCommand.FINDINGS;

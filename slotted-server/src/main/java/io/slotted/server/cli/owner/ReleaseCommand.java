@@ -36,7 +36,7 @@ public final class ReleaseCommand implements Callable<Integer> {
     public Integer call() {
         CounterType counterType = types.resolve(type);
         db.withCounters(2, counters -> {
-            RollUpReport report = counters.release(counterType.recordType());
+            RollUpReport report = counters.owners().release(counterType.recordType());
             PrintWriter out = spec.commandLine().getOut();
             out.println("released " + counterType + ": the owner column holds its counts, and the"
                     + " application may update the column directly again");

@@ -60,7 +60,7 @@ public final class RollupCommand implements Callable<Integer> {
     @Override
     public Integer call() throws InterruptedException {
         if (once) {
-            db.withCounters(POOL_SIZE, counters -> print(counters.rollUpNow()));
+            db.withCounters(POOL_SIZE, counters -> print(counters.owners().rollUpNow()));
             return 0;
         }
         if (every.isZero()) {

@@ -45,7 +45,7 @@ public final class ShrinkCommand implements Callable<Integer> {
         }
         CounterType counterType = types.resolve(type);
         db.withCounters(2, counters -> {
-            long moved = counters.shrink(counterType.recordType(), slots);
+            long moved = counters.admin().shrink(counterType.recordType(), slots);
             spec.commandLine().getOut().println(counterType + " now has " + slots + " slot"
                     + (slots == 1 ? "" : "s") + " per counter: moved " + moved + " slot row"
                     + (moved == 1 ? "" : "s"));

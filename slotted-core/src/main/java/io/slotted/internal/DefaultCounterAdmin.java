@@ -1,0 +1,55 @@
+package io.slotted.internal;
+
+import io.slotted.CounterAdmin;
+import io.slotted.CounterArguments;
+import io.slotted.RecountReport;
+import io.slotted.SlottedCountersBuilder;
+import io.slotted.internal.admin.CounterSetter;
+import io.slotted.internal.admin.Recount;
+import io.slotted.internal.admin.SlotShrinker;
+import io.slotted.internal.sql.CounterKey;
+import java.util.Objects;
+
+/** Checks the arguments of the administrative calls, then hands each to its own class. */
+final class DefaultCounterAdmin implements CounterAdmin {
+    private final CounterSetter setter;
+    private final Recount recount;
+    private final SlotShrinker shrinker;
+    private final Runnable checkOpen;
+
+    DefaultCounterAdmin(CounterSetter setter, Recount recount, SlotShrinker shrinker, Runnable checkOpen) {
+        this.setter = setter;
+        this.recount = recount;
+        this.shrinker = shrinker;
+        this.checkOpen = checkOpen;
+    }
+
+    @Override
+    public void set(int recordType, long recordId, long count) {
+        checkOpen.run();
+        setter.set(new CounterKey(CounterArguments.checkRecordType(recordType), recordId), count);
+    }
+
+    @Override
+    public RecountReport recount(int recordType, String sourceQuery, boolean fix) {
+        Objects.requireNonNull(sourceQuery, "sourceQuery must not be null");
+        CounterArguments.checkRecordType(recordType);
+        if (sourceQuery.isBlank()) {
+            throw new IllegalArgumentException("sourceQuery must be a query returning (record_id,"
+                    + " count) rows, but was blank");
+        }
+        checkOpen.run();
+        return recount.recount(recordType, sourceQuery, fix);
+    }
+
+    @Override
+    public long shrink(int recordType, int slots) {
+        CounterArguments.checkRecordType(recordType);
+        if (slots < 1 || slots > SlottedCountersBuilder.MAX_SLOTS) {
+            throw new IllegalArgumentException("slots must be between 1 and "
+                    + SlottedCountersBuilder.MAX_SLOTS + ", but was " + slots);
+        }
+        checkOpen.run();
+        return shrinker.shrink(recordType, slots);
+    }
+}

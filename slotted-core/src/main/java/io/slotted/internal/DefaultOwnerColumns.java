@@ -1,0 +1,46 @@
+package io.slotted.internal;
+
+import io.slotted.AdoptionReport;
+import io.slotted.CounterArguments;
+import io.slotted.OwnerColumn;
+import io.slotted.OwnerColumns;
+import io.slotted.OwnerMode;
+import io.slotted.RollUpReport;
+import io.slotted.internal.owner.Adoption;
+import io.slotted.internal.rollup.Roller;
+import java.util.Objects;
+
+/** Checks the arguments of the owner-column calls, then hands them to adoption and the roller. */
+final class DefaultOwnerColumns implements OwnerColumns {
+    private final Adoption adoption;
+    private final Roller roller;
+    private final Runnable checkOpen;
+
+    DefaultOwnerColumns(Adoption adoption, Roller roller, Runnable checkOpen) {
+        this.adoption = adoption;
+        this.roller = roller;
+        this.checkOpen = checkOpen;
+    }
+
+    @Override
+    public AdoptionReport adopt(int recordType, OwnerColumn owner, OwnerMode mode) {
+        Objects.requireNonNull(owner, "owner must not be null");
+        Objects.requireNonNull(mode, "mode must not be null");
+        CounterArguments.checkRecordType(recordType);
+        checkOpen.run();
+        return adoption.adopt(recordType, owner, mode);
+    }
+
+    @Override
+    public RollUpReport release(int recordType) {
+        CounterArguments.checkRecordType(recordType);
+        checkOpen.run();
+        return roller.release(recordType);
+    }
+
+    @Override
+    public RollUpReport rollUpNow() {
+        checkOpen.run();
+        return roller.rollUpNow();
+    }
+}
