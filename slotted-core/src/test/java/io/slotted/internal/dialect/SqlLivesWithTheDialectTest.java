@@ -2,14 +2,11 @@ package io.slotted.internal.dialect;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.slotted.source.StringLiterals;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -21,27 +18,13 @@ import org.junit.jupiter.api.Test;
 class SqlLivesWithTheDialectTest {
     private static final Path SOURCES = Path.of("src", "main", "java");
     private static final Path DIALECT = SOURCES.resolve(Path.of("io", "slotted", "internal", "dialect"));
-    private static final Pattern STRING = Pattern.compile("\"((?:[^\"\\\\\\n]|\\\\.)*)\"");
     private static final Pattern STATEMENT = Pattern.compile(
             "^\\s*(SELECT|INSERT|UPDATE|DELETE|MERGE|CREATE|ALTER|DROP|WITH|SHOW|SET|TRUNCATE)\\s"
                     + "|FOR UPDATE|NOWAIT|ON DUPLICATE KEY|ON CONFLICT");
 
     @Test
     void noStatementIsWrittenOutsideTheDialect() throws IOException {
-        List<String> inline = new ArrayList<>();
-        try (Stream<Path> files = Files.walk(SOURCES)) {
-            for (Path file : files.filter(f -> f.toString().endsWith(".java") && !f.startsWith(DIALECT)).toList()) {
-                List<String> lines = Files.readAllLines(file);
-                for (int i = 0; i < lines.size(); i++) {
-                    Matcher literal = STRING.matcher(lines.get(i));
-                    while (literal.find()) {
-                        if (STATEMENT.matcher(literal.group(1)).find()) {
-                            inline.add(SOURCES.relativize(file) + ":" + (i + 1) + " " + literal.group());
-                        }
-                    }
-                }
-            }
-        }
+        List<String> inline = StringLiterals.matching(SOURCES, List.of(DIALECT), STATEMENT);
 
         assertThat(inline).as("SQL written outside io.slotted.internal.dialect").isEmpty();
     }

@@ -11,11 +11,28 @@ package io.slotted.server.doctor;
  * @param advice what to do, when it is not ok; empty otherwise
  */
 public record Check(String name, String value, boolean ok, String why, String advice) {
-    static Check ok(String name, String value, String why) {
+    /**
+     * A check that needs nothing done.
+     *
+     * @param name what was checked
+     * @param value what it is now
+     * @param why why it matters
+     * @return the check
+     */
+    public static Check ok(String name, String value, String why) {
         return new Check(name, value, true, why, "");
     }
 
-    static Check finding(String name, String value, String why, String advice) {
+    /**
+     * A check that found something to do.
+     *
+     * @param name what was checked
+     * @param value what it is now
+     * @param why why it matters
+     * @param advice what to do
+     * @return the check
+     */
+    public static Check finding(String name, String value, String why, String advice) {
         return new Check(name, value, false, why, advice);
     }
 }

@@ -1,10 +1,10 @@
 package io.slotted.server.doctor;
 
+import io.slotted.server.doctor.dialect.DoctorDialect;
+import io.slotted.server.doctor.dialect.DoctorDialects;
 import io.slotted.server.doctor.locks.HotRow;
 import io.slotted.server.doctor.locks.HotRows;
 import io.slotted.server.doctor.locks.LockWindow;
-import io.slotted.server.doctor.locks.MariaDbLockWindow;
-import io.slotted.server.doctor.locks.PostgresLockWindow;
 import io.slotted.server.doctor.locks.Statements;
 import io.slotted.server.store.DatabaseFailure;
 import io.slotted.server.store.FailureMessage;
@@ -17,7 +17,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
 import javax.sql.DataSource;
 
@@ -26,12 +25,14 @@ import javax.sql.DataSource;
  * the hot rows with what to do, then checks the durability settings, whether its connection
  * could be read on a network, and Slotted's own tables.
  *
- * <p>Everything runs on one connection of the doctor's own, in auto-commit, reading only. A
- * privilege the doctor lacks (MariaDB's {@code PROCESS} for the lock tables, PostgreSQL's
- * {@code pg_read_all_stats} for other sessions' statements) is reported with the statement that
- * grants it, and the doctor goes on with what it can still see. H2 keeps no lock-wait tables of
- * this kind: there only Slotted's tables are checked, and the connection when it goes to an H2
- * server.
+ * <p>Everything runs on one connection of the doctor's own, in auto-commit, reading only. What
+ * it asks differs by database, and is the database's {@link DoctorDialect}, picked once from what
+ * core makes of the connection ({@link DoctorDialects}); what is asked of every database alike
+ * stays here and in {@link SlottedTableChecks}. A privilege the doctor lacks (MariaDB's
+ * {@code PROCESS} for the lock tables, PostgreSQL's {@code pg_read_all_stats} for other sessions'
+ * statements) is reported with the statement that grants it, and the doctor goes on with what it
+ * can still see. H2 keeps no lock-wait tables of this kind: there only Slotted's tables are
+ * checked, and the connection when it goes to an H2 server.
  */
 public final class Doctor {
     private final DataSource dataSource;
@@ -56,6 +57,7 @@ public final class Doctor {
      *
      * @return what was found
      * @throws DatabaseFailure if the database cannot be reached at all
+     * @throws io.slotted.SlottedException if the database is not one Slotted supports
      * @throws IllegalStateException if interrupted while sampling
      */
     public DoctorReport examine() {
@@ -69,39 +71,27 @@ public final class Doctor {
 
     private DoctorReport examine(Connection connection) throws SQLException {
         DatabaseMetaData meta = connection.getMetaData();
-        String product = meta.getDatabaseProductName();
-        String database = product + " " + meta.getDatabaseProductVersion();
-        String lower = product.toLowerCase(Locale.ROOT);
-        boolean postgres = lower.contains("postgres");
-        boolean mariaDb = lower.contains("mariadb") || lower.contains("mysql");
-        Examination exam = new Examination(postgres);
-        SlottedTableChecks tables = new SlottedTableChecks(settings.table(), postgres, settings.keyRetention(), clock);
+        String database = meta.getDatabaseProductName() + " " + meta.getDatabaseProductVersion();
+        DoctorDialect dialect = DoctorDialects.detect(connection);
+        Examination exam = new Examination(dialect);
+        SlottedTableChecks tables = new SlottedTableChecks(settings.table(), dialect, settings.keyRetention(), clock);
         tables.begin(connection);
-        LockWindow window = postgres ? new PostgresLockWindow() : mariaDb ? new MariaDbLockWindow() : null;
-        if (window == null) {
-            exam.notes.add(product + " keeps no row-lock wait tables the doctor reads: only Slotted's"
-                    + " tables were checked");
+        Optional<LockWindow> window = dialect.newLockWindow();
+        if (window.isEmpty()) {
+            exam.notes.add(meta.getDatabaseProductName() + " keeps no row-lock wait tables the doctor reads:"
+                    + " only Slotted's tables were checked");
         }
         HotRows rows = new HotRows();
-        Optional<LockWindow.WindowTotals> totals = window == null ? Optional.empty()
-                : exam.sample(connection, window, rows);
-        List<Check> checks = new ArrayList<>();
-        if (postgres) {
-            checks.addAll(SettingChecks.postgres(connection));
-            checks.add(TransportChecks.postgres(connection));
-        } else if (mariaDb) {
-            checks.addAll(SettingChecks.mariaDb(connection));
-            checks.add(TransportChecks.mariaDb(connection));
-        } else if (lower.equals("h2")) {
-            TransportChecks.h2(connection).ifPresent(checks::add);
-        }
+        Optional<LockWindow.WindowTotals> totals = window.flatMap(open -> exam.sample(connection, open, rows));
+        List<Check> checks = new ArrayList<>(dialect.settings(connection));
+        dialect.transport(connection).ifPresent(checks::add);
         checks.addAll(tables.run(connection));
         long lockTime = totals.map(LockWindow.WindowTotals::rowLockWaitMillis).orElse(-1L);
         int waitsSeen = rows.waitsSeen();
-        List<HotRow> hot = rows.hot(spec -> keyColumns(connection, window, spec),
+        List<HotRow> hot = rows.hot(spec -> keyColumns(connection, window.orElseThrow(), spec),
                 spec -> advice(connection, spec)).stream()
                 .map(row -> withShareOf(row, lockTime, waitsSeen)).toList();
-        exam.noteHiddenStatements(hot);
+        dialect.hiddenStatements(hot).ifPresent(exam.missingGrants::add);
         return new DoctorReport(database, exam.sampledMillis, exam.samples, hot,
                 totals.map(LockWindow.WindowTotals::deadlocks).orElse(-1L),
                 totals.flatMap(LockWindow.WindowTotals::latestDeadlock).orElse(null),
@@ -112,14 +102,14 @@ public final class Doctor {
 
     /** One run's sampling, and what it could not see. */
     private final class Examination {
-        final boolean postgres;
+        final DoctorDialect dialect;
         final List<String> missingGrants = new ArrayList<>();
         final List<String> notes = new ArrayList<>();
         long sampledMillis;
         int samples;
 
-        Examination(boolean postgres) {
-            this.postgres = postgres;
+        Examination(DoctorDialect dialect) {
+            this.dialect = dialect;
         }
 
         Optional<LockWindow.WindowTotals> sample(Connection connection, LockWindow window, HotRows rows) {
@@ -135,25 +125,8 @@ public final class Doctor {
                 sampledMillis = Duration.ofNanos(System.nanoTime() - started).toMillis();
                 return Optional.of(window.end(connection));
             } catch (SQLException e) {
-                missingGrants.add(grantFor(e));
+                missingGrants.add(dialect.lockTablesRefused(e));
                 return Optional.empty();
-            }
-        }
-
-        private String grantFor(SQLException e) {
-            if (postgres) {
-                return "the lock tables could not be read (" + FailureMessage.of(e) + "): no hot rows,"
-                        + " deadlocks or lock waits were sampled";
-            }
-            return "PROCESS: GRANT PROCESS ON *.* TO <this user> lets the doctor read InnoDB's lock"
-                    + " tables and status; without it no hot rows, deadlocks or lock waits were sampled ("
-                    + FailureMessage.of(e) + ")";
-        }
-
-        void noteHiddenStatements(List<HotRow> hot) {
-            if (postgres && hot.stream().anyMatch(row -> row.statement().contains("insufficient privilege"))) {
-                missingGrants.add("pg_read_all_stats: GRANT pg_read_all_stats TO <this user> shows"
-                        + " other users' waiting statements; without it they read <insufficient privilege>");
             }
         }
     }

@@ -2,8 +2,8 @@ package io.slotted.server.doctor;
 
 import io.slotted.SlottedCounters;
 import io.slotted.server.config.NameBounds;
+import io.slotted.server.doctor.dialect.DoctorDialect;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -42,15 +42,15 @@ final class SlottedTableChecks {
     static final long IDS_WARNING = 10_000_000;
 
     private final String table;
-    private final boolean postgres;
+    private final DoctorDialect dialect;
     private final Duration keyRetention;
     private final Clock clock;
     private Long idAtStart;
     private Instant startedAt;
 
-    SlottedTableChecks(String table, boolean postgres, Duration keyRetention, Clock clock) {
+    SlottedTableChecks(String table, DoctorDialect dialect, Duration keyRetention, Clock clock) {
         this.table = table;
-        this.postgres = postgres;
+        this.dialect = dialect;
         this.keyRetention = keyRetention;
         this.clock = clock;
     }
@@ -181,8 +181,7 @@ final class SlottedTableChecks {
         String name = table + ": count column headroom";
         String why = "the count column is narrower than BIGINT: a slot or a roll-up past its range fails";
         return Optional.of(used < HEADROOM_LIMIT ? Check.ok(name, value, why)
-                : Check.finding(name, value, why, "ALTER TABLE " + table + " MODIFY count BIGINT"
-                        + (postgres ? " (PostgreSQL: ALTER COLUMN count TYPE BIGINT)" : "")));
+                : Check.finding(name, value, why, dialect.widenCount(table)));
     }
 
     private Optional<Check> olderThan(Connection connection, String other, String column, Duration age) {
@@ -238,39 +237,18 @@ final class SlottedTableChecks {
         if (columnMax(connection, "id").isEmpty()) {
             return Optional.empty();
         }
-        String sql;
-        if (postgres) {
-            String sequence = query(connection, "SELECT pg_get_serial_sequence('" + table + "', 'id')",
-                    rows -> rows.next() ? rows.getString(1) : null);
-            if (sequence == null) {
-                return Optional.empty();
-            }
-            sql = "SELECT CASE WHEN is_called THEN last_value + 1 ELSE last_value END FROM " + sequence;
-        } else {
-            sql = "SELECT AUTO_INCREMENT FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE()"
-                    + " AND TABLE_NAME = '" + unqualified() + "'";
+        try {
+            return dialect.nextId(connection, table);
+        } catch (SQLException | NumberFormatException e) {
+            return Optional.empty();
         }
-        return Optional.ofNullable(query(connection, sql,
-                rows -> rows.next() && rows.getObject(1) != null ? rows.getLong(1) : null));
-    }
-
-    private String unqualified() {
-        return table.substring(table.lastIndexOf('.') + 1);
     }
 
     /** The largest value an integer column of the table can hold, or empty when it has no such column. */
     private Optional<Long> columnMax(Connection connection, String column) {
-        String sql = postgres
-                ? "SELECT data_type FROM information_schema.columns WHERE table_schema = current_schema()"
-                        + " AND table_name = ? AND column_name = ?"
-                : "SELECT COLUMN_TYPE FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE()"
-                        + " AND TABLE_NAME = ? AND COLUMN_NAME = ?";
-        try (PreparedStatement query = connection.prepareStatement(sql)) {
-            query.setString(1, unqualified());
-            query.setString(2, column);
-            try (ResultSet rows = query.executeQuery()) {
-                return rows.next() ? integerMax(rows.getString(1).toLowerCase(Locale.ROOT)) : Optional.empty();
-            }
+        try {
+            return dialect.columnType(connection, table, column)
+                    .flatMap(type -> integerMax(type.toLowerCase(Locale.ROOT)));
         } catch (SQLException e) {
             return Optional.empty();
         }

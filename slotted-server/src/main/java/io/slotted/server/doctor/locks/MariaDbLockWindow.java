@@ -14,7 +14,7 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Row-lock waits on MariaDB and MySQL's InnoDB.
+ * Row-lock waits on MariaDB's InnoDB.
  *
  * <p>Each sample joins {@code information_schema.INNODB_LOCK_WAITS} (who waits for whom) with
  * {@code INNODB_TRX} (the waiting statement and connection) and {@code INNODB_LOCKS} (the table,
@@ -31,8 +31,10 @@ import java.util.concurrent.TimeUnit;
  * the window began could show waits that ended before it (a doctor run straight after another
  * read saw 30 sessions that had all finished), so the first sample waits until the cache must be
  * newer than the window's start.
+ *
+ * <p>{@link MySqlLockWindow} asks MySQL 8's tables instead and keeps the rest.
  */
-public final class MariaDbLockWindow implements LockWindow {
+public class MariaDbLockWindow implements LockWindow {
     private static final String WAITS = "SELECT r.trx_id, r.trx_mysql_thread_id, r.trx_query,"
             + " TIMESTAMPDIFF(SECOND, r.trx_wait_started, NOW()), l.lock_table, l.lock_index, l.lock_data"
             + " FROM information_schema.INNODB_LOCK_WAITS w"
@@ -60,15 +62,51 @@ public final class MariaDbLockWindow implements LockWindow {
         waitForACacheOfThisWindow();
         Map<String, Wait> waits = new LinkedHashMap<>();
         try (Statement statement = connection.createStatement();
-                ResultSet rows = statement.executeQuery(WAITS)) {
+                ResultSet rows = statement.executeQuery(waitsSql())) {
             while (rows.next()) {
-                String trx = rows.getString(1);
-                waits.putIfAbsent(trx, new Wait(trx, rows.getLong(2), table(rows.getString(5)),
-                        rows.getString(6), key(rows.getString(7)), rows.getString(3),
-                        Math.max(0, rows.getLong(4)) * 1000));
+                Wait wait = waitOf(rows);
+                waits.putIfAbsent(wait.waiter(), wait);
             }
         }
         return new ArrayList<>(waits.values());
+    }
+
+    /**
+     * The query of the sessions waiting for a row lock: one row per waiting transaction and lock
+     * it waits behind, beginning with the transaction's id, its connection, its statement and the
+     * whole seconds it has waited.
+     *
+     * @return the SQL text
+     */
+    String waitsSql() {
+        return WAITS;
+    }
+
+    /**
+     * One row of {@link #waitsSql()} as a wait.
+     *
+     * @param row the row
+     * @return the wait
+     * @throws SQLException if the row cannot be read
+     */
+    Wait waitOf(ResultSet row) throws SQLException {
+        return new Wait(row.getString(1), row.getLong(2), table(row.getString(5)), row.getString(6),
+                key(row.getString(7)), row.getString(3), waitedMillis(row.getLong(4)));
+    }
+
+    /** InnoDB's whole seconds waited, as the lower bound in milliseconds. */
+    static long waitedMillis(long seconds) {
+        return Math.max(0, seconds) * 1000;
+    }
+
+    /**
+     * The query of the window's counters in one row: deadlocks, row-lock time in milliseconds and
+     * lock-wait timeouts, each null where the server does not count it.
+     *
+     * @return the SQL text
+     */
+    String countersSql() {
+        return COUNTERS;
     }
 
     @Override
@@ -80,11 +118,15 @@ public final class MariaDbLockWindow implements LockWindow {
             latest = status.next() ? InnoDbStatus.parse(status.getString("Status")).latestDeadlock()
                     .map(MariaDbLockWindow::report) : Optional.empty();
         }
-        long timeouts = now[2] < 0 || atStart[2] < 0 ? -1 : now[2] - atStart[2];
-        long deadlocks = now[0] - atStart[0];
+        long deadlocks = difference(atStart[0], now[0]);
         // The latest deadlock may be days old: it belongs in the report only if it is the window's.
-        return new WindowTotals(deadlocks, timeouts, now[1] - atStart[1],
+        return new WindowTotals(deadlocks, difference(atStart[2], now[2]), difference(atStart[1], now[1]),
                 deadlocks > 0 ? latest : Optional.empty());
+    }
+
+    /** How far a counter moved in the window, or -1 where it is not counted. */
+    private static long difference(long atStart, long atEnd) {
+        return atStart < 0 || atEnd < 0 ? -1 : atEnd - atStart;
     }
 
     private static DeadlockReport report(InnoDbStatus.Deadlock deadlock) {
@@ -105,13 +147,16 @@ public final class MariaDbLockWindow implements LockWindow {
         }
     }
 
-    private static long[] counters(Connection connection) throws SQLException {
+    private long[] counters(Connection connection) throws SQLException {
         try (Statement statement = connection.createStatement();
-                ResultSet row = statement.executeQuery(COUNTERS)) {
+                ResultSet row = statement.executeQuery(countersSql())) {
             row.next();
-            return new long[] {row.getLong(1), row.getLong(2),
-                    row.getObject(3) == null ? -1 : row.getLong(3)};
+            return new long[] {counted(row, 1), counted(row, 2), counted(row, 3)};
         }
+    }
+
+    private static long counted(ResultSet row, int column) throws SQLException {
+        return row.getObject(column) == null ? -1 : row.getLong(column);
     }
 
     @Override
