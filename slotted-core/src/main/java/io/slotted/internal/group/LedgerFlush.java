@@ -79,8 +79,7 @@ final class LedgerFlush {
             throws SQLException {
         begin(connection, flush);
         if (ledger.markShows(connection, seq)) {
-            connection.rollback();
-            stats.outcomeResolved();
+            landedBefore(connection, flush, seq, verdicts);
             return Map.of();
         }
         return claimAndWrite(connection, flush, seq, verdicts, learn, commit);
@@ -120,7 +119,8 @@ final class LedgerFlush {
     /**
      * An earlier attempt committed the flush: learn what its keys found then, and write nothing.
      * The keys' rows name the flush that recorded them, which tells a key this flush applied from
-     * one an earlier request had.
+     * one an earlier request had. A keyed flush shows in the mark too, not only in the claim: when
+     * a retry that fenced the mark and wrote the flush lost its own COMMIT, and landed.
      */
     private void landedBefore(Connection connection, Flush flush, long seq,
             Map<Pending, IdempotencyKeys.Verdict> verdicts) throws SQLException {
