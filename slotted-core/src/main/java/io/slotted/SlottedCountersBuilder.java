@@ -371,13 +371,20 @@ public final class SlottedCountersBuilder {
      * @return counters ready to use
      */
     public SlottedCounters build() {
+        return new DefaultSlottedCounters(dataSource, config());
+    }
+
+    /**
+     * The settings, checked across one another, without the counters: for {@link #build()}, and
+     * for tests of the engine's parts, which need a configuration but no threads or connections.
+     */
+    SlottedConfig config() {
         if (readsIncludeUnwritten && writeMode != WriteMode.BUFFERED) {
             throw new IllegalStateException("readsIncludeUnwritten applies to BUFFERED mode only:"
                     + " in " + writeMode + " mode an increment is written before add returns");
         }
         int slots = defaultSlots != null ? defaultSlots : writeMode.defaultSlots();
-        SlottedConfig config = new SlottedConfig(this, slots);
-        return new DefaultSlottedCounters(dataSource, config);
+        return new SlottedConfig(this, slots);
     }
 
     private void once(String setting) {

@@ -98,6 +98,27 @@ abstract class ConnectionFaultSuite {
         }
     }
 
+    /**
+     * A replayed key's flush loses its COMMIT before the server has it; its retry, which fenced the
+     * flusher's mark and wrote the flush again, loses its own after the server committed it. The
+     * third attempt finds the flush in the mark, and must still tell the caller its key was a
+     * replay, not that it applied now.
+     */
+    @Test
+    void keyedReplay_whoseRetryAlsoLostItsCommit_isStillReportedAsAReplay() {
+        try (SlottedCounters counters = grouped(viaProxy)) {
+            assertThat(counters.add(1, 1L, 5, "cut-twice")).isTrue();
+            proxy.cutNextCommits(Cut.BEFORE_SERVER_RECEIVES, Cut.AFTER_SERVER_RECEIVES);
+
+            assertThat(counters.add(1, 1L, 5, "cut-twice")).as("a replay, learned from the mark").isFalse();
+
+            assertThat(proxy.cuts()).isEqualTo(2);
+            assertThat(counters.stats().outcomesResolved()).as("the third attempt found it in the mark")
+                    .isEqualTo(1);
+            assertThat(counters.get(1, 1L)).isEqualTo(5);
+        }
+    }
+
     @Test
     void commitLostBeforeTheServerReceivedIt_isRetriedAndAppliedOnce() {
         try (SlottedCounters counters = grouped(viaProxy)) {

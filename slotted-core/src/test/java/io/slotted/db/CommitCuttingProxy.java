@@ -10,10 +10,11 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * A TCP proxy on loopback between the driver and a database server that can cut a connection at
@@ -50,7 +51,7 @@ public final class CommitCuttingProxy implements AutoCloseable {
     private final ServerSocket listener;
     private final String targetHost;
     private final int targetPort;
-    private final AtomicReference<Cut> armed = new AtomicReference<>();
+    private final Queue<Cut> armed = new ConcurrentLinkedQueue<>();
     private final AtomicInteger cuts = new AtomicInteger();
     private final AtomicInteger cutEvery = new AtomicInteger();
     private final AtomicInteger commitsSeen = new AtomicInteger();
@@ -75,7 +76,12 @@ public final class CommitCuttingProxy implements AutoCloseable {
 
     /** Cuts the connection carrying the next COMMIT, once. */
     public void cutNextCommit(Cut how) {
-        armed.set(how);
+        cutNextCommits(how);
+    }
+
+    /** Cuts the connections carrying the next COMMITs, one each, the first as {@code hows[0]}. */
+    public void cutNextCommits(Cut... hows) {
+        armed.addAll(List.of(hows));
     }
 
     /** Cuts every {@code n}th COMMIT after the server received it; 0 stops. */
@@ -215,7 +221,7 @@ public final class CommitCuttingProxy implements AutoCloseable {
     }
 
     private Cut cutFor() {
-        Cut once = armed.getAndSet(null);
+        Cut once = armed.poll();
         int every = cutEvery.get();
         if (once == null && every > 0 && commitsSeen.incrementAndGet() % every == 0) {
             once = Cut.AFTER_SERVER_RECEIVES;

@@ -123,7 +123,6 @@ public final class BufferedWriter implements CounterWriter {
                     return;
                 }
                 writer.connectAhead();
-                continue;
             }
             while (!batches.isEmpty()) {
                 for (List<Pending> batch : batches) {
@@ -133,6 +132,7 @@ public final class BufferedWriter implements CounterWriter {
                 }
                 batches = queue.takeAll();
             }
+            writer.keepAlive();
         }
     }
 

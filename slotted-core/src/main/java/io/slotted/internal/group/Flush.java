@@ -145,6 +145,17 @@ final class Flush {
         return sums().size();
     }
 
+    /** What the flush does, for messages: {@code add 5 to counter (…) (3 increments grouped)}. */
+    String describe() {
+        Map.Entry<CounterKey, Long> first = sums().firstEntry();
+        if (counters() == 1) {
+            return "add " + first.getValue() + " to counter " + first.getKey() + " ("
+                    + increments() + " increments grouped)";
+        }
+        return "write " + increments() + " increments to " + counters()
+                + " counters (the first " + first.getKey() + ")";
+    }
+
     int increments() {
         return pending.size();
     }

@@ -1,5 +1,6 @@
 package io.slotted.internal.group;
 
+import io.slotted.internal.dialect.Failure;
 import io.slotted.internal.dialect.FlushMark;
 import io.slotted.internal.dialect.statements.LedgerStatements;
 import io.slotted.internal.jdbc.Database;
@@ -72,6 +73,7 @@ final class FlushLedger {
     /** This flusher's mark, its value aside: its key is hashed once, not per flush. */
     private final FlushMark markKey;
     private final Clock clock;
+    private boolean registered;
     private long touchedAt;
 
     FlushLedger(Database database, TableName ledger, String flusherId, Clock clock) {
@@ -172,14 +174,18 @@ final class FlushLedger {
     }
 
     /**
-     * Tells the ledger this flusher is alive, at most once an hour, in the caller's transaction or
-     * on its own in auto-commit.
+     * Tells the ledger this flusher is alive, at most once an hour, once it has registered: in a
+     * statement of its own, in auto-commit, between flushes, so that no flush waits for it. A
+     * flush's claim keeps the row fresh as well; the touch is for flushers that write only marks.
+     *
+     * @param connection the flusher's connection, with no transaction open
      */
     void touchIfDue(Connection connection) throws SQLException {
         long now = clock.millis();
-        if (now - touchedAt < TOUCH_EVERY.toMillis()) {
+        if (!registered || now - touchedAt < TOUCH_EVERY.toMillis()) {
             return;
         }
+        connection.setAutoCommit(true);
         try (PreparedStatement update = connection.prepareStatement(sql().touch())) {
             update.setLong(1, now);
             update.setString(2, flusherId);
@@ -216,12 +222,41 @@ final class FlushLedger {
     }
 
     /**
+     * Before its first flush, a flusher prunes abandoned ledger rows and then registers its own,
+     * each in transactions of their own that hold nothing else, so that flushers starting together
+     * cannot deadlock on the ledger (see {@link #pruneAbandoned}). A registration whose commit was
+     * lost may have landed; finding the row already there then means it did. It waits for the
+     * first flush, not the flusher's start, because the tables may not exist before the
+     * application's {@code migrate()}.
+     *
+     * @param connection the flusher's connection, with no transaction open; left in manual-commit
+     *     mode
+     */
+    void registerOnce(Connection connection) throws SQLException {
+        if (registered) {
+            return;
+        }
+        connection.setAutoCommit(false);
+        pruneAbandoned(connection);
+        try {
+            register(connection);
+            connection.commit();
+        } catch (SQLException e) {
+            if (database.dialect().classify(e) != Failure.DUPLICATE_KEY) {
+                throw e;
+            }
+            connection.rollback();
+        }
+        registered = true;
+    }
+
+    /**
      * Creates this flusher's row, at sequence 0, and its mark, in the caller's transaction, which
      * the caller commits before its first flush. Creating it up front keeps the first flush's claim an
      * update of an existing row: two new flushers that each looked for a missing row with a
      * locking read and then inserted it would deadlock on InnoDB's gap locks.
      */
-    void register(Connection connection) throws SQLException {
+    private void register(Connection connection) throws SQLException {
         insertFirst(connection, 0);
         insertMark(connection, NO_FLUSH);
         touchedAt = clock.millis();
@@ -238,7 +273,7 @@ final class FlushLedger {
      *
      * @param connection a connection in manual-commit mode with no work pending
      */
-    void pruneAbandoned(Connection connection) throws SQLException {
+    private void pruneAbandoned(Connection connection) throws SQLException {
         long cutoff = clock.millis() - ABANDONED_AFTER.toMillis();
         for (String abandoned : abandonedSince(connection, cutoff)) {
             deleteIfStillAbandoned(connection, abandoned, cutoff);

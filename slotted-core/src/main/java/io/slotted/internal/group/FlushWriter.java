@@ -1,117 +1,82 @@
 package io.slotted.internal.group;
 
-import io.slotted.OutcomeUnknownException;
 import io.slotted.SlottedConfig;
 import io.slotted.SlottedException;
 import io.slotted.Ticker;
 import io.slotted.TotalUnavailableException;
-import io.slotted.internal.dialect.BucketRow;
-import io.slotted.internal.dialect.ClusterNode;
 import io.slotted.internal.dialect.Dialect;
 import io.slotted.internal.dialect.Failure;
-import io.slotted.internal.dialect.SlotRow;
 import io.slotted.internal.jdbc.Database;
-import io.slotted.internal.jdbc.FailureReport;
-import io.slotted.internal.jdbc.RetryPolicy;
 import io.slotted.internal.jdbc.Transactions;
-import io.slotted.internal.registry.TypeRegistry;
 import io.slotted.internal.keys.IdempotencyKeys;
 import io.slotted.internal.read.CounterReader;
+import io.slotted.internal.registry.TypeRegistry;
 import io.slotted.internal.schema.SchemaMigrator;
 import io.slotted.internal.sql.CounterKey;
-import io.slotted.internal.sql.TableName;
-import io.slotted.internal.write.BucketRows;
-import io.slotted.internal.write.Deltas;
 import io.slotted.internal.write.SlotPicker;
-import io.slotted.internal.write.SlotRows;
 import io.slotted.internal.write.StatsRecorder;
-import io.slotted.internal.write.WrittenTotals;
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * Writes one flusher's flushes: each flush in one transaction, committed exactly once.
+ * Writes one flusher's flushes: each flush committed exactly once, by one of two protocols.
  *
- * <p>In the common case (no idempotency keys, a flush of at most {@value #ROWS_PER_STATEMENT}
- * counters) a flush is one upsert statement in auto-commit that also sets the flusher's mark to
- * the flush's number, so a lone increment costs one round trip and one commit, as in
- * {@code DIRECT} mode. When counters of the flush keep time buckets, the same statement and the
- * bucket rows' upsert go in one batch, in a transaction, and commit together. Otherwise a transaction claims the flush's sequence number in
- * the {@link FlushLedger}, upserts one row per counter in counter order, and commits. Failures
- * before COMMIT leave nothing behind (the
- * server rolls back a transaction whose connection is gone), so they are retried up to the
- * configured attempts. A connection lost during COMMIT leaves the outcome unknown; the same flush is
- * then retried with the same sequence number until the ledger says whether it landed, for up to
- * the configured resolution time. Either way no increment is applied twice or silently lost.
+ * <ul>
+ *   <li>{@link OneStatementFlush}: the common flush — no idempotency keys, at most
+ *       {@value OneStatementFlush#ROWS_PER_STATEMENT} counters, a database with a multi-row
+ *       upsert — as one statement in auto-commit that also sets the flusher's mark, so a lone
+ *       increment costs one round trip and one commit, as in {@code DIRECT} mode;</li>
+ *   <li>{@link LedgerFlush}: any other flush, as a transaction that claims the flush's number in
+ *       the {@link FlushLedger}.</li>
+ * </ul>
  *
- * <p>Slots: with {@code F} flushers, flusher {@code f} writes only the slots it owns
- * ({@link SlotPicker#pickOwned}), one of them at random per counter per flush. On a node of a
- * multi-primary cluster (Galera) of {@code N} nodes, the node with index {@code n} owns
- * {@code F} of {@code N × F} shares: its flusher {@code f} owns share {@code n × F + f}, so that
- * processes on different nodes never write the same slot rows and never fail each other's
- * certification at COMMIT. The position is read whenever the flusher borrows a connection (after
- * any failure) and after it idled, so it follows the cluster's membership. A flush whose COMMIT
- * was cut off reads the mark and the ledger with causal reads, which wait until the node has
- * applied what the cluster committed: the node that took the lost COMMIT may be gone, and another
- * must not report the flush missing merely because it has not applied it yet.
+ * <p>Either may lose its connection. {@link FlushAttempts} retries the flush with the same number
+ * and, once a lost connection may have taken a commit with it, tells every later attempt so; such
+ * an attempt is always {@link LedgerFlush#resolve}, with causal reads on a cluster, which writes
+ * the flush again only if neither the mark nor the ledger shows it landed, and fences the mark
+ * against the lost statement. Either way no increment is applied twice or silently lost.
+ *
+ * <p>The writer runs on its flusher's thread only and keeps its connection from one flush to the
+ * next ({@link HeldConnection}); after any failure the connection is rolled back and dropped, so a
+ * broken one is never reused.
  */
 final class FlushWriter {
-    /** Keeps one statement's text to tens of kilobytes, well under every server's packet limit. */
-    private static final int ROWS_PER_STATEMENT = 1_000;
-    /**
-     * How long the held connection may sit unused before it is checked: as long as a pool lets a
-     * connection idle before it checks it on lending it out, give or take, so that a flusher under
-     * load never pays for the check.
-     */
-    private static final long IDLE_CHECK_NANOS = TimeUnit.SECONDS.toNanos(1);
-    private static final int VALID_TIMEOUT_SECONDS = 5;
+    private static final Logger LOG = LoggerFactory.getLogger(FlushWriter.class);
+
     private final Database database;
-    private final SlottedConfig config;
-    private final int index;
+    private final HeldConnection held;
     private final FlushLedger ledger;
-    private final IdempotencyKeys keys;
-    private final StatsRecorder stats;
-    private final RetryPolicy retryPolicy;
-    private final SlotPicker slots;
+    private final OneStatementFlush oneStatement;
+    private final LedgerFlush ledgerFlush;
+    private final FlushAttempts attempts;
     private final TypeRegistry registry;
     private final CounterReader reader;
+    private final StatsRecorder stats;
     private final Ticker ticker;
     private long nextSeq = 1;
-    private boolean registered;
-    private Connection held;
-    /** When the held connection was last lent to an attempt, by the ticker. */
-    private long lastUsed;
-    /** This flusher's share of the slots, and how many shares there are: see the class comment. */
-    private int share;
-    private int shares;
-    /** Whether the data source's connections take several statements in one packet; null until asked. */
-    private Boolean multiStatements;
 
     FlushWriter(Database database, SlottedConfig config, int index, String flusherId,
             IdempotencyKeys keys, TypeRegistry registry, CounterReader reader, StatsRecorder stats) {
         this.database = database;
-        this.config = config;
-        this.index = index;
+        this.held = new HeldConnection(database, new SlotPicker(registry), index, config.flushers(),
+                config.ticker());
         this.ledger = new FlushLedger(database, database.table().withSuffix(SchemaMigrator.LEDGER_SUFFIX),
                 flusherId, config.clock());
-        this.keys = keys;
-        this.stats = stats;
-        this.retryPolicy = RetryPolicy.forFlushes(config, stats::retried);
-        this.slots = new SlotPicker(registry);
+        this.oneStatement = new OneStatementFlush(database, ledger, held);
+        this.ledgerFlush = new LedgerFlush(database, ledger, keys, held, stats);
+        this.attempts = new FlushAttempts(database.table(), config, stats);
         this.registry = registry;
         this.reader = reader;
+        this.stats = stats;
         this.ticker = config.ticker();
-        this.share = index;
-        this.shares = config.flushers();
     }
 
     /**
@@ -125,14 +90,15 @@ final class FlushWriter {
     void write(Flush flush, FailureHandler onFailure) {
         try {
             long started = ticker.read();
-            Attempt written = writeOnce(flush, nextSeq++);
-            stats.flushed(flush.increments() - deliver(written.verdicts), ticker.read() - started);
+            long seq = nextSeq++;
+            Written written = attempts.untilCommitted(flush.describe(), outcomeUnknown -> attempt(flush, seq, outcomeUnknown));
+            stats.flushed(flush.increments() - deliver(written.verdicts()), ticker.read() - started);
             if (flush.wantsTotals()) {
-                answerTotals(flush, written.totals);
+                answerTotals(flush, written.totals());
             }
-        } catch (OverflowInFlush overflow) {
+        } catch (FlushAttempts.Overflow overflow) {
             if (flush.increments() == 1) {
-                onFailure.failed(flush, overflow.reported);
+                onFailure.failed(flush, overflow.reported());
                 return;
             }
             List<Flush> parts = flush.counters() == 1 ? flush.perIncrement() : flush.perCounter();
@@ -140,6 +106,116 @@ final class FlushWriter {
         } catch (SlottedException e) {
             onFailure.failed(flush, e);
         }
+    }
+
+    /** Told when a flush could not be written. */
+    @FunctionalInterface
+    interface FailureHandler {
+        void failed(Flush flush, SlottedException reason);
+    }
+
+    /**
+     * One attempt on the held connection. Returns its failure instead of throwing it, with whether
+     * it had sent what commits it, which only the attempt knows.
+     *
+     * @param outcomeUnknown whether an earlier attempt's COMMIT was cut off, so that the flush may
+     *     already be in the database
+     */
+    private FlushAttempts.Attempt<Written> attempt(Flush flush, long seq, boolean outcomeUnknown) {
+        Connection connection;
+        try {
+            connection = held.get();
+        } catch (SQLException e) {
+            return FlushAttempts.Attempt.failed(e, Failure.CONNECTION, false);
+        }
+        Dialect dialect = database.dialect();
+        FlushAttempts.CommitPoint commit = new FlushAttempts.CommitPoint();
+        Map<Pending, IdempotencyKeys.Verdict> verdicts = new IdentityHashMap<>();
+        try {
+            ledger.registerOnce(connection);
+            Map<CounterKey, Long> totals = outcomeUnknown
+                    ? afterLostCommit(connection, dialect, flush, seq, verdicts, commit)
+                    : firstTry(connection, flush, seq, verdicts, commit);
+            return FlushAttempts.Attempt.committed(new Written(verdicts, totals));
+        } catch (SQLException e) {
+            Failure kind = dialect.classify(e);
+            if (kind != Failure.CONNECTION) {
+                Transactions.rollbackQuietly(connection, e);
+            }
+            held.release();
+            return FlushAttempts.Attempt.failed(e, kind, commit.passed());
+        }
+    }
+
+    /** The flush as one statement where it can be, else as the ledger's transaction. */
+    private Map<CounterKey, Long> firstTry(Connection connection, Flush flush, long seq,
+            Map<Pending, IdempotencyKeys.Verdict> verdicts, FlushAttempts.CommitPoint commit) throws SQLException {
+        refreshSlotCounts(connection);
+        Optional<String> statement = oneStatement.statement(flush, seq);
+        Set<CounterKey> learn = totalsToLearn(flush);
+        if (statement.isPresent()) {
+            return oneStatement.write(connection, flush, statement.get(), learn, commit);
+        }
+        return ledgerFlush.write(connection, flush, seq, verdicts, learn, commit);
+    }
+
+    /**
+     * The flush after a COMMIT was cut off. On a cluster the reads wait until the node has applied
+     * what the cluster committed: the node that took the lost COMMIT may be gone, and another must
+     * not report the flush missing merely because it has not applied it yet.
+     */
+    private Map<CounterKey, Long> afterLostCommit(Connection connection, Dialect dialect, Flush flush, long seq,
+            Map<Pending, IdempotencyKeys.Verdict> verdicts, FlushAttempts.CommitPoint commit) throws SQLException {
+        dialect.causalReads(connection, true);
+        refreshSlotCounts(connection);
+        Map<CounterKey, Long> totals = ledgerFlush.resolve(connection, flush, seq, verdicts, totalsToLearn(flush),
+                commit);
+        dialect.causalReads(connection, false);
+        return totals;
+    }
+
+    /**
+     * Before any slot is picked, on every attempt: the registry holds the slot counts every
+     * process follows, and a shrink waits for every writer to have read them. It stays on the
+     * flush's path for that reason: refreshed between flushes instead, it could be older than
+     * {@link TypeRegistry#REFRESH} by the time a flush that idled or waited to retry picks its
+     * slots. It reads only when the view is stale, once a second at most.
+     */
+    private void refreshSlotCounts(Connection connection) throws SQLException {
+        registry.refreshIfStale(connection);
+    }
+
+    /**
+     * The counters whose totals the flush learns as it writes: those its callers want, unless
+     * their type folds into an owner column, whose totals add the column and are read after.
+     */
+    private Set<CounterKey> totalsToLearn(Flush flush) {
+        if (!flush.wantsTotals()) {
+            return Set.of();
+        }
+        Set<CounterKey> wanted = flush.wantedTotals();
+        wanted.removeIf(key -> registry.folds(key.recordType()));
+        return wanted;
+    }
+
+    /**
+     * Tells keyed callers what their key found: a replay is marked before the caller's future
+     * completes; a conflict fails the caller's future.
+     *
+     * @return how many increments were not applied
+     */
+    private static int deliver(Map<Pending, IdempotencyKeys.Verdict> verdicts) {
+        int notApplied = 0;
+        for (Map.Entry<Pending, IdempotencyKeys.Verdict> entry : verdicts.entrySet()) {
+            IdempotencyKeys.Verdict verdict = entry.getValue();
+            switch (verdict.outcome()) {
+                case APPLIED -> { }
+                case REPLAYED -> entry.getKey().markReplayed();
+                case CONFLICT -> entry.getKey().fail(verdict.conflict());
+            }
+            notApplied += verdict.outcome() == IdempotencyKeys.Outcome.APPLIED ? 0 : 1;
+        }
+        return notApplied;
     }
 
     /**
@@ -171,444 +247,55 @@ final class FlushWriter {
      * without a connection.
      */
     private Map<CounterKey, Long> readTotals(Set<CounterKey> keys) throws SQLException {
-        if (held == null) {
+        Optional<Connection> connection = held.ifHeld();
+        if (connection.isEmpty()) {
             return reader.totals(keys);
         }
         try {
-            Map<CounterKey, Long> totals = reader.totals(held, keys);
-            if (!held.getAutoCommit()) {
-                held.rollback(); // ends the read's transaction before the next flush begins one
+            Map<CounterKey, Long> totals = reader.totals(connection.get(), keys);
+            if (!connection.get().getAutoCommit()) {
+                connection.get().rollback(); // ends the read's transaction before the next flush begins one
             }
             return totals;
         } catch (SQLException e) {
-            releaseConnection();
+            held.release();
             throw e;
         }
     }
 
-    /** Told when a flush could not be written. */
-    @FunctionalInterface
-    interface FailureHandler {
-        void failed(Flush flush, SlottedException reason);
-    }
-
     /**
-     * Tells keyed callers what their key found: a replay is marked before the caller's future
-     * completes; a conflict fails the caller's future.
-     *
-     * @return how many increments were not applied
+     * Between flushes, and while idle: tells the ledger the flusher lives, when that is due, on
+     * the connection it holds (never one borrowed for it). Off the flush's path, no caller waits
+     * for it, and a marked flush stays one round trip. A failure is tried again next time, with a
+     * day's margin (see {@link FlushLedger}); a lost connection is dropped, as after a flush.
      */
-    private static int deliver(Map<Pending, IdempotencyKeys.Verdict> verdicts) {
-        int notApplied = 0;
-        for (Map.Entry<Pending, IdempotencyKeys.Verdict> entry : verdicts.entrySet()) {
-            IdempotencyKeys.Verdict verdict = entry.getValue();
-            switch (verdict.outcome()) {
-                case APPLIED -> { }
-                case REPLAYED -> entry.getKey().markReplayed();
-                case CONFLICT -> entry.getKey().fail(verdict.conflict());
-            }
-            notApplied += verdict.outcome() == IdempotencyKeys.Outcome.APPLIED ? 0 : 1;
+    void keepAlive() {
+        Optional<Connection> connection = held.ifHeld();
+        if (connection.isEmpty()) {
+            return;
         }
-        return notApplied;
-    }
-
-    /**
-     * Tries a flush until it commits. Before a COMMIT was cut off, the retry policy's attempts
-     * apply. After, the outcome is unknown and the flush is tried until the ledger tells, or until
-     * the resolution time runs out: giving up earlier would leave callers not knowing what could
-     * still be learned.
-     */
-    private Attempt writeOnce(Flush flush, long seq) {
-        String operation = describe(flush);
-        long resolveBy = 0;
-        boolean outcomeUnknown = false;
-        for (int attempt = 1; ; attempt++) {
-            Attempt result = attempt(flush, seq, outcomeUnknown);
-            if (result.failure == null) {
-                return result;
-            }
-            Failure kind = result.kind;
-            if (result.commitSent && kind == Failure.CONNECTION && !outcomeUnknown) {
-                outcomeUnknown = true;
-                resolveBy = ticker.read() + config.outcomeResolutionTimeout().toNanos();
-                stats.outcomeUnknown();
-            }
-            boolean again = outcomeUnknown
-                    ? retryPolicy.retries(kind) && ticker.read() - resolveBy < 0
-                    : retryPolicy.allowsAnother(attempt, kind);
-            if (!again) {
-                throw reportFor(operation, kind, result.failure, attempt, outcomeUnknown);
-            }
-            retryPolicy.pauseAfter(attempt, operation);
-        }
-    }
-
-    private SlottedException reportFor(String operation, Failure kind, SQLException failure,
-            int attempts, boolean outcomeUnknown) {
-        if (outcomeUnknown && kind == Failure.CONNECTION) {
-            return new OutcomeUnknownException(operation + " in table " + database.table()
-                    + ": the connection was lost during COMMIT and the outcome could not be learned"
-                    + " within " + config.outcomeResolutionTimeout().toMillis() + "ms (" + attempts
-                    + " attempts); the increments may or may not have been applied", failure);
-        }
-        SlottedException reported = FailureReport.of(
-                operation, database.table(), kind, failure, attempts, false);
-        if (kind == Failure.OVERFLOW) {
-            throw new OverflowInFlush(reported);
-        }
-        return reported;
-    }
-
-    /**
-     * One attempt. Returns its failure instead of throwing it, to keep the loop plain.
-     *
-     * <p>The common flush (no idempotency keys, at most {@value #ROWS_PER_STATEMENT} counters,
-     * a database with a multi-row upsert) is one statement in auto-commit: the flusher's mark and
-     * the slot rows together ({@link Dialect#oneStatementFlushSql}). That is one round trip and
-     * one commit, as a {@code DIRECT} increment, with one more row. Any other flush, and any
-     * attempt after one whose outcome was lost, is a transaction: it locks the mark and learns
-     * whether a lost attempt landed, claims the flush's number in the ledger, records the keys,
-     * upserts and commits.
-     *
-     * <p>The flusher keeps its connection from one flush to the next (see {@link #heldConnection}).
-     * After any failure the connection is rolled back and dropped, so a broken one is never
-     * reused.
-     *
-     * @param mayHaveCommitted whether an earlier attempt's COMMIT was cut off, so that the flush
-     *     may already be in the database
-     */
-    private Attempt attempt(Flush flush, long seq, boolean mayHaveCommitted) {
-        Connection connection;
         try {
-            connection = heldConnection();
+            ledger.touchIfDue(connection.get());
         } catch (SQLException e) {
-            return new Attempt(e, Failure.CONNECTION, false, null, null);
-        }
-        Dialect dialect = database.dialect();
-        boolean commitSent = false;
-        Map<Pending, IdempotencyKeys.Verdict> verdicts = new IdentityHashMap<>();
-        try {
-            registerOnce(connection, dialect);
-            if (mayHaveCommitted) {
-                dialect.causalReads(connection, true);
+            LOG.debug("could not tell the flush ledger that flusher {} lives; trying again later",
+                    ledger.flusherId(), e);
+            if (database.dialect().classify(e) == Failure.CONNECTION) {
+                held.release();
             }
-            // Before any slot is picked: the registry holds the slot counts every process follows.
-            registry.refreshIfStale(connection);
-            Optional<String> oneStatement = mayHaveCommitted ? Optional.empty() : oneStatement(dialect, flush, seq);
-            List<BucketRow> bucketRows = flush.deltas().bucketRows(this::slotFor);
-            connection.setAutoCommit(oneStatement.isPresent() && bucketRows.isEmpty());
-            keys.pruneIfDue(connection, dialect);
-            ledger.touchIfDue(connection);
-            Set<CounterKey> learn = totalsToLearn(flush);
-            if (oneStatement.isPresent()) {
-                commitSent = true;
-                Map<CounterKey, Long> totals = writeMarked(connection, dialect, flush, seq, oneStatement.get(),
-                        bucketRows, learn);
-                return Attempt.succeeded(verdicts, totals);
-            }
-            if (mayHaveCommitted && ledger.markShows(connection, seq)) {
-                connection.rollback();
-                dialect.causalReads(connection, false);
-                stats.outcomeResolved();
-                return Attempt.succeeded(verdicts, Map.of());
-            }
-            Map<CounterKey, Long> totals = Map.of();
-            if (claimedAndWritten(connection, dialect, flush, seq, verdicts)) {
-                if (!learn.isEmpty()) {
-                    totals = WrittenTotals.query(connection, dialect, database.table(), learn);
-                }
-                commitSent = true;
-                connection.commit();
-            }
-            if (mayHaveCommitted) {
-                dialect.causalReads(connection, false);
-            }
-            return Attempt.succeeded(verdicts, totals);
-        } catch (SQLException e) {
-            Failure kind = dialect.classify(e);
-            if (kind != Failure.CONNECTION) {
-                Transactions.rollbackQuietly(connection, e);
-            }
-            releaseConnection();
-            return new Attempt(e, kind, commitSent, null, null);
         }
     }
 
-    /**
-     * Writes the flush's marked upsert: alone in auto-commit when no counter of the flush keeps
-     * time buckets; otherwise in the open transaction, followed by the bucket rows and COMMIT.
-     * The statements go as one batch, which the drivers send in one round trip. Either way the
-     * mark commits with the rows, so a lost commit is resolved as for any marked flush.
-     *
-     * <p>The totals of the counters in {@code learn} come from the upsert itself where the
-     * database can answer them in that statement; else from a query of them right after it in
-     * auto-commit, or before COMMIT in the transaction (see {@link WrittenTotals}). The query
-     * after an auto-commit flush follows a flush that has landed: if it fails, the flush stands
-     * and the totals are read again as reads do.
-     *
-     * @return the totals learned, none if {@code learn} is empty
-     */
-    private Map<CounterKey, Long> writeMarked(Connection connection, Dialect dialect, Flush flush, long seq,
-            String marked, List<BucketRow> bucketRows, Set<CounterKey> learn) throws SQLException {
-        try (Statement statement = connection.createStatement()) {
-            if (bucketRows.isEmpty()) {
-                Optional<String> answering = learn.isEmpty() ? Optional.empty()
-                        : answeringTotals(dialect, marked, learn);
-                if (answering.isPresent()) {
-                    return WrittenTotals.execute(statement, answering.get());
-                }
-                statement.executeUpdate(marked);
-                return learn.isEmpty() ? Map.of() : totalsAfterLanding(connection, dialect, learn);
-            }
-            statement.addBatch(marked);
-            for (String upsert : BucketRows.statements(dialect, database.buckets(), bucketRows)) {
-                statement.addBatch(upsert);
-            }
-            statement.executeBatch();
-        }
-        Map<CounterKey, Long> totals = learn.isEmpty() ? Map.of()
-                : WrittenTotals.query(connection, dialect, database.table(), learn);
-        connection.commit();
-        return totals;
-    }
-
-    /**
-     * The flush followed by the query of its totals in the same packet, one round trip, where the
-     * data source's connections take several statements; empty otherwise.
-     */
-    private Optional<String> answeringTotals(Dialect dialect, String marked, Set<CounterKey> learn) {
-        return Boolean.TRUE.equals(multiStatements)
-                ? dialect.flushThenTotalsSql(marked, dialect.totalsSql(database.table(), learn))
-                : Optional.empty();
-    }
-
-    private Map<CounterKey, Long> totalsAfterLanding(Connection connection, Dialect dialect,
-            Set<CounterKey> learn) {
-        try {
-            return WrittenTotals.query(connection, dialect, database.table(), learn);
-        } catch (SQLException e) {
-            releaseConnection();
-            return Map.of();
-        }
-    }
-
-    /**
-     * The counters whose totals the flush learns as it writes: those its callers want, unless
-     * their type folds into an owner column, whose totals add the column and are read after.
-     */
-    private Set<CounterKey> totalsToLearn(Flush flush) {
-        if (!flush.wantsTotals()) {
-            return Set.of();
-        }
-        Set<CounterKey> wanted = flush.wantedTotals();
-        wanted.removeIf(key -> registry.folds(key.recordType()));
-        return wanted;
-    }
-
-    /**
-     * Claims the flush's number in the ledger and, if the claim takes, records its keys and writes
-     * its rows in the open transaction.
-     *
-     * @return true if the transaction holds the flush and must be committed; false if the ledger
-     *     shows an earlier attempt committed it (the transaction is then rolled back)
-     */
-    private boolean claimedAndWritten(Connection connection, Dialect dialect, Flush flush, long seq,
-            Map<Pending, IdempotencyKeys.Verdict> verdicts) throws SQLException {
-        String flushRef = ledger.flusherId() + ":" + seq;
-        if (ledger.claim(connection, seq) == FlushLedger.Claim.ALREADY_COMMITTED) {
-            recallKeys(connection, dialect, flush, flushRef, verdicts);
-            connection.rollback();
-            stats.outcomeResolved();
-            return false;
-        }
-        Deltas applied = recordKeys(connection, dialect, flush, flushRef, verdicts);
-        SlotRows.upsert(connection, dialect, database.table(), applied.counterRows(this::slotFor));
-        BucketRows.upsert(connection, dialect, database.buckets(), applied.bucketRows(this::slotFor));
-        return true;
-    }
-
-    /**
-     * The flush as one statement, if it has no idempotency keys, has rows to write, fits one
-     * statement, and the database has the upsert for it.
-     */
-    private Optional<String> oneStatement(Dialect dialect, Flush flush, long seq) {
-        if (!flush.keyed().isEmpty() || flush.counters() > ROWS_PER_STATEMENT) {
-            return Optional.empty();
-        }
-        List<SlotRow> rows = flush.deltas().counterRows(this::slotFor);
-        if (rows.isEmpty()) {
-            return Optional.empty();
-        }
-        return dialect.oneStatementFlushSql(database.table(), ledger.mark(seq), rows);
-    }
-
-    /**
-     * Borrows the flusher's connection ahead of its next flush if it holds none: when the
-     * counters are built, and whenever the flusher idles after a failure dropped its connection,
-     * so that it holds one before callers can hold every connection of the pool. A failure is
-     * left for the next flush, which borrows again and reports it.
-     */
+    /** Borrows the flusher's connection ahead of its next flush if it holds none (see {@link HeldConnection}). */
     void connectAhead() {
-        if (held != null) {
-            return;
-        }
-        try {
-            heldConnection();
-        } catch (SQLException | RuntimeException e) {
-            releaseConnection();
-        }
+        held.connectAhead();
     }
 
-    /**
-     * The flusher's connection, borrowed when it has none; each attempt sets its commit mode. The
-     * flusher keeps it while the counters are open — it is given back only when it fails or the
-     * counters close — because a caller may be waiting for this flush while its own transaction
-     * holds a connection of the same pool: were the flusher to borrow then, every connection could
-     * be held by such callers and the flush would wait for the pool's timeout. A connection idle
-     * for more than {@link #IDLE_CHECK_NANOS} is checked first (the server or a firewall may have
-     * closed it meanwhile) and replaced if it is gone.
-     *
-     * <p>Whenever the connection is new, or was idle, the flusher's share of the slots is worked
-     * out again: a new connection may reach another node of a cluster, or the cluster may have
-     * changed.
-     */
-    private Connection heldConnection() throws SQLException {
-        long now = ticker.read();
-        if (held != null && now - lastUsed > IDLE_CHECK_NANOS) {
-            try {
-                if (!held.isValid(VALID_TIMEOUT_SECONDS)) {
-                    releaseConnection();
-                } else {
-                    learnShare(held);
-                }
-            } catch (SQLException e) {
-                releaseConnection();
-            }
-        }
-        if (held == null) {
-            Connection borrowed = database.connect();
-            try {
-                learnShare(borrowed);
-                if (multiStatements == null) {
-                    multiStatements = database.dialect().takesMultiStatements(borrowed);
-                }
-            } catch (SQLException e) {
-                borrowed.close();
-                throw e;
-            }
-            held = borrowed;
-        }
-        lastUsed = now;
-        return held;
-    }
-
-    private void learnShare(Connection connection) throws SQLException {
-        Optional<ClusterNode> node = database.dialect().clusterNode(connection);
-        share = node.map(n -> n.index() * config.flushers() + index).orElse(index);
-        shares = node.map(n -> n.size() * config.flushers()).orElse(config.flushers());
-    }
-
-    /**
-     * Gives the held connection back to the pool: after it failed, and when the counters close.
-     */
+    /** Gives the held connection back to the pool: after it failed, and when the counters close. */
     void releaseConnection() {
-        if (held != null) {
-            try {
-                held.close();
-            } catch (SQLException e) {
-                // The pool discards a connection it cannot reset; nothing is pending on it.
-            }
-            held = null;
-        }
+        held.release();
     }
 
-    /**
-     * Records each keyed increment's key; an increment whose key is a replay or a conflict is
-     * taken back out of the sums, so that only new keys' increments are written.
-     */
-    private Deltas recordKeys(Connection connection, Dialect dialect, Flush flush,
-            String flushRef, Map<Pending, IdempotencyKeys.Verdict> verdicts) throws SQLException {
-        Deltas applied = flush.deltas().copy();
-        for (Pending keyed : flush.keyed()) {
-            IdempotencyKeys.Verdict verdict = keys.record(connection, dialect, keyed.idempotencyKey(),
-                    IdempotencyKeys.fingerprint(keyed.key(), keyed.delta()), flushRef);
-            verdicts.put(keyed, verdict);
-            if (verdict.outcome() != IdempotencyKeys.Outcome.APPLIED) {
-                applied.remove(keyed.key(), keyed.bucketStart(), keyed.delta());
-            }
-        }
-        return applied;
-    }
-
-    /** The flush had committed in an earlier attempt: learn what its keys found then. */
-    private void recallKeys(Connection connection, Dialect dialect, Flush flush, String flushRef,
-            Map<Pending, IdempotencyKeys.Verdict> verdicts) throws SQLException {
-        Set<String> seen = new HashSet<>();
-        for (Pending keyed : flush.keyed()) {
-            verdicts.put(keyed, keys.recall(connection, dialect, keyed.idempotencyKey(),
-                    IdempotencyKeys.fingerprint(keyed.key(), keyed.delta()), flushRef,
-                    seen.add(keyed.idempotencyKey())));
-        }
-    }
-
-    /**
-     * Before its first flush, a flusher prunes abandoned ledger rows and then registers its own,
-     * each in transactions of their own that hold nothing else, so that flushers starting together
-     * cannot deadlock on the ledger (see {@link FlushLedger#pruneAbandoned}). A registration whose
-     * commit was lost may have landed; finding the row already there then means it did.
-     */
-    private void registerOnce(Connection connection, Dialect dialect) throws SQLException {
-        if (registered) {
-            return;
-        }
-        connection.setAutoCommit(false);
-        ledger.pruneAbandoned(connection);
-        try {
-            ledger.register(connection);
-            connection.commit();
-        } catch (SQLException e) {
-            if (dialect.classify(e) != Failure.DUPLICATE_KEY) {
-                throw e;
-            }
-            connection.rollback();
-        }
-        registered = true;
-    }
-
-    /** A slot this flusher owns, for one counter's row or bucket row. */
-    private int slotFor(CounterKey key) {
-        return slots.pickOwned(key.recordType(), share, shares);
-    }
-
-    private static String describe(Flush flush) {
-        Map.Entry<CounterKey, Long> first = flush.sums().firstEntry();
-        if (flush.counters() == 1) {
-            return "add " + first.getValue() + " to counter " + first.getKey() + " ("
-                    + flush.increments() + " increments grouped)";
-        }
-        return "write " + flush.increments() + " increments to " + flush.counters()
-                + " counters (the first " + first.getKey() + ")";
-    }
-
-    /**
-     * The outcome of one transaction: its failure, or what its idempotency keys found and the
-     * totals it learned.
-     */
-    private record Attempt(SQLException failure, Failure kind, boolean commitSent,
-            Map<Pending, IdempotencyKeys.Verdict> verdicts, Map<CounterKey, Long> totals) {
-        static Attempt succeeded(Map<Pending, IdempotencyKeys.Verdict> verdicts, Map<CounterKey, Long> totals) {
-            return new Attempt(null, null, false, verdicts, totals);
-        }
-    }
-
-    /** A slot would overflow: the flush must be split so that other counters still land. */
-    private static final class OverflowInFlush extends RuntimeException {
-        private static final long serialVersionUID = 1L;
-        private final transient SlottedException reported;
-
-        OverflowInFlush(SlottedException reported) {
-            super(null, null, false, false);
-            this.reported = reported;
-        }
+    /** What a committed attempt found: what each keyed increment's key found, and the totals it learned. */
+    private record Written(Map<Pending, IdempotencyKeys.Verdict> verdicts, Map<CounterKey, Long> totals) {
     }
 }

@@ -94,6 +94,7 @@ public final class GroupedWriter implements CounterWriter {
     /**
      * One flusher's loop, the hot path: flush as soon as there is work, each batch as few
      * transactions as its sums allow, and complete the callers of each once it has committed.
+     * The flusher's own upkeep waits until those callers are released.
      */
     private void flushUntilClosed(FlushWriter writer) {
         while (true) {
@@ -105,7 +106,6 @@ public final class GroupedWriter implements CounterWriter {
                     return;
                 }
                 writer.connectAhead();
-                continue;
             }
             for (List<Pending> batch : batches) {
                 for (Flush flush : Flush.of(batch)) {
@@ -113,6 +113,7 @@ public final class GroupedWriter implements CounterWriter {
                     flush.complete();
                 }
             }
+            writer.keepAlive();
         }
     }
 }

@@ -29,8 +29,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * waits for a concurrent transaction holding the same new key, so two requests with one key cannot
  * both apply. The flush reference lets a flush whose commit outcome was unknown tell its own keys
  * from earlier requests' once it learns that it committed. Keys older than the retention period are
- * deleted in the background; times are epoch milliseconds from the application's clock, so no
- * database time zone is involved.
+ * deleted, when due, by the transactions that record keys, before they record theirs; times are
+ * epoch milliseconds from the application's clock, so no database time zone is involved.
  */
 public final class IdempotencyKeys {
     /** What recording a key found. */

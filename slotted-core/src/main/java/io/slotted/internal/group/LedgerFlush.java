@@ -1,0 +1,159 @@
+package io.slotted.internal.group;
+
+import io.slotted.internal.dialect.Dialect;
+import io.slotted.internal.jdbc.Database;
+import io.slotted.internal.keys.IdempotencyKeys;
+import io.slotted.internal.sql.CounterKey;
+import io.slotted.internal.write.BucketRows;
+import io.slotted.internal.write.Deltas;
+import io.slotted.internal.write.SlotRows;
+import io.slotted.internal.write.StatsRecorder;
+import io.slotted.internal.write.WrittenTotals;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The flush as a transaction that claims its sequence number in the {@link FlushLedger}: for a
+ * flush that carries idempotency keys, that does not fit one statement, on a database without the
+ * one-statement upsert, and for every attempt after one whose COMMIT was cut off.
+ *
+ * <p>The transaction claims the flush's number, records the keys (an increment whose key shows a
+ * replay or a conflict is taken back out of the sums), upserts the slot rows and then the bucket
+ * rows, each in key order, learns the totals its callers want, and commits. The claim makes the
+ * commit idempotent: an attempt that finds the number already claimed knows an earlier attempt
+ * committed the flush, writes nothing, and learns from the keys' rows what each key found then.
+ *
+ * <p>After a COMMIT was cut off, the flush may have landed either way: as one statement that set
+ * the flusher's mark, or as this transaction. {@link #resolve} therefore first locks the mark,
+ * which tells of the first and, where it does not hold the flush's number, is fenced to it in this
+ * same transaction, so that a one-statement attempt still on its way can no longer land; then the
+ * claim tells of the second. Only if neither shows the flush is it written again, and the fence
+ * commits with it. On a cluster these reads are causal ({@link Dialect#causalReads}, set by the
+ * caller): the node that took the lost COMMIT may be gone, and another must not report the flush
+ * missing merely because it has not applied it yet.
+ */
+final class LedgerFlush {
+    private final Database database;
+    private final FlushLedger ledger;
+    private final IdempotencyKeys keys;
+    private final HeldConnection held;
+    private final StatsRecorder stats;
+
+    LedgerFlush(Database database, FlushLedger ledger, IdempotencyKeys keys, HeldConnection held,
+            StatsRecorder stats) {
+        this.database = database;
+        this.ledger = ledger;
+        this.keys = keys;
+        this.held = held;
+        this.stats = stats;
+    }
+
+    /**
+     * Writes a flush that no earlier attempt can have committed.
+     *
+     * @param verdicts filled with what each keyed increment's key found
+     * @param learn the counters whose totals to learn before COMMIT
+     * @param commit passed right before COMMIT is sent
+     * @return the totals learned, none if {@code learn} is empty
+     */
+    Map<CounterKey, Long> write(Connection connection, Flush flush, long seq, Map<Pending, IdempotencyKeys.Verdict> verdicts,
+            Set<CounterKey> learn, FlushAttempts.CommitPoint commit) throws SQLException {
+        begin(connection, flush);
+        return claimAndWrite(connection, flush, seq, verdicts, learn, commit);
+    }
+
+    /**
+     * Writes a flush that an earlier attempt, whose COMMIT was cut off, may have committed: only
+     * if neither the mark nor the ledger shows that it did.
+     *
+     * @param verdicts filled with what each keyed increment's key found
+     * @param learn the counters whose totals to learn before COMMIT, if the flush is written now
+     * @param commit passed right before COMMIT is sent
+     * @return the totals learned; none if the flush had landed before, when they are read after
+     */
+    Map<CounterKey, Long> resolve(Connection connection, Flush flush, long seq,
+            Map<Pending, IdempotencyKeys.Verdict> verdicts, Set<CounterKey> learn, FlushAttempts.CommitPoint commit)
+            throws SQLException {
+        begin(connection, flush);
+        if (ledger.markShows(connection, seq)) {
+            landedBefore(connection, flush, seq, verdicts);
+            return Map.of();
+        }
+        return claimAndWrite(connection, flush, seq, verdicts, learn, commit);
+    }
+
+    /**
+     * Opens the transaction. Expired keys are pruned, when due, by the flushes that record keys,
+     * before they record theirs: a key past its retention is then forgotten by the time a write
+     * with the same key is decided, as in {@code DIRECT} mode; flushes without keys never wait for
+     * it.
+     */
+    private void begin(Connection connection, Flush flush) throws SQLException {
+        connection.setAutoCommit(false);
+        if (!flush.keyed().isEmpty()) {
+            keys.pruneIfDue(connection, database.dialect());
+        }
+    }
+
+    private Map<CounterKey, Long> claimAndWrite(Connection connection, Flush flush, long seq,
+            Map<Pending, IdempotencyKeys.Verdict> verdicts, Set<CounterKey> learn, FlushAttempts.CommitPoint commit)
+            throws SQLException {
+        if (ledger.claim(connection, seq) == FlushLedger.Claim.ALREADY_COMMITTED) {
+            landedBefore(connection, flush, seq, verdicts);
+            return Map.of();
+        }
+        Dialect dialect = database.dialect();
+        Deltas applied = recordKeys(connection, flush, seq, verdicts);
+        SlotRows.upsert(connection, dialect, database.table(), applied.counterRows(held::slotFor));
+        BucketRows.upsert(connection, dialect, database.buckets(), applied.bucketRows(held::slotFor));
+        Map<CounterKey, Long> totals = learn.isEmpty() ? Map.of()
+                : WrittenTotals.query(connection, dialect, database.table(), learn);
+        commit.pass();
+        connection.commit();
+        return totals;
+    }
+
+    /**
+     * An earlier attempt committed the flush: learn what its keys found then, and write nothing.
+     * The keys' rows name the flush that recorded them, which tells a key this flush applied from
+     * one an earlier request had. A keyed flush shows in the mark too, not only in the claim: when
+     * a retry that fenced the mark and wrote the flush lost its own COMMIT, and landed.
+     */
+    private void landedBefore(Connection connection, Flush flush, long seq,
+            Map<Pending, IdempotencyKeys.Verdict> verdicts) throws SQLException {
+        Set<String> seen = new HashSet<>();
+        for (Pending keyed : flush.keyed()) {
+            verdicts.put(keyed, keys.recall(connection, database.dialect(), keyed.idempotencyKey(),
+                    IdempotencyKeys.fingerprint(keyed.key(), keyed.delta()), flushRef(seq),
+                    seen.add(keyed.idempotencyKey())));
+        }
+        connection.rollback();
+        stats.outcomeResolved();
+    }
+
+    /**
+     * Records each keyed increment's key; an increment whose key is a replay or a conflict is
+     * taken back out of the sums, so that only new keys' increments are written.
+     */
+    private Deltas recordKeys(Connection connection, Flush flush, long seq,
+            Map<Pending, IdempotencyKeys.Verdict> verdicts) throws SQLException {
+        Deltas applied = flush.deltas().copy();
+        for (Pending keyed : flush.keyed()) {
+            IdempotencyKeys.Verdict verdict = keys.record(connection, database.dialect(), keyed.idempotencyKey(),
+                    IdempotencyKeys.fingerprint(keyed.key(), keyed.delta()), flushRef(seq));
+            verdicts.put(keyed, verdict);
+            if (verdict.outcome() != IdempotencyKeys.Outcome.APPLIED) {
+                applied.remove(keyed.key(), keyed.bucketStart(), keyed.delta());
+            }
+        }
+        return applied;
+    }
+
+    /** How the keys' rows name this flush. */
+    private String flushRef(long seq) {
+        return ledger.flusherId() + ":" + seq;
+    }
+}
