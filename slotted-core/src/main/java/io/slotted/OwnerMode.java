@@ -1,7 +1,7 @@
 package io.slotted;
 
 /**
- * How a counter type bound to an owner column keeps that column, the seed's "column stored with
+ * How a counter type bound to an owner column keeps that column, the original pattern's "column stored with
  * the rest of the data" that applications read and sort by.
  */
 public enum OwnerMode {
@@ -15,7 +15,7 @@ public enum OwnerMode {
     FOLD,
 
     /**
-     * The seed's way: the slots keep the whole count and a roll-up writes {@code column := SUM(slots)}
+     * The original pattern's way: the slots keep the whole count and a roll-up writes {@code column := SUM(slots)}
      * for counters whose column differs. Anything that sums the slots directly keeps working;
      * the column trails by at most the roll-up lag, and it is Slotted's to write.
      */

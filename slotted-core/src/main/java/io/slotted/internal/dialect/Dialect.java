@@ -383,7 +383,7 @@ public abstract class Dialect {
      * @return the checked expression
      */
     protected String checkedSlotValue(String value) {
-        // Widened first: an INT count column (the seed's table) would otherwise multiply in 32 bits.
+        // Widened first: an INT count column (the original pattern's table) would otherwise multiply in 32 bits.
         return "(CAST(" + value + " AS BIGINT) * " + SlotRange.CHECK_FACTOR + " / " + SlotRange.CHECK_FACTOR + ")";
     }
 

@@ -9,7 +9,7 @@ import io.slotted.SlottedCounters;
  * second table in a transaction.
  *
  * <p>The row's {@code record_type} is {@value #RECORD_TYPE}, which no counter may use; its
- * {@code record_id} and {@code slot} both stay within the range of a 32-bit column, so the seed's
+ * {@code record_id} and {@code slot} both stay within the range of a 32-bit column, so the original pattern's
  * table, with {@code INT} columns, can hold it.
  *
  * @param recordId the mark's record id, from 0 to {@link Integer#MAX_VALUE}

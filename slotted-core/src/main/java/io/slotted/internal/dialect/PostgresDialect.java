@@ -12,7 +12,7 @@ import java.util.Optional;
  * <p>The upsert is {@code INSERT … ON CONFLICT (record_type, record_id, slot) DO UPDATE}, which
  * PostgreSQL guarantees to end in either an insert or an update even when another session inserts
  * the same row concurrently. Naming the conflict columns rather than a constraint lets it work on
- * any table whose unique key covers them, including one made from the seed's DDL.
+ * any table whose unique key covers them, including one made from the original pattern's DDL.
  */
 public final class PostgresDialect extends Dialect {
 

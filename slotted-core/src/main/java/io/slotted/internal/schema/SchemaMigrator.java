@@ -18,7 +18,7 @@ import java.util.Set;
  * upgrades Slotted's own companion tables beside it.
  *
  * <p>An existing counter table is never altered: it belongs to the user, who may have made it
- * from the seed's DDL years ago. Slotted needs only the four columns and a unique key over
+ * from the original pattern's DDL years ago. Slotted needs only the four columns and a unique key over
  * {@code (record_type, record_id, slot)}; a table without them is refused with a message naming
  * what is missing. What works but costs something is reported as a warning: a surrogate
  * auto-increment id (every upsert consumes a value, even when it updates, so an {@code INT} id runs

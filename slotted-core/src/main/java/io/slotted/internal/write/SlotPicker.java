@@ -6,7 +6,7 @@ import java.util.concurrent.ThreadLocalRandom;
 /**
  * Chooses the slot row an increment goes to.
  *
- * <p>Uniformly at random in Java: the seed's {@code RAND() * 100} stored into an INT column rounds,
+ * <p>Uniformly at random in Java: the original pattern's {@code RAND() * 100} stored into an INT column rounds,
  * giving 101 slots with the two ends at half weight. Random choice needs no coordination between
  * threads, processes or hosts, and spreads concurrent writers over the rows so that they rarely
  * wait on the same row lock.

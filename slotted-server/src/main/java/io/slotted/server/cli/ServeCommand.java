@@ -53,8 +53,9 @@ final class ServeCommand implements Callable<Integer> {
     DatabaseOptions db;
 
     @Option(names = "--tokens", paramLabel = "FILE", defaultValue = "${env:SLOTTED_TOKENS}",
-            description = "Token file, lines of '<token> <scope>[,<scope>...]' with scopes read,"
-                    + " write, admin; without it only loopback clients are served, unauthenticated."
+            description = "Token file, lines of '<name> sha256:<hex> <scope>[,<scope>...]' made by"
+                    + " 'slotted token create' (older plain '<token> <scopes>' lines still work), scopes"
+                    + " read, write, admin; without it only loopback clients are served, unauthenticated."
                     + " Env: SLOTTED_TOKENS.")
     Path tokens;
 

@@ -18,7 +18,7 @@ import java.util.Locale;
 import java.util.Optional;
 
 /**
- * Slotted's own tables: how counters spread over their slots, the headroom of the seed's
+ * Slotted's own tables: how counters spread over their slots, the headroom of the original pattern's
  * {@code INT} columns (its auto-increment {@code id}, its {@code count}), flush-ledger rows no
  * process has touched for a day, idempotency keys older than their retention, and how far behind
  * each bound type's roll-up is, and how many names the name dictionary holds.
@@ -138,7 +138,7 @@ final class SlottedTableChecks {
                         + " slot row is an ordinary hot row"));
     }
 
-    /** The seed's table: an auto-increment id, which each new slot row consumes. */
+    /** The original pattern's table: an auto-increment id, which each new slot row consumes. */
     private Optional<Check> idHeadroom(Connection connection) {
         Optional<Long> next = nextId(connection);
         Optional<Long> max = columnMax(connection, "id");
@@ -163,7 +163,7 @@ final class SlottedTableChecks {
                         + " table (a composite primary key, no id)"));
     }
 
-    /** The seed's {@code INT} count: the largest counter against the column's range. */
+    /** The original pattern's {@code INT} count: the largest counter against the column's range. */
     private Optional<Check> countHeadroom(Connection connection) {
         Optional<Long> max = columnMax(connection, "count");
         if (max.isEmpty() || max.get() == Long.MAX_VALUE) {
