@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.slotted.db.TestDatabase;
+import io.slotted.db.TestDatabases;
 import io.slotted.internal.DefaultSlottedCounters;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -23,9 +24,11 @@ import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedClass;
-import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Time buckets on a real database, in every write mode: each increment counts in the bucket of
@@ -33,9 +36,9 @@ import org.junit.jupiter.params.provider.EnumSource;
  * buckets are pruned and closed ones folded while increments go on. The clock is the test's, so
  * buckets open and close when the test says.
  */
-@ParameterizedClass(name = "{0}")
-@EnumSource(WriteMode.class)
-abstract class BucketSuite extends CounterTableTest {
+@ParameterizedClass(name = "[{arguments}]")
+@MethodSource("databasesInEveryMode")
+class BucketSuite extends CounterTableTest {
     private static final int TYPE = 7;
     private static final Instant NINE = Instant.parse("2026-11-22T09:00:00Z");
     private static final Duration HOUR = Duration.ofHours(1);
@@ -43,9 +46,13 @@ abstract class BucketSuite extends CounterTableTest {
     private final WriteMode mode;
     private final MutableClock clock = new MutableClock();
 
-    protected BucketSuite(TestDatabase db, WriteMode mode) {
+    BucketSuite(TestDatabase db, WriteMode mode) {
         super(db);
         this.mode = mode;
+    }
+
+    static Stream<Arguments> databasesInEveryMode() {
+        return TestDatabases.inModes(TestDatabases.all(), WriteMode.values());
     }
 
     private SlottedCountersBuilder builder() {

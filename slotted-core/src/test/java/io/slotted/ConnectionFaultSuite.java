@@ -8,6 +8,8 @@ import com.zaxxer.hikari.HikariDataSource;
 import io.slotted.db.CommitCuttingProxy;
 import io.slotted.db.CommitCuttingProxy.Cut;
 import io.slotted.db.RestartableServer;
+import io.slotted.db.ServerTestDatabase;
+import io.slotted.db.ServerTestDatabase.PrivateServers;
 import io.slotted.db.TestDatabase;
 import java.sql.Connection;
 import java.time.Duration;
@@ -19,6 +21,8 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Real connection faults during group commit: connections cut at COMMIT by a proxy on loopback,
@@ -29,24 +33,34 @@ import org.junit.jupiter.api.Test;
  * that also sets the flusher's mark, so the cuts of plain increments here cut that statement,
  * before or after the server receives it, and its outcome is learned from the mark; keyed
  * increments take the transaction that claims the ledger first, learned from the ledger.
+ *
+ * <p>It runs on the servers of which a test can start a private one, to stop and start it.
  */
-abstract class ConnectionFaultSuite {
+@ParameterizedClass(name = "[{arguments}]")
+@MethodSource("io.slotted.db.TestDatabases#withPrivateServers")
+class ConnectionFaultSuite {
     private static final AtomicInteger TABLES = new AtomicInteger();
 
-    protected final TestDatabase db;
+    private final ServerTestDatabase db;
+    private final PrivateServers privateServers;
     private String table;
     private CommitCuttingProxy proxy;
     private HikariDataSource viaProxy;
 
-    protected ConnectionFaultSuite(TestDatabase db) {
+    ConnectionFaultSuite(ServerTestDatabase db) {
         this.db = db;
+        this.privateServers = db.privateServers().orElseThrow();
     }
 
     /** A server of the test's own that it may stop and start. */
-    protected abstract RestartableServer privateServer();
+    private RestartableServer privateServer() {
+        return privateServers.privateServer("restart");
+    }
 
     /** The same server, as a {@link TestDatabase}, for setup and reads. */
-    protected abstract TestDatabase privateDatabase(RestartableServer server);
+    private TestDatabase privateDatabase(RestartableServer server) {
+        return privateServers.on(server);
+    }
 
     @BeforeEach
     void proxyInFront() throws Exception {
@@ -162,17 +176,19 @@ abstract class ConnectionFaultSuite {
     }
 
     /**
-     * Round trips to the server for one {@code addAndGet}'s flush: 1 where the flush's statement
-     * answers the totals, 2 where a query follows it.
+     * Round trips to the server for one {@code addAndGet}'s flush: 1 where the driver sends the
+     * flush and the query of its totals together, 2 where the query follows the flush.
      */
-    protected abstract int roundTripsPerFlushWithTotals();
+    private int roundTripsPerFlushWithTotals() {
+        return db.sendsStatementsTogether() ? 1 : 2;
+    }
 
     /**
      * The URL of the test's server reached through a proxy at a port, with whatever makes the
      * flush answer its totals in one round trip; the same URL where nothing is needed.
      */
-    protected String urlAnsweringTotalsInOneRoundTrip(int proxyPort) {
-        return db.jdbcUrlVia("127.0.0.1", proxyPort);
+    private String urlAnsweringTotalsInOneRoundTrip(int proxyPort) {
+        return db.jdbcUrlViaSendingStatementsTogether("127.0.0.1", proxyPort);
     }
 
     /** With a data source set for it, a lone {@code addAndGet} is one round trip on every server. */

@@ -25,15 +25,18 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.LongStream;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * What is particular to the queued write modes: backpressure from a full queue in
- * {@code GROUPED} mode, and the write-behind promise of {@code BUFFERED} mode. Run against each
- * database by a small subclass.
+ * {@code GROUPED} mode, and the write-behind promise of {@code BUFFERED} mode, on every database.
  */
-abstract class GroupCommitSuite extends CounterTableTest {
+@ParameterizedClass(name = "[{arguments}]")
+@MethodSource("io.slotted.db.TestDatabases#all")
+class GroupCommitSuite extends CounterTableTest {
 
-    protected GroupCommitSuite(TestDatabase db) {
+    GroupCommitSuite(TestDatabase db) {
         super(db);
     }
 

@@ -23,16 +23,20 @@ import java.util.Random;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The name dictionary on a real database: string ids and type names mapped once, the same in
  * every process and after a restart, counted exactly, read back by name in SQL; numbers left
  * alone; bad names refused; the bounds on new names kept.
  */
-abstract class NameSuite extends CounterTableTest {
+@ParameterizedClass(name = "[{arguments}]")
+@MethodSource("io.slotted.db.TestDatabases#all")
+class NameSuite extends CounterTableTest {
     private static final int TYPE = 3;
 
-    protected NameSuite(TestDatabase db) {
+    NameSuite(TestDatabase db) {
         super(db);
     }
 

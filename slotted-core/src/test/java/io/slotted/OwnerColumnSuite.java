@@ -26,8 +26,10 @@ import java.util.function.BooleanSupplier;
 import java.util.stream.LongStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The owning row, on every database: roll-ups into an owner column in both modes under load,
@@ -35,11 +37,13 @@ import org.junit.jupiter.params.provider.EnumSource;
  * rollers at once, and set, recount and shrink while writers keep incrementing. Every total is
  * checked exactly against what the test's threads were acknowledged.
  */
-abstract class OwnerColumnSuite extends CounterTableTest {
+@ParameterizedClass(name = "[{arguments}]")
+@MethodSource("io.slotted.db.TestDatabases#all")
+class OwnerColumnSuite extends CounterTableTest {
     private static final int TYPE = 3;
     private static final int OWNERS = 1_000;
 
-    protected OwnerColumnSuite(TestDatabase db) {
+    OwnerColumnSuite(TestDatabase db) {
         super(db);
     }
 

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.zaxxer.hikari.HikariDataSource;
 import io.slotted.db.CommitCuttingProxy;
 import io.slotted.db.CommitCuttingProxy.Cut;
-import io.slotted.db.TestDatabase;
+import io.slotted.db.ServerTestDatabase;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -16,25 +16,29 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * A roller whose connection is cut while it commits a roll-up, by a proxy on loopback: before the
  * server received the COMMIT (the roll-up is rolled back) and after (it committed, the roller never
  * heard). Either way nothing is lost or moved twice, reads stay exact, and the next roll-up, by
- * another instance, converges.
+ * another instance, converges. It runs on every database a proxy can stand in front of.
  */
-abstract class RollUpFaultSuite {
+@ParameterizedClass(name = "[{arguments}]")
+@MethodSource("io.slotted.db.TestDatabases#servers")
+class RollUpFaultSuite {
     private static final AtomicInteger TABLES = new AtomicInteger();
     private static final int TYPE = 4;
 
-    private final TestDatabase db;
+    private final ServerTestDatabase db;
     private String table;
     private CommitCuttingProxy proxy;
     private HikariDataSource viaProxy;
 
-    protected RollUpFaultSuite(TestDatabase db) {
+    RollUpFaultSuite(ServerTestDatabase db) {
         this.db = db;
     }
 

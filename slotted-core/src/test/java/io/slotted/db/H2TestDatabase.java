@@ -1,6 +1,7 @@
 package io.slotted.db;
 
 import java.nio.file.Path;
+import java.util.List;
 
 /** H2 as Slotted embeds it: a file database in the build directory. */
 public final class H2TestDatabase extends TestDatabase {
@@ -40,5 +41,38 @@ public final class H2TestDatabase extends TestDatabase {
     @Override
     public String unreachableJdbcUrl() {
         return "jdbc:h2:tcp://127.0.0.1:1/nothing-listens-here";
+    }
+
+    /**
+     * H2 locks no single table against reads: {@code SET EXCLUSIVE 1} makes every other session
+     * wait for the whole database instead.
+     */
+    @Override
+    public List<String> lockTableStatements(String table) {
+        return List.of("SET EXCLUSIVE 1");
+    }
+
+    @Override
+    public String unlockTablesStatement() {
+        return "SET EXCLUSIVE 0";
+    }
+
+    @Override
+    public String createReadOnlyUser(String user, String table) {
+        execute("CREATE USER " + user + " PASSWORD 'read-only'");
+        execute("GRANT SELECT ON " + table + ", " + table + "_ledger, " + table + "_keys, " + table
+                + "_types TO " + user);
+        // DB_CLOSE_DELAY is an admin's setting; the database is open already.
+        return jdbcUrl().replace(";DB_CLOSE_DELAY=-1", "") + ";USER=" + user + ";PASSWORD=read-only";
+    }
+
+    @Override
+    public void dropUser(String user) {
+        execute("DROP USER IF EXISTS " + user);
+    }
+
+    @Override
+    public void restartSeedIdsAt(String table, long next) {
+        execute("ALTER TABLE " + table + " ALTER COLUMN id RESTART WITH " + next);
     }
 }

@@ -1,12 +1,13 @@
 package io.slotted.db;
 
+import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
  * MariaDB: the server named by {@code SLOTTED_TEST_MARIADB_URL} when it is set (CI sets it to the
  * machine's service), otherwise a real MariaDB started from Maven Central for this test run.
  */
-public final class MariaDbTestDatabase extends TestDatabase {
+public final class MariaDbTestDatabase extends InnoDbTestDatabase {
     /** A URL on which nothing listens. */
     public static final String UNREACHABLE_URL = "jdbc:mariadb://127.0.0.1:1/test?user=root&connectTimeout=2000";
     /** The environment variable naming an existing server. */
@@ -56,11 +57,6 @@ public final class MariaDbTestDatabase extends TestDatabase {
         return url;
     }
 
-    @Override
-    protected String shortLockWaitSql() {
-        return "SET SESSION innodb_lock_wait_timeout = 1";
-    }
-
     /** InnoDB counts a deadlock in the moment it detects it, before either transaction moves on. */
     @Override
     public OptionalLong deadlocksDetected() {
@@ -68,25 +64,14 @@ public final class MariaDbTestDatabase extends TestDatabase {
     }
 
     @Override
-    public String seedTableDdl(String table) {
-        return seedDdl(table);
-    }
-
-    /** The seed's DDL, word for word; MySQL takes it too. */
-    static String seedDdl(String table) {
-        return "CREATE TABLE `" + table + "` (\n"
-                + "  `id` int(11) NOT NULL AUTO_INCREMENT,\n"
-                + "  `record_type` int(11) NOT NULL,\n"
-                + "  `record_id` int(11) NOT NULL,\n"
-                + "  `slot` int(11) NOT NULL DEFAULT '0',\n"
-                + "  `count` int(11) DEFAULT NULL,\n"
-                + "  PRIMARY KEY (`id`),\n"
-                + "  UNIQUE KEY `records_and_slots` (`record_type`,`record_id`,`slot`)\n"
-                + ") ENGINE=InnoDB DEFAULT CHARSET=utf8";
-    }
-
-    @Override
     public String unreachableJdbcUrl() {
         return UNREACHABLE_URL;
+    }
+
+    /** MariaDB 11.4 makes its own certificate; its TLS library names ciphers like TLS13-AES256-GCM-SHA384. */
+    @Override
+    public Optional<PrivateServers> privateServers() {
+        return Optional.of(new PrivateServers(EmbeddedMariaDbServer::privateServer,
+                EmbeddedMariaDbServer::privateServerWithTls, MariaDbTestDatabase::at));
     }
 }

@@ -7,7 +7,7 @@ import java.util.Optional;
  * from Maven Central, so the suites run on MySQL only where the variable names one, for example
  * {@code jdbc:mariadb://127.0.0.1:3307/test?user=root} (MariaDB's driver speaks to MySQL).
  */
-public final class MySqlTestDatabase extends TestDatabase {
+public final class MySqlTestDatabase extends InnoDbTestDatabase {
     /** The environment variable naming an existing server. */
     public static final String URL_VARIABLE = "SLOTTED_TEST_MYSQL_URL";
     /** A URL on which nothing listens. */
@@ -41,17 +41,6 @@ public final class MySqlTestDatabase extends TestDatabase {
     @Override
     public String jdbcUrl() {
         return url;
-    }
-
-    @Override
-    protected String shortLockWaitSql() {
-        return "SET SESSION innodb_lock_wait_timeout = 1";
-    }
-
-    /** The seed's DDL, which MySQL 8 takes with warnings for the display widths and utf8. */
-    @Override
-    public String seedTableDdl(String table) {
-        return MariaDbTestDatabase.seedDdl(table);
     }
 
     @Override

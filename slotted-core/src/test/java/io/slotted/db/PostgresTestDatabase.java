@@ -1,12 +1,14 @@
 package io.slotted.db;
 
+import java.util.List;
+import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
  * PostgreSQL: the server named by {@code SLOTTED_TEST_POSTGRES_URL} when it is set (CI sets it to
  * the machine's service), otherwise a real PostgreSQL started from Maven Central for this run.
  */
-public final class PostgresTestDatabase extends TestDatabase {
+public final class PostgresTestDatabase extends ServerTestDatabase {
     /** A URL on which nothing listens. */
     public static final String UNREACHABLE_URL = "jdbc:postgresql://127.0.0.1:1/test?user=postgres&connectTimeout=2";
     /** The environment variable naming an existing server. */
@@ -87,5 +89,53 @@ public final class PostgresTestDatabase extends TestDatabase {
     @Override
     public String unreachableJdbcUrl() {
         return UNREACHABLE_URL;
+    }
+
+    @Override
+    public boolean sendsStatementsTogether() {
+        return true;
+    }
+
+    /**
+     * PgJDBC is told not to negotiate TLS and not to turn COMMIT into a named server-side
+     * statement after a few uses, so that the proxy sees the word COMMIT on every commit.
+     */
+    @Override
+    public String jdbcUrlVia(String host, int port) {
+        return super.jdbcUrlVia(host, port) + "&sslmode=disable&prepareThreshold=0";
+    }
+
+    @Override
+    public List<String> lockTableStatements(String table) {
+        return List.of("LOCK TABLE " + table + " IN ACCESS EXCLUSIVE MODE");
+    }
+
+    /** None: the rollback releases the lock. */
+    @Override
+    public String unlockTablesStatement() {
+        return null;
+    }
+
+    @Override
+    public String createReadOnlyUser(String user, String table) {
+        execute("CREATE ROLE " + user + " LOGIN PASSWORD 'read-only'");
+        execute("GRANT SELECT ON " + String.join(", ", counterTables(table)) + " TO " + user);
+        return jdbcUrlAs(user, "read-only");
+    }
+
+    @Override
+    public void dropUser(String user) {
+        execute("DROP ROLE IF EXISTS " + user);
+    }
+
+    @Override
+    public void restartSeedIdsAt(String table, long next) {
+        execute("SELECT setval(pg_get_serial_sequence('" + table + "', 'id'), " + (next - 1) + ")");
+    }
+
+    @Override
+    public Optional<PrivateServers> privateServers() {
+        return Optional.of(new PrivateServers(EmbeddedPostgresServer::privateServer,
+                EmbeddedPostgresServer::privateServerWithTls, PostgresTestDatabase::at));
     }
 }

@@ -2,10 +2,12 @@ package io.slotted.db;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import io.slotted.internal.schema.SchemaMigrator;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.List;
 import java.util.OptionalLong;
 import javax.sql.DataSource;
 
@@ -13,7 +15,8 @@ import javax.sql.DataSource;
  * A real database server the tests run against, reached through a real connection pool.
  *
  * <p>Each kind says how to reach it, how to make a lock wait give up quickly, and how to write
- * the seed's DDL in its own SQL.
+ * the seed's DDL, lock a table and make a user who may only read, in its own SQL. The suites run
+ * over every kind by parameter: {@link TestDatabases} lists them.
  */
 public abstract class TestDatabase {
     private HikariDataSource pool;
@@ -33,6 +36,33 @@ public abstract class TestDatabase {
 
     /** A JDBC URL on which nothing listens, to see how an unreachable database is reported. */
     public abstract String unreachableJdbcUrl();
+
+    /** Statements that lock a table against every other session, run with auto-commit off. */
+    public abstract List<String> lockTableStatements(String table);
+
+    /** A statement that releases the lock before its transaction is rolled back, or null. */
+    public abstract String unlockTablesStatement();
+
+    /**
+     * Creates a user who may read a counter table and the tables beside it but write none of them.
+     *
+     * @return a JDBC URL that logs in as that user
+     */
+    public abstract String createReadOnlyUser(String user, String table);
+
+    /** Drops a user again, after its tables are gone. */
+    public abstract void dropUser(String user);
+
+    /** Makes the next row of a table of the seed's DDL take the id {@code next}. */
+    public abstract void restartSeedIdsAt(String table, long next);
+
+    /**
+     * Whether the server keeps a description of the latest deadlock it detected (InnoDB does), as
+     * well as counting them.
+     */
+    public boolean describesLatestDeadlock() {
+        return false;
+    }
 
     /** The shared pool: large enough for 64 writers and the connections tests hold beside them. */
     public synchronized DataSource dataSource() {
@@ -71,26 +101,6 @@ public abstract class TestDatabase {
         config.setJdbcUrl(jdbcUrl());
         config.setMaximumPoolSize(size);
         return new HikariDataSource(config);
-    }
-
-    /**
-     * This server's JDBC URL with its host and port replaced, to go through a proxy. PgJDBC is told
-     * not to negotiate TLS and not to turn COMMIT into a named server-side statement after a few
-     * uses, so that the proxy sees the word COMMIT on every commit.
-     */
-    public String jdbcUrlVia(String host, int port) {
-        String url = jdbcUrl().replaceFirst("//[^/:]+:\\d+/", "//" + host + ":" + port + "/");
-        return url.startsWith("jdbc:postgresql:") ? url + "&sslmode=disable&prepareThreshold=0" : url;
-    }
-
-    /** The host in the JDBC URL. */
-    public String host() {
-        return jdbcUrl().replaceFirst("^.*//([^/:]+):\\d+/.*$", "$1");
-    }
-
-    /** The port in the JDBC URL. */
-    public int port() {
-        return Integer.parseInt(jdbcUrl().replaceFirst("^.*//[^/:]+:(\\d+)/.*$", "$1"));
     }
 
     /** Runs one statement on a connection of its own, in auto-commit. */
@@ -132,10 +142,16 @@ public abstract class TestDatabase {
 
     /** Drops a counter table and the companions {@code migrate()} creates beside it. */
     public void dropCounterTables(String table) {
-        for (String name : new String[] {table, table + "_ledger", table + "_keys", table + "_types",
-                table + "_buckets", table + "_names"}) {
+        for (String name : counterTables(table)) {
             dropTable(name);
         }
+    }
+
+    /** A counter table and the companions {@code migrate()} creates beside it. */
+    protected static List<String> counterTables(String table) {
+        return List.of(table, table + SchemaMigrator.LEDGER_SUFFIX, table + SchemaMigrator.KEYS_SUFFIX,
+                table + SchemaMigrator.REGISTRY_SUFFIX, table + SchemaMigrator.BUCKETS_SUFFIX,
+                table + SchemaMigrator.NAMES_SUFFIX);
     }
 
     private HikariDataSource newPool(String poolName, int size, String initSql) {

@@ -3,12 +3,35 @@ package io.slotted;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.slotted.db.MariaDbTestDatabase;
+import io.slotted.db.TestDatabase;
+import io.slotted.db.TestDatabases;
+import java.util.List;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
-/** The counter behaviour suite on MariaDB, and the upgrade of a keys table only MariaDB had. */
-class MariaDbCountersTest extends CounterBehaviourSuite {
-    MariaDbCountersTest(WriteMode mode) {
-        super(MariaDbTestDatabase.instance(), mode);
+/**
+ * The upgrade of a keys table only MariaDB had, in the write modes that acknowledge an increment
+ * once it is durable.
+ */
+@ParameterizedClass(name = "[{arguments}]")
+@MethodSource("mariaDbInDurableModes")
+class KeysTableUpgradeTest extends CounterTableTest {
+    private final WriteMode mode;
+
+    KeysTableUpgradeTest(TestDatabase db, WriteMode mode) {
+        super(db);
+        this.mode = mode;
+    }
+
+    static Stream<Arguments> mariaDbInDurableModes() {
+        return TestDatabases.inModes(List.of(MariaDbTestDatabase.instance()), WriteMode.DIRECT, WriteMode.GROUPED);
+    }
+
+    private SlottedCountersBuilder builder() {
+        return SlottedCounters.builder(db.dataSource()).table(table).writeMode(mode);
     }
 
     /**
