@@ -5,7 +5,6 @@ import static org.awaitility.Awaitility.await;
 
 import io.slotted.WriteMode;
 import io.slotted.db.TestDatabase;
-import io.slotted.internal.schema.SchemaMigrator;
 import io.slotted.server.ServiceClient.Response;
 import io.slotted.server.http.HttpSettings;
 import java.sql.Connection;
@@ -21,15 +20,19 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The service when the database misbehaves under it: a table locked by another session, a table
  * dropped, a user who may only read, a pool with no connection free. Counter requests answer 503
  * within their deadline instead of waiting the lock out, health and metrics never wait behind
  * them, and readiness tells what counting needs from the last background probe, at once. The
- * faults are real: each subclass says how its database locks a table and makes a read-only user.
+ * faults are real, on every database: each says how it locks a table and makes a read-only user.
  */
-abstract class DatabaseFaultSuite {
+@ParameterizedClass(name = "[{arguments}]")
+@MethodSource("io.slotted.db.TestDatabases#all")
+class DatabaseFaultSuite {
     /** The deadline for counter work in the tests that hold a lock. */
     private static final Duration DEADLINE = Duration.ofSeconds(1);
     /** How much later than its deadline an answer may come on a busy machine. */
@@ -40,32 +43,9 @@ abstract class DatabaseFaultSuite {
     private final TestDatabase db;
     private final OpenedResources opened = new OpenedResources();
 
-    protected DatabaseFaultSuite(TestDatabase db) {
+    DatabaseFaultSuite(TestDatabase db) {
         this.db = db;
     }
-
-    /** Statements that lock the table against every other session, run with auto-commit off. */
-    protected abstract List<String> lockTable(String table);
-
-    /** A statement that releases the lock before the transaction is rolled back, or null. */
-    protected abstract String unlockTables();
-
-    /**
-     * Creates a user who may read the service's tables but write none of them.
-     *
-     * @return a JDBC URL that logs in as that user
-     */
-    protected abstract String createReadOnlyUser(String user, String table);
-
-    /** The service's table and every table beside it, which a read-only user may read. */
-    protected static List<String> serviceTables(String table) {
-        return List.of(table, table + SchemaMigrator.LEDGER_SUFFIX, table + SchemaMigrator.KEYS_SUFFIX,
-                table + SchemaMigrator.REGISTRY_SUFFIX, table + SchemaMigrator.BUCKETS_SUFFIX,
-                table + SchemaMigrator.NAMES_SUFFIX);
-    }
-
-    /** Drops the user again, after its tables are gone. */
-    protected abstract void dropUser(String user);
 
     @AfterEach
     void close() throws Exception {
@@ -81,7 +61,7 @@ abstract class DatabaseFaultSuite {
         Connection connection = db.dataSource().getConnection();
         connection.setAutoCommit(false);
         try (Statement statement = connection.createStatement()) {
-            for (String sql : lockTable(table)) {
+            for (String sql : db.lockTableStatements(table)) {
                 statement.execute(sql);
             }
         }
@@ -91,8 +71,8 @@ abstract class DatabaseFaultSuite {
                 return;
             }
             try (connection; Statement statement = connection.createStatement()) {
-                if (unlockTables() != null) {
-                    statement.execute(unlockTables());
+                if (db.unlockTablesStatement() != null) {
+                    statement.execute(db.unlockTablesStatement());
                 }
                 connection.rollback();
             }
@@ -210,8 +190,8 @@ abstract class DatabaseFaultSuite {
     void readOnlyUser_notReady_sayingWhy() {
         TestService owner = start(WriteMode.GROUPED, QUICK);
         String user = "ro_" + owner.table();
-        String url = createReadOnlyUser(user, owner.table());
-        opened.addLast(() -> dropUser(user));
+        String url = db.createReadOnlyUser(user, owner.table());
+        opened.addLast(() -> db.dropUser(user));
         owner.stop();
 
         TestService readOnly = TestService.start(db, url, owner.table(), WriteMode.GROUPED, QUICK);

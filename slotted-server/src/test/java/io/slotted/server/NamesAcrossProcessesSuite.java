@@ -31,6 +31,8 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.MethodSource;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.Pipeline;
 import redis.clients.jedis.Response;
@@ -40,9 +42,11 @@ import redis.clients.jedis.Response;
  * keys (twenty type names nobody configured, fifty string ids each) at the same moment: every
  * name gets one number, every count lands, and a service started again later finds every mapping.
  * The services run in a database of their own, made and dropped by the test, so their default
- * tables meet nothing else.
+ * tables meet nothing else: on every database server.
  */
-abstract class NamesAcrossProcessesSuite {
+@ParameterizedClass(name = "[{arguments}]")
+@MethodSource("io.slotted.db.TestDatabases#servers")
+class NamesAcrossProcessesSuite {
     private static final int TYPES = 20;
     private static final int IDS_PER_TYPE = 50;
     /** How long a client waits for an answer: two services start on two cores, their JIT still cold. */
@@ -53,7 +57,7 @@ abstract class NamesAcrossProcessesSuite {
     private String database;
     private String url;
 
-    protected NamesAcrossProcessesSuite(TestDatabase db) {
+    NamesAcrossProcessesSuite(TestDatabase db) {
         this.db = db;
     }
 

@@ -33,18 +33,21 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.params.AfterParameterizedClassInvocation;
+import org.junit.jupiter.params.BeforeParameterizedClassInvocation;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The Redis protocol of {@code docs/api.md}, spoken by real clients of other languages — redis-py (Debian's
- * {@code python3-redis}) and ioredis (npm) — to a real service on a real database, run by a small
- * subclass per database. The service runs for the whole class with the tokens of {@link ServiceSuite}
- * and the types {@code downloads=1,views=2}.
+ * {@code python3-redis}) and ioredis (npm) — to a real service on every database. The service runs
+ * for each database with the tokens of {@link ServiceSuite} and the types {@code downloads=1,views=2}.
  *
  * <p>Each test runs one scenario of a client script, {@code src/test/python/redis_py_client.py} or
  * {@code src/test/node/ioredis-client.js}, as a process. The scripts are written the way users of
@@ -70,7 +73,9 @@ import org.junit.jupiter.params.provider.EnumSource;
  * fails the test with a message that says how to install it.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-abstract class OtherLanguageClientsSuite {
+@ParameterizedClass(name = "[{arguments}]")
+@MethodSource("io.slotted.db.TestDatabases#all")
+class OtherLanguageClientsSuite {
     private static final AtomicInteger TABLES = new AtomicInteger();
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Duration SCRIPT_TIMEOUT = Duration.ofMinutes(2);
@@ -118,14 +123,11 @@ abstract class OtherLanguageClientsSuite {
         abstract String shows(String error);
     }
 
-    private final TestDatabase db;
+    @Parameter
+    private TestDatabase db;
     private final AtomicLong ids = new AtomicLong(1_000);
     private String table;
     private SlottedServer server;
-
-    protected OtherLanguageClientsSuite(TestDatabase db) {
-        this.db = db;
-    }
 
     /**
      * Installs ioredis as {@code package-lock.json} pins it, once per checkout, when npm is there
@@ -151,7 +153,7 @@ abstract class OtherLanguageClientsSuite {
         }
     }
 
-    @BeforeAll
+    @BeforeParameterizedClassInvocation
     void startService() throws IOException {
         table = "clients_" + ProcessHandle.current().pid() + "_" + TABLES.incrementAndGet();
         Path tokens = Files.createDirectories(Path.of("target", "tokens")).resolve(table + ".txt");
@@ -164,7 +166,7 @@ abstract class OtherLanguageClientsSuite {
                 HttpSettings.defaults(), RespSettings.on(0));
     }
 
-    @AfterAll
+    @AfterParameterizedClassInvocation
     void stopService() {
         if (server != null) {
             server.close();

@@ -5,6 +5,8 @@ import static org.awaitility.Awaitility.await;
 
 import io.slotted.WriteMode;
 import io.slotted.db.RestartableServer;
+import io.slotted.db.ServerTestDatabase;
+import io.slotted.db.ServerTestDatabase.PrivateServers;
 import io.slotted.server.config.CounterSettings;
 import io.slotted.server.config.DatabaseSettings;
 import io.slotted.server.config.ServerSettings;
@@ -21,6 +23,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.MethodSource;
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
@@ -30,13 +34,23 @@ import redis.clients.jedis.exceptions.JedisDataException;
  * The Redis protocol while the database server is stopped and started again under load: clients
  * get errors while it is down, nothing acknowledged is lost or counted twice, and the service
  * counts again once the database is back, without a restart of its own. The database server is a
- * private one the test really stops; each subclass says which.
+ * private one the test really stops, of each kind the tests can start.
  */
-abstract class RespRestartSuite {
+@ParameterizedClass(name = "[{arguments}]")
+@MethodSource("io.slotted.db.TestDatabases#withPrivateServers")
+class RespRestartSuite {
     private static final int CLIENTS = 16;
 
+    private final PrivateServers privateServers;
+
+    RespRestartSuite(ServerTestDatabase db) {
+        this.privateServers = db.privateServers().orElseThrow();
+    }
+
     /** A database server of the test's own, running. */
-    protected abstract RestartableServer privateServer();
+    private RestartableServer privateServer() {
+        return privateServers.privateServer("resp-restart");
+    }
 
     /** What happened to the increments the clients sent. */
     private static final class Tally {

@@ -35,10 +35,13 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.params.AfterParameterizedClassInvocation;
+import org.junit.jupiter.params.BeforeParameterizedClassInvocation;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.MethodSource;
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
@@ -51,26 +54,25 @@ import redis.clients.jedis.util.SafeEncoder;
 
 /**
  * The Redis protocol of {@code docs/api.md}, spoken by real clients — Jedis, and {@code redis-cli} from
- * Debian's {@code redis-tools} — to a real service on a real database, run by a small subclass per
- * database. Totals are checked with SQL against the counter table. The service runs for the whole
- * class with the tokens of {@link ServiceSuite} and the types {@code downloads=1,views=2}; each test
- * uses record ids of its own.
+ * Debian's {@code redis-tools} — to a real service on every database. Totals are checked with SQL
+ * against the counter table. The service runs for each database with the tokens of
+ * {@link ServiceSuite} and the types {@code downloads=1,views=2}; each test uses record ids of its
+ * own.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-abstract class RespSuite {
+@ParameterizedClass(name = "[{arguments}]")
+@MethodSource("io.slotted.db.TestDatabases#all")
+class RespSuite {
     private static final AtomicInteger TABLES = new AtomicInteger();
 
-    private final TestDatabase db;
+    @Parameter
+    private TestDatabase db;
     private final AtomicLong ids = new AtomicLong(1_000);
     private final List<Jedis> clients = new ArrayList<>();
     private String table;
     private SlottedServer server;
 
-    protected RespSuite(TestDatabase db) {
-        this.db = db;
-    }
-
-    @BeforeAll
+    @BeforeParameterizedClassInvocation
     void startService() throws IOException {
         table = "resp_" + ProcessHandle.current().pid() + "_" + TABLES.incrementAndGet();
         Path tokens = Files.createDirectories(Path.of("target", "tokens")).resolve(table + ".txt");
@@ -83,9 +85,10 @@ abstract class RespSuite {
                 HttpSettings.defaults(), RespSettings.on(0));
     }
 
-    @AfterAll
+    @AfterParameterizedClassInvocation
     void stopService() {
         clients.forEach(Jedis::close);
+        clients.clear();
         if (server != null) {
             server.close();
         }

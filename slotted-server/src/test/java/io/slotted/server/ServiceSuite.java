@@ -50,20 +50,24 @@ import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.params.AfterParameterizedClassInvocation;
+import org.junit.jupiter.params.BeforeParameterizedClassInvocation;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The HTTP contract of {@code docs/api.md}, over real HTTP against a real service object, run by a small
- * subclass per database. The service runs for the whole class on a table of its own (dropped
- * afterwards); each test uses record ids of its own.
+ * The HTTP contract of {@code docs/api.md}, over real HTTP against a real service object, on every
+ * database. The service runs for each database on a table of its own (dropped afterwards); each
+ * test uses record ids of its own.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-abstract class ServiceSuite {
+@ParameterizedClass(name = "[{arguments}]")
+@MethodSource("io.slotted.db.TestDatabases#all")
+class ServiceSuite {
     static final String READER = "reader-token-1";
     static final String WRITER = "writer-token-2";
     static final String ADMIN = "admin-token-3";
@@ -75,18 +79,15 @@ abstract class ServiceSuite {
     private static final int TOP_TYPE = 5;
     private static final AtomicInteger TABLES = new AtomicInteger();
 
-    private final TestDatabase db;
+    @Parameter
+    private TestDatabase db;
     private final AtomicLong ids = new AtomicLong(1_000);
     private String table;
     private Path tokenFile;
     private SlottedServer server;
     private ServiceClient client;
 
-    protected ServiceSuite(TestDatabase db) {
-        this.db = db;
-    }
-
-    @BeforeAll
+    @BeforeParameterizedClassInvocation
     void startService() throws IOException {
         table = "srv_" + ProcessHandle.current().pid() + "_" + TABLES.incrementAndGet();
         tokenFile = Files.createDirectories(Path.of("target", "tokens")).resolve(table + ".txt");
@@ -99,7 +100,7 @@ abstract class ServiceSuite {
         assertThat(increment("downloads", PROBE, null, null).status()).isEqualTo(200);
     }
 
-    @AfterAll
+    @AfterParameterizedClassInvocation
     void stopService() {
         if (server != null) {
             server.close();

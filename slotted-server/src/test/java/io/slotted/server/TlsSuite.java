@@ -40,10 +40,13 @@ import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLException;
 import javax.net.ssl.SSLSocket;
 import org.awaitility.Awaitility;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.params.AfterParameterizedClassInvocation;
+import org.junit.jupiter.params.BeforeParameterizedClassInvocation;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.MethodSource;
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
@@ -54,16 +57,19 @@ import redis.clients.jedis.exceptions.JedisDataException;
 
 /**
  * TLS on both front ends, with real clients — curl, {@code redis-cli --tls},
- * {@code redis-benchmark --tls}, Jedis and the JDK's HTTPS client — against a real service on a
- * real database, run by a small subclass per database. The certificates are made by the test
- * ({@link TestCertificates}); clients trust the test's authority alone, so a client that does
- * not is refused as it would be by any service with a certificate it cannot check.
+ * {@code redis-benchmark --tls}, Jedis and the JDK's HTTPS client — against a real service on
+ * every database. The certificates are made by the test ({@link TestCertificates}); clients trust
+ * the test's authority alone, so a client that does not is refused as it would be by any service
+ * with a certificate it cannot check.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-abstract class TlsSuite {
+@ParameterizedClass(name = "[{arguments}]")
+@MethodSource("io.slotted.db.TestDatabases#all")
+class TlsSuite {
     private static final AtomicInteger TABLES = new AtomicInteger();
 
-    private final TestDatabase db;
+    @Parameter
+    private TestDatabase db;
     private final AtomicLong ids = new AtomicLong(1_000);
     private final TestCertificates authority = TestCertificates.authority("Slotted test CA");
     private final List<String> tables = new ArrayList<>();
@@ -71,25 +77,22 @@ abstract class TlsSuite {
     private Path tokens;
     private SlottedServer server;
 
-    protected TlsSuite(TestDatabase db) {
-        this.db = db;
-    }
-
-    @BeforeAll
+    @BeforeParameterizedClassInvocation
     void startService() throws IOException {
-        dir = Files.createDirectories(Path.of("target", "tls",
-                getClass().getSimpleName() + "-" + ProcessHandle.current().pid()));
+        dir = Files.createDirectories(Path.of("target", "tls", getClass().getSimpleName() + "-"
+                + db.name().replaceAll("\\W", "") + "-" + ProcessHandle.current().pid()));
         tokens = Files.writeString(dir.resolve("tokens.txt"), ServiceSuite.READER + " read\n"
                 + ServiceSuite.WRITER + " write\n");
         server = start("served", null);
     }
 
-    @AfterAll
+    @AfterParameterizedClassInvocation
     void stopService() {
         if (server != null) {
             server.close();
         }
         tables.forEach(db::dropCounterTables);
+        tables.clear();
     }
 
     /** A service over TLS on a table of its own, its files under {@code dir/name}. */

@@ -22,8 +22,10 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.MethodSource;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
 
@@ -32,16 +34,19 @@ import redis.clients.jedis.Jedis;
  * HTTP clients add known deltas to four counters at once, and the table holds exactly their sum
  * once the service has stopped (which writes what {@code BUFFERED} still held). The
  * {@code DIRECT} path runs on the front ends' own writer threads, the others through group
- * commit; the Redis answers are checked to grow by at least each client's own deltas.
+ * commit; the Redis answers are checked to grow by at least each client's own deltas. On every
+ * database.
  */
-abstract class WriteModesSuite {
+@ParameterizedClass(name = "[{arguments}]")
+@MethodSource("io.slotted.db.TestDatabases#all")
+class WriteModesSuite {
     private static final AtomicInteger TABLES = new AtomicInteger();
     private static final int CLIENTS_EACH = 8;
     private static final int PER_CLIENT = 40;
 
     private final TestDatabase db;
 
-    protected WriteModesSuite(TestDatabase db) {
+    WriteModesSuite(TestDatabase db) {
         this.db = db;
     }
 

@@ -6,7 +6,7 @@ import static org.awaitility.Awaitility.await;
 import com.zaxxer.hikari.HikariDataSource;
 import io.slotted.SlottedCounters;
 import io.slotted.db.RestartableServer;
-import io.slotted.db.TestDatabase;
+import io.slotted.db.ServerTestDatabase;
 import io.slotted.server.doctor.locks.HotRow;
 import io.slotted.server.doctor.locks.HotRows;
 import java.sql.Connection;
@@ -28,33 +28,42 @@ import java.util.concurrent.atomic.AtomicLong;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * {@code slotted doctor} against real contention on a real server: 32 connections updating one
  * row, a quiet database, a deadlock made on purpose, each check of Slotted's tables tripped by the
- * state it looks for, and the doctor's connection in plain text over loopback and encrypted. One
- * subclass per database.
+ * state it looks for, and the doctor's connection in plain text over loopback and encrypted. On
+ * each server of which a test can start a private one, to give it TLS.
  */
-abstract class DoctorSuite {
+@ParameterizedClass(name = "[{arguments}]")
+@MethodSource("io.slotted.db.TestDatabases#withPrivateServers")
+class DoctorSuite {
     private static final AtomicInteger TABLES = new AtomicInteger();
 
-    protected final TestDatabase db;
-    protected String table;
+    private final ServerTestDatabase db;
+    private String table;
 
-    DoctorSuite(TestDatabase db) {
+    DoctorSuite(ServerTestDatabase db) {
         this.db = db;
     }
 
     @BeforeEach
     void freshTable() {
-        table = "doc_" + ProcessHandle.current().pid() + "_" + TABLES.incrementAndGet();
+        table = freshName();
     }
 
-    protected DoctorReport examine(Duration watch) {
+    /** A name for a table or a user that no other test of this run takes. */
+    static String freshName() {
+        return "doc_" + ProcessHandle.current().pid() + "_" + TABLES.incrementAndGet();
+    }
+
+    private DoctorReport examine(Duration watch) {
         return examine(watch, table + "_counters");
     }
 
-    protected DoctorReport examine(Duration watch, String slottedTable) {
+    private DoctorReport examine(Duration watch, String slottedTable) {
         DoctorSettings settings = DoctorSettings.watching(watch, "").withTable(slottedTable);
         return new Doctor(db.dataSource(), settings, Clock.systemUTC()).examine();
     }
@@ -156,7 +165,9 @@ abstract class DoctorSuite {
     }
 
     /** A server of this kind, of the test's own, with TLS on, whose URL asks for TLS. */
-    protected abstract RestartableServer privateServerWithTls();
+    private RestartableServer privateServerWithTls() {
+        return db.privateServers().orElseThrow().privateServerWithTls("doctor-tls");
+    }
 
     @Test
     void aDeadlockMadeOnPurpose_isReported() throws Exception {
@@ -185,8 +196,17 @@ abstract class DoctorSuite {
         checkLatestDeadlock(found);
     }
 
-    /** What the database says of the latest deadlock beyond its count, where it says anything. */
-    protected abstract void checkLatestDeadlock(DoctorReport report);
+    /**
+     * What the database says of the latest deadlock beyond its count, where it says anything
+     * (PostgreSQL counts deadlocks but keeps no description of the latest one).
+     */
+    private void checkLatestDeadlock(DoctorReport report) {
+        if (db.describesLatestDeadlock()) {
+            assertThat(report.latestDeadlock()).isNotNull();
+            assertThat(report.latestDeadlock().rows()).allSatisfy(row -> assertThat(row).contains(table));
+            assertThat(report.latestDeadlock().statements()).hasSize(2);
+        }
+    }
 
     private void update(Connection connection, int id) throws SQLException {
         try (Statement statement = connection.createStatement()) {
@@ -219,7 +239,9 @@ abstract class DoctorSuite {
     }
 
     /** Moves the seed table's next id to 2,100,000,001. */
-    protected abstract void exhaustIds(String seedTable);
+    private void exhaustIds(String seedTable) {
+        db.restartSeedIdsAt(seedTable, 2_100_000_001L);
+    }
 
     @Test
     void abandonedLedgerRows_oldKeys_andALaggingRollUp_areReported() {

@@ -1,74 +1,26 @@
 package io.slotted.server.doctor;
 
+import static io.slotted.server.doctor.DoctorSuite.examineOn;
+import static io.slotted.server.doctor.DoctorSuite.finding;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.zaxxer.hikari.HikariDataSource;
-import io.slotted.db.EmbeddedMariaDbServer;
-import io.slotted.db.RestartableServer;
 import io.slotted.db.MariaDbTestDatabase;
+import io.slotted.db.TestDatabase;
 import java.net.Inet4Address;
 import java.net.InetAddress;
 import java.net.NetworkInterface;
 import java.net.SocketException;
-import java.time.Clock;
-import java.time.Duration;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /**
- * The doctor on MariaDB, a user without the PROCESS privilege, and a session the server sees coming
- * from a network address.
+ * The doctor on a plain MariaDB session the server sees coming from a network address, which the
+ * doctor reports with the URL parameters that turn TLS on.
  */
-class MariaDbDoctorTest extends DoctorSuite {
-    MariaDbDoctorTest() {
-        super(MariaDbTestDatabase.instance());
-    }
-
-    @Override
-    protected void checkLatestDeadlock(DoctorReport report) {
-        assertThat(report.latestDeadlock()).isNotNull();
-        assertThat(report.latestDeadlock().rows()).allSatisfy(row -> assertThat(row).contains(table));
-        assertThat(report.latestDeadlock().statements()).hasSize(2);
-    }
-
-    @Override
-    protected void exhaustIds(String seedTable) {
-        db.execute("ALTER TABLE " + seedTable + " AUTO_INCREMENT = 2100000001");
-    }
-
-    /** MariaDB 11.4 makes its own certificate; its TLS library names ciphers like TLS13-AES256-GCM-SHA384. */
-    @Override
-    protected RestartableServer privateServerWithTls() {
-        return EmbeddedMariaDbServer.privateServerWithTls("doctor-tls");
-    }
-
-    @Test
-    void aUserWithoutProcess_isToldWhichGrantIsMissing_andSeesTheRest() {
-        String user = table + "_np";
-        db.execute("CREATE USER '" + user + "'@'%' IDENTIFIED BY 'pw-" + user + "'");
-        db.execute("CREATE USER '" + user + "'@'localhost' IDENTIFIED BY 'pw-" + user + "'");
-        try {
-            db.execute("GRANT SELECT ON *.* TO '" + user + "'@'%'");
-            db.execute("GRANT SELECT ON *.* TO '" + user + "'@'localhost'");
-            String url = db.jdbcUrl().replaceFirst("user=[^&]*", "user=" + user + "&password=pw-" + user);
-            DoctorReport report;
-            try (HikariDataSource limited = db.poolFor(url, "doctor-no-process", 2)) {
-                report = new Doctor(limited, DoctorSettings.watching(Duration.ofSeconds(1), ""), Clock.systemUTC())
-                        .examine();
-            }
-
-            System.out.println(DoctorText.render(report));
-            assertThat(report.missingGrants()).singleElement().asString()
-                    .startsWith("PROCESS: GRANT PROCESS ON *.* TO <this user>");
-            assertThat(report.checks()).extracting(Check::name).contains("innodb_flush_log_at_trx_commit");
-            assertThat(report.deadlocks()).isEqualTo(-1);
-            assertThat(report.hasFindings()).isTrue();
-            assertThat(DoctorText.render(report)).contains("Missing privileges:");
-        } finally {
-            db.execute("DROP USER '" + user + "'@'%'");
-            db.execute("DROP USER '" + user + "'@'localhost'");
-        }
-    }
+class PlainSessionFromTheNetworkTest {
+    private final TestDatabase db = MariaDbTestDatabase.instance();
+    private final String table = DoctorSuite.freshName();
 
     /**
      * The driver binds its end of the connection to this machine's own network address, so the
@@ -106,7 +58,7 @@ class MariaDbDoctorTest extends DoctorSuite {
 
     /** One of this machine's IPv4 addresses other than loopback, to connect from. */
     private static Optional<InetAddress> networkAddress() throws SocketException {
-        return NetworkInterface.networkInterfaces().filter(MariaDbDoctorTest::isUp)
+        return NetworkInterface.networkInterfaces().filter(PlainSessionFromTheNetworkTest::isUp)
                 .flatMap(NetworkInterface::inetAddresses)
                 .filter(address -> address instanceof Inet4Address && !address.isLoopbackAddress()
                         && !address.isLinkLocalAddress())
