@@ -114,6 +114,7 @@ public final class BufferedWriter implements CounterWriter {
      * that throughput is bounded by the database and not by the batch size.
      */
     private void flushEveryInterval(FlushWriter writer) {
+        writer.connectAhead();
         while (true) {
             boolean stopping = flushers.awaitClosing(config.flushInterval());
             List<List<Pending>> batches = queue.takeAll();

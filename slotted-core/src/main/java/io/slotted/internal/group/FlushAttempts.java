@@ -29,6 +29,10 @@ import java.time.Duration;
  * time runs out, however many attempts that takes: giving up earlier would leave callers not
  * knowing what could still be learned. The flush keeps its sequence number through all of this,
  * since the mark and the ledger know it by that number.
+ *
+ * <p>The waits between attempts last their whole time even if the writing thread is interrupted:
+ * that thread writes for other callers too (a caller leading a flush), and its interrupt must not
+ * fail them, least of all once the outcome is unknown.
  */
 final class FlushAttempts {
     /** One attempt at a flush, told whether an earlier attempt may have committed it. */
@@ -82,7 +86,7 @@ final class FlushAttempts {
             if (!again) {
                 throw reportFor(operation, kind, result.failure(), number, outcomeUnknown);
             }
-            retryPolicy.pauseAfter(number, operation);
+            retryPolicy.pauseThroughInterruptsAfter(number);
         }
     }
 

@@ -17,6 +17,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.BooleanSupplier;
 
 /**
  * The bounded hand-off between callers and flushers, shared by both queued write modes.
@@ -54,6 +55,21 @@ final class FlushQueue {
      * @throws SlottedException if interrupted while waiting; the interrupt flag is restored
      */
     void offer(Pending increment) {
+        if (push(increment)) {
+            wakeFlusher();
+        }
+    }
+
+    /**
+     * Queues an increment whose caller will try to write it itself ({@code GROUPED} mode's
+     * leaders), waiting for room as {@link #offer} does; no flusher is woken for it.
+     */
+    void offerToLead(Pending increment) {
+        push(increment);
+    }
+
+    /** Pushes onto the stack; true if it was empty, so that nobody may be due to look. */
+    private boolean push(Pending increment) {
         if (!reserve()) {
             awaitRoom(increment);
         }
@@ -62,12 +78,24 @@ final class FlushQueue {
             older = newest.get();
             increment.next = older;
         } while (!newest.compareAndSet(older, increment));
-        if (older == null) {
-            Thread idle = idleFlushers.poll();
-            if (idle != null) {
-                LockSupport.unpark(idle);
-            }
+        return older == null;
+    }
+
+    /** Wakes one idle flusher, if one is idle. */
+    void wakeFlusher() {
+        Thread idle = idleFlushers.poll();
+        if (idle != null) {
+            LockSupport.unpark(idle);
         }
+    }
+
+    /** The increment queued last, or null if none is queued. */
+    Pending newest() {
+        return newest.get();
+    }
+
+    boolean isEmpty() {
+        return newest.get() == null;
     }
 
     private boolean reserve() {
@@ -195,6 +223,24 @@ final class FlushQueue {
                 taken = takeAll();
             }
             return taken;
+        } finally {
+            idleFlushers.remove(flusher);
+        }
+    }
+
+    /**
+     * Idles the calling flusher until it is woken or {@code millis} pass. It counts as idle, so
+     * that new work wakes it, from before {@code beforeParking} runs: what that finds nothing to
+     * do about either wakes it or is seen by it. It parks only if {@code beforeParking} returns
+     * false.
+     */
+    void idle(long millis, BooleanSupplier beforeParking) {
+        Thread flusher = Thread.currentThread();
+        idleFlushers.add(flusher);
+        try {
+            if (!beforeParking.getAsBoolean() && !flusher.isInterrupted()) {
+                LockSupport.parkNanos(this, TimeUnit.MILLISECONDS.toNanos(millis));
+            }
         } finally {
             idleFlushers.remove(flusher);
         }

@@ -44,9 +44,16 @@ import org.slf4j.LoggerFactory;
  * the flush again only if neither the mark nor the ledger shows it landed, and fences the mark
  * against the lost statement. Either way no increment is applied twice or silently lost.
  *
- * <p>The writer runs on its flusher's thread only and keeps its connection from one flush to the
- * next ({@link HeldConnection}); after any failure the connection is rolled back and dropped, so a
- * broken one is never reused.
+ * <p>One thread at a time writes through a writer — a flusher thread, or in {@code GROUPED} mode a
+ * caller whose turn it is ({@link FlushTurns}) — and the writer keeps its connection from one
+ * flush to the next ({@link HeldConnection}); after any failure the connection is rolled back and
+ * dropped, so a broken one is never reused.
+ *
+ * <p>The writing thread's interrupt is held back while it writes, since it writes for other
+ * callers too: each attempt starts with the interrupt cleared (on a virtual thread an interrupt
+ * would close the socket under the next statement), and {@link #giveBackInterrupt()} restores it
+ * once the thread is done writing. An interrupt that cuts a statement off is a lost connection
+ * like any other.
  */
 final class FlushWriter {
     private static final Logger LOG = LoggerFactory.getLogger(FlushWriter.class);
@@ -62,6 +69,8 @@ final class FlushWriter {
     private final StatsRecorder stats;
     private final Ticker ticker;
     private long nextSeq = 1;
+    /** Whether the writing thread was interrupted while it wrote; given back when it is done. */
+    private boolean interruptHeld;
 
     FlushWriter(Database database, SlottedConfig config, int index, String flusherId,
             IdempotencyKeys keys, TypeRegistry registry, CounterReader reader, StatsRecorder stats) {
@@ -122,6 +131,7 @@ final class FlushWriter {
      *     already be in the database
      */
     private FlushAttempts.Attempt<Written> attempt(Flush flush, long seq, boolean outcomeUnknown) {
+        holdBackInterrupt();
         Connection connection;
         try {
             connection = held.get();
@@ -225,6 +235,7 @@ final class FlushWriter {
      * saying that their increments were applied.
      */
     private void answerTotals(Flush flush, Map<CounterKey, Long> learned) {
+        holdBackInterrupt();
         Map<CounterKey, Long> totals = new HashMap<>(learned);
         Set<CounterKey> missing = flush.wantedTotals();
         missing.removeAll(totals.keySet());
@@ -282,6 +293,19 @@ final class FlushWriter {
             if (database.dialect().classify(e) == Failure.CONNECTION) {
                 held.release();
             }
+        }
+    }
+
+    private void holdBackInterrupt() {
+        interruptHeld |= Thread.interrupted();
+    }
+
+    /** Restores the interrupt held back while the calling thread wrote, once it is done writing. */
+    void giveBackInterrupt() {
+        holdBackInterrupt();
+        if (interruptHeld) {
+            interruptHeld = false;
+            Thread.currentThread().interrupt();
         }
     }
 

@@ -15,9 +15,11 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The flusher threads of a queued write mode. Each runs the mode's loop with a {@link FlushWriter}
- * of its own — its own connection, ledger row and slots — so flushers never wait on each other.
- * Each borrows its connection as it starts, when the counters are built, and keeps it until they
- * close, so that a flush never waits for a connection that its callers hold.
+ * of its own — its own connection, ledger row and slots — so flushers never wait on each other
+ * (in {@code GROUPED} mode callers write through the same writers, taking turns with the threads:
+ * {@link FlushTurns}).
+ * Each loop borrows its writer's connection as it starts, when the counters are built, and keeps it
+ * until they close, so that a flush never waits for a connection that its callers hold.
  * Closing asks the loops to finish and waits until they have written what was accepted.
  */
 final class Flushers {
@@ -28,6 +30,7 @@ final class Flushers {
     }
 
     private final List<Thread> threads = new ArrayList<>();
+    private final List<FlushWriter> writers = new ArrayList<>();
     private final CountDownLatch closing = new CountDownLatch(1);
 
     /** Prepares the threads; {@link #start()} starts them once their owner is fully built. */
@@ -38,13 +41,16 @@ final class Flushers {
         for (int i = 0; i < config.flushers(); i++) {
             FlushWriter writer = new FlushWriter(database, config, i, instance + "-" + i, keys, registry, reader,
                     stats);
-            Thread thread = new Thread(() -> {
-                writer.connectAhead();
-                loop.run(writer);
-            }, "slotted-flusher-" + i);
+            writers.add(writer);
+            Thread thread = new Thread(() -> loop.run(writer), "slotted-flusher-" + i);
             thread.setDaemon(true);
             threads.add(thread);
         }
+    }
+
+    /** One writer per flusher thread, in the threads' order. */
+    List<FlushWriter> writers() {
+        return List.copyOf(writers);
     }
 
     void start() {

@@ -1,5 +1,6 @@
 package io.slotted.internal.group;
 
+import io.slotted.OutcomeUnknownException;
 import io.slotted.SlottedConfig;
 import io.slotted.internal.bucket.BucketClock;
 import io.slotted.internal.jdbc.Database;
@@ -9,20 +10,25 @@ import io.slotted.internal.read.CounterReader;
 import io.slotted.internal.sql.CounterKey;
 import io.slotted.internal.write.CounterWriter;
 import io.slotted.internal.write.StatsRecorder;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * {@code GROUPED} mode, group commit: callers hand increments to a bounded {@link FlushQueue} and
- * wait; flushers write them in batches, one transaction per batch, and release the callers only
- * after COMMIT returns.
+ * {@code GROUPED} mode, group commit: increments are queued in a bounded {@link FlushQueue} and
+ * written in batches, one transaction per batch, and callers are released only after COMMIT
+ * returns.
  *
  * <p>Group commit is what makes a hot counter cheap. A durable commit costs the same whether it
- * carries one increment or ten thousand, so a flusher takes everything that arrived while the
- * previous commit was running, sums it per counter, and commits it at once. There is no timer: a
- * flusher that finds work starts at once, so a lone caller waits for exactly one commit, as in
- * {@code DIRECT} mode, and under load the batches grow by themselves. {@link #close()} lets the
- * flushers drain everything accepted before they stop.
+ * carries one increment or ten thousand, so a flush takes everything queued while the previous
+ * commit was running, sums it per counter, and commits it at once. The callers do the writing:
+ * a caller that finds a writer free writes everything queued on its own thread, and callers
+ * arriving meanwhile wait for that commit or lead the next ({@link FlushTurns}). So a lone caller
+ * costs one commit and no hand-off, as in {@code DIRECT} mode, and under load the batches grow by
+ * themselves. There is no timer.
+ *
+ * <p>Asynchronous callers never write on their own thread (it may be a front end's event loop):
+ * their increments are written by the next leader, or by the flusher threads, which a caller that
+ * cannot lead wakes. The flusher threads also keep the writers' connections and ledger rows alive
+ * while idle, and drain the queue when the counters close.
  */
 public final class GroupedWriter implements CounterWriter {
     /** How long an idle flusher waits for work before looking again. */
@@ -31,6 +37,7 @@ public final class GroupedWriter implements CounterWriter {
     private final FlushQueue queue;
     private final BucketClock buckets;
     private final Flushers flushers;
+    private final FlushTurns turns;
 
     /**
      * Starts the flusher threads.
@@ -46,42 +53,72 @@ public final class GroupedWriter implements CounterWriter {
             CounterReader reader, StatsRecorder stats) {
         this.queue = new FlushQueue(config, stats);
         this.buckets = BucketClock.of(config);
-        this.flushers = new Flushers(database, config, keys, registry, reader, stats, this::flushUntilClosed);
+        this.flushers = new Flushers(database, config, keys, registry, reader, stats, this::serveUntilClosed);
+        this.turns = new FlushTurns(queue, flushers.writers());
         flushers.start();
     }
 
     @Override
     public void add(CounterKey key, long delta) {
-        Pending increment = Pending.awaited(key, delta, buckets.startOf(key.recordType()));
-        queue.offer(increment);
-        increment.awaitDurable();
+        lead(Pending.awaited(key, delta, buckets.startOf(key.recordType())));
     }
 
     @Override
     public CompletableFuture<Void> addAsync(CounterKey key, long delta) {
         Pending increment = Pending.async(key, delta, buckets.startOf(key.recordType()));
-        queue.offer(increment);
+        offer(increment);
         return increment.voidFuture();
     }
 
     @Override
     public long addAndGet(CounterKey key, long delta) {
-        return queue.addAndGet(key, delta, buckets.startOf(key.recordType()));
+        Pending increment = Pending.awaitedWithTotal(key, delta, buckets.startOf(key.recordType()));
+        lead(increment);
+        return increment.awaitTotal();
     }
 
     @Override
     public CompletableFuture<Long> addAndGetAsync(CounterKey key, long delta) {
-        return queue.addAndGetAsync(key, delta, buckets.startOf(key.recordType()));
+        Pending increment = Pending.asyncWithTotal(key, delta, buckets.startOf(key.recordType()));
+        offer(increment);
+        return increment.future();
     }
 
     @Override
     public boolean add(CounterKey key, long delta, String idempotencyKey) {
-        return queue.addKeyed(key, delta, buckets.startOf(key.recordType()), idempotencyKey);
+        Pending keyed = Pending.keyed(key, delta, buckets.startOf(key.recordType()), idempotencyKey);
+        lead(keyed);
+        return !keyed.replayed();
     }
 
     @Override
     public CompletableFuture<Boolean> addAsync(CounterKey key, long delta, String idempotencyKey) {
-        return queue.addKeyedAsync(key, delta, buckets.startOf(key.recordType()), idempotencyKey);
+        Pending keyed = Pending.asyncKeyed(key, delta, buckets.startOf(key.recordType()), idempotencyKey);
+        offer(keyed);
+        return keyed.future().thenApply(done -> !keyed.replayed());
+    }
+
+    /**
+     * Queues an increment whose caller waits on its own thread, and waits for it, leading a flush
+     * whenever a writer is free. A caller interrupted while it waits may leave increments queued
+     * that it was woken to lead: a flusher is woken for them.
+     */
+    private void lead(Pending increment) {
+        queue.offerToLead(increment);
+        try {
+            increment.awaitDurable(turns::tryToLead);
+        } catch (OutcomeUnknownException e) {
+            queue.wakeFlusher();
+            throw e;
+        }
+    }
+
+    /** Queues an increment whose caller does not wait; refused at once if the writers have closed. */
+    private void offer(Pending increment) {
+        queue.offer(increment);
+        if (turns.closed()) {
+            queue.refuseLeftovers();
+        }
     }
 
     /** Stops taking work, lets the flushers write everything queued, and waits for them. */
@@ -92,28 +129,19 @@ public final class GroupedWriter implements CounterWriter {
     }
 
     /**
-     * One flusher's loop, the hot path: flush as soon as there is work, each batch as few
-     * transactions as its sums allow, and complete the callers of each once it has committed.
-     * The flusher's own upkeep waits until those callers are released.
+     * One flusher thread's loop: idle until woken, lead when there is work and a writer is free,
+     * keep its writer alive meanwhile, and when the counters close, drain the queue through its
+     * writer and close it.
      */
-    private void flushUntilClosed(FlushWriter writer) {
-        while (true) {
-            boolean stopping = flushers.closing();
-            List<List<Pending>> batches = stopping ? queue.takeAll() : queue.takeAll(IDLE_POLL_MILLIS);
-            if (batches.isEmpty()) {
-                if (stopping) {
-                    writer.releaseConnection();
-                    return;
-                }
-                writer.connectAhead();
+    private void serveUntilClosed(FlushWriter writer) {
+        turns.upkeep(writer);
+        while (!flushers.closing()) {
+            if (!queue.isEmpty() && turns.tryToLead()) {
+                continue;
             }
-            for (List<Pending> batch : batches) {
-                for (Flush flush : Flush.of(batch)) {
-                    writer.write(flush, Flush::fail);
-                    flush.complete();
-                }
-            }
-            writer.keepAlive();
+            turns.upkeep(writer);
+            queue.idle(IDLE_POLL_MILLIS, () -> !queue.isEmpty() && turns.tryToLead());
         }
+        turns.drainAndClose(writer);
     }
 }

@@ -11,13 +11,15 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * One accepted increment waiting for a flush, and how its caller learns the outcome.
  *
- * <p>A caller of {@code add} parks its own thread and the flusher unparks exactly that thread:
- * one wake-up per increment, no spinning before the park and no future to allocate, which is what
- * a wait costs least on few cores, and never pins a virtual thread's carrier. A caller of
- * {@code addAsync} gets a future instead; a {@code BUFFERED} increment without a key has nobody
- * waiting. An outcome is set once: a caller already failed (its key conflicted, its slot would
- * overflow) keeps its exception when the rest of its flush completes. {@link #replayed()} and
- * {@link #total()} are set before the outcome, whose volatile write publishes them.
+ * <p>A caller of {@code add} waits on its own thread: in {@code GROUPED} mode it first tries to
+ * lead, writing the flush itself ({@link FlushTurns}), and otherwise parks until the thread that
+ * writes its flush unparks exactly it: one wake-up per increment, no spinning and no future to
+ * allocate, which is what a wait costs least on few cores, and never pins a virtual thread's
+ * carrier. A caller of {@code addAsync} gets a future instead; a {@code BUFFERED} increment
+ * without a key has nobody waiting. An outcome is set once: a caller already failed (its key
+ * conflicted, its slot would overflow) keeps its exception when the rest of its flush completes.
+ * {@link #replayed()} and {@link #total()} are set before the outcome, whose volatile write
+ * publishes them.
  *
  * <p>A caller of {@code addAndGet} wants the counter's total right after the commit: its
  * increment {@link #wantsTotal() wants a total}, which the flush sets before completing it.
@@ -45,6 +47,8 @@ final class Pending {
     private final boolean wantsTotal;
     /** Null while pending, then {@link #DURABLE} or the exception the caller gets. */
     private volatile Object outcome;
+    /** Set when the waiting caller stopped waiting (interrupted): it will not lead a flush. */
+    private volatile boolean waiterGone;
     private boolean replayed;
     private long total;
     /** The next older increment in the queue's stack; written before the increment is queued. */
@@ -61,12 +65,12 @@ final class Pending {
         this.wantsTotal = wantsTotal;
     }
 
-    /** An increment whose calling thread waits for its commit in {@link #awaitDurable()}. */
+    /** An increment whose calling thread waits for its commit in {@link #awaitDurable(Leader)}. */
     static Pending awaited(CounterKey key, long delta, long bucketStart) {
         return new Pending(key, delta, bucketStart, null, Thread.currentThread(), null, false);
     }
 
-    /** As {@link #awaited}, wanting the counter's total after the commit: {@link #awaitTotal()}. */
+    /** As {@link #awaited}, wanting the counter's total after the commit: {@link #awaitTotal(Leader)}. */
     static Pending awaitedWithTotal(CounterKey key, long delta, long bucketStart) {
         return new Pending(key, delta, bucketStart, null, Thread.currentThread(), null, true);
     }
@@ -167,7 +171,9 @@ final class Pending {
 
     private void release(RuntimeException reason) {
         if (waiter != null) {
-            LockSupport.unpark(waiter);
+            if (waiter != Thread.currentThread()) { // a leader completing its own increment is awake
+                LockSupport.unpark(waiter);
+            }
         } else if (future != null) {
             if (reason == null) {
                 future.complete(wantsTotal ? total : null);
@@ -177,30 +183,72 @@ final class Pending {
         }
     }
 
+    /** The thread waiting for it, if its caller still waits on its own thread; else null. */
+    Thread waiter() {
+        return waiterGone ? null : waiter;
+    }
+
+    /** Whether its caller has been told the outcome. */
+    boolean done() {
+        return outcome != null;
+    }
+
+    /** Tries to write queued flushes on the waiting thread; true if this thread took a turn. */
+    @FunctionalInterface
+    interface Leader {
+        /** A waiter that never writes: it only waits to be released. */
+        Leader NONE = () -> false;
+
+        boolean tryToLead();
+    }
+
+    /** As {@link #awaitTotal(Leader)}, only waiting: for a mode whose flusher threads do every write. */
+    long awaitTotal() {
+        return awaitTotal(Leader.NONE);
+    }
+
+    /** As {@link #awaitDurable(Leader)}, only waiting: for a mode whose flusher threads do every write. */
+    void awaitDurable() {
+        awaitDurable(Leader.NONE);
+    }
+
     /**
      * Blocks the calling thread until the increment is durable, then answers the counter's total
      * right after the commit.
      *
+     * @param leader how the waiting thread may write flushes itself while it waits
      * @return the total
      * @throws SlottedException what the flush failed with
      * @throws OutcomeUnknownException if interrupted: the increment may still be applied
      */
-    long awaitTotal() {
-        awaitDurable();
+    long awaitTotal(Leader leader) {
+        awaitDurable(leader);
         return total;
     }
 
     /**
-     * Blocks the calling thread, the one that made this increment, until it is durable.
+     * Blocks the calling thread, the one that made this increment, until it is durable. Before
+     * each wait it may lead: write what is queued, its own increment among it, on its own thread.
+     * It waits only when it could not lead (a writer was busy, and its holder passes the turn on)
+     * and it is then woken by the commit that carries its increment, or to lead the next flush.
      *
+     * @param leader how the waiting thread may write flushes itself
      * @throws SlottedException what the flush failed with
-     * @throws OutcomeUnknownException if interrupted: the increment may still be applied
+     * @throws OutcomeUnknownException if interrupted while waiting: the increment may still be
+     *     applied
      */
-    void awaitDurable() {
+    void awaitDurable(Leader leader) {
         Object result;
         while ((result = outcome) == null) {
+            if (leader.tryToLead()) {
+                continue;
+            }
+            if ((result = outcome) != null) {
+                break;
+            }
             LockSupport.park(this);
             if (Thread.interrupted()) {
+                waiterGone = true;
                 Thread.currentThread().interrupt();
                 throw new OutcomeUnknownException("interrupted while waiting for the commit of add "
                         + delta + " to counter " + key + "; the increment may still be applied", null);

@@ -83,4 +83,15 @@ public final class RetryPolicy {
         onRetry.run();
         backoff.pause(attempt, operation);
     }
+
+    /**
+     * Counts a retry and waits before the next attempt for the whole time, even if interrupted;
+     * the interrupt is kept for the caller. For flushes, which a thread writes for other callers.
+     *
+     * @param attempt the failed attempt's number, from 1
+     */
+    public void pauseThroughInterruptsAfter(int attempt) {
+        onRetry.run();
+        backoff.pauseThroughInterrupts(attempt);
+    }
 }
