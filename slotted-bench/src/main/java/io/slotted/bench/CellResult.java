@@ -12,8 +12,9 @@ import io.slotted.bench.strategy.EngineCounts;
  * @param round from 1
  * @param measuredOps increments acknowledged inside the measured window (after warm-up)
  * @param measuredSeconds the measured window's length
- * @param latency every acknowledged increment's latency inside the window
- * @param errors increments that failed, in the window or out of it
+ * @param latency every acknowledged call's latency inside the window: one increment, or all of a
+ *     call's when the strategy makes several at once
+ * @param errors calls that failed, in the window or out of it
  * @param firstError the first failure's message, or null
  * @param acknowledged every acknowledged increment, warm-up included: what the store must hold
  * @param stored what the store held once drained

@@ -10,6 +10,7 @@ import io.slotted.bench.strategy.HandOffCeiling;
 import io.slotted.bench.strategy.RedisIncr;
 import io.slotted.bench.strategy.BucketStrategy;
 import io.slotted.bench.strategy.EventStrategy;
+import io.slotted.bench.strategy.MultiRowUpsert;
 import io.slotted.bench.strategy.RollUpStrategy;
 import io.slotted.bench.strategy.SingleRowUpdate;
 import io.slotted.bench.strategy.SlottedStrategy;
@@ -28,6 +29,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import picocli.CommandLine;
@@ -67,6 +70,8 @@ import redis.clients.jedis.HostAndPort;
  * by Java 21 or later; the thread kind is recorded with the results. SQL writers that need a
  * connection per increment get one each up to {@code --max-connections}, and share that many
  * beyond it, so that a thousand writers do not ask a database for a thousand connections.
+ * {@code limit-N}, such as {@code limit-32}, is the database's own limit beside them: plain
+ * auto-commit upserts of N rows, each row counted as one increment.
  *
  * <p>Exits 0 when every cell ran and was exact, 1 otherwise, and 2 on a usage error, with one line
  * on standard error. The report records the command exactly as it was given: the launcher's
@@ -80,6 +85,8 @@ public final class ContentionBenchmark implements Callable<Integer> {
             List.of("single-row", "direct", "grouped", "buffered", "grouped-rollup", "grouped-hourly",
                     "grouped-totals", "redis", "ceiling", "event", "event-joined", "event-joined-twice",
                     "event-grouped");
+    private static final Pattern GROUPED_N = Pattern.compile("grouped-(\\d{1,2})");
+    private static final Pattern LIMIT_N = Pattern.compile("limit-(\\d{1,4})");
     /** The environment variable the launcher sets to how it was invoked: {@code ./slotted bench}. */
     static final String INVOKED_AS = "SLOTTED_BENCH_INVOKED_AS";
     private static final String JAR_COMMAND = "java -jar slotted-bench/target/slotted-bench.jar";
@@ -126,7 +133,9 @@ public final class ContentionBenchmark implements Callable<Integer> {
                     + " INSERT of an event row per increment, counted not at all, in its transaction,"
                     + " or by group commit after it; event-joined-twice: event-joined adding +2 and -1"
                     + " to the counter in the transaction; ceiling: group"
-                    + " commit's hand-off with no database, the most a synchronous write path could do).")
+                    + " commit's hand-off with no database, the most a synchronous write path could do;"
+                    + " limit-N, such as limit-1, limit-32, limit-500: no Slotted, a loop of auto-commit"
+                    + " upserts of N distinct rows each, one increment a row: the database's own limit).")
     private List<String> strategies;
 
     @Option(names = "--workload",
@@ -153,8 +162,8 @@ public final class ContentionBenchmark implements Callable<Integer> {
 
     @Option(names = "--max-connections",
             paramLabel = "N",
-            description = "Most database connections for single-row and direct writers, one each;"
-                    + " more writers share them. grouped and buffered writers need none"
+            description = "Most database connections for single-row, direct and limit-N writers,"
+                    + " one each; more writers share them. grouped and buffered writers need none"
                     + " (default: ${DEFAULT-VALUE}).")
     private int maxConnections = SlottedStrategy.DEFAULT_MAX_CONNECTIONS;
 
@@ -345,7 +354,7 @@ public final class ContentionBenchmark implements Callable<Integer> {
     private Map<String, String> runFacts() {
         Map<String, String> facts = new LinkedHashMap<>();
         facts.put("writer threads", threads.label());
-        facts.put("connections", "single-row and direct: one per writer up to " + maxConnections
+        facts.put("connections", "single-row, direct and limit-N: one per writer up to " + maxConnections
                 + (writers.stream().anyMatch(n -> n > maxConnections)
                         ? ", shared by the writers beyond that (--max-connections)" : "")
                 + "; grouped and buffered: the flushers' only"
@@ -406,20 +415,33 @@ public final class ContentionBenchmark implements Callable<Integer> {
                         terminal().println("redis skipped: no --redis HOST:PORT given");
                     }
                 }
-                default -> chosen.add(groupedWithFlushers(name));
+                default -> chosen.add(numbered(name));
             }
         }
         return chosen;
     }
 
-    /** {@code grouped-N}: GROUPED with N flushers instead of the default, to compare counts. */
-    private Strategy groupedWithFlushers(String name) {
-        java.util.regex.Matcher flushers = java.util.regex.Pattern.compile("grouped-(\\d{1,2})").matcher(name);
-        if (!flushers.matches()) {
-            throw new ParameterException(spec.commandLine(), "--strategies must be among "
-                    + STRATEGIES + " or grouped-N (N flushers), but included '" + name + "'");
+    /**
+     * {@code grouped-N}: GROUPED with N flushers instead of the default, to compare counts;
+     * {@code limit-N}: the database's own limit for upserts of N rows.
+     */
+    private Strategy numbered(String name) {
+        Matcher flushers = GROUPED_N.matcher(name);
+        if (flushers.matches()) {
+            return slotted(WriteMode.GROUPED, Integer.parseInt(flushers.group(1)));
         }
-        return slotted(WriteMode.GROUPED, Integer.parseInt(flushers.group(1)));
+        Matcher rows = LIMIT_N.matcher(name);
+        if (!rows.matches()) {
+            throw new ParameterException(spec.commandLine(), "--strategies must be among "
+                    + STRATEGIES + ", grouped-N (N flushers) or limit-N (N rows per statement),"
+                    + " but included '" + name + "'");
+        }
+        try {
+            return new MultiRowUpsert(db, Integer.parseInt(rows.group(1)), maxConnections);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(),
+                    "--strategies " + name + ": " + e.getMessage());
+        }
     }
 
     private Strategy slotted(WriteMode mode, int flushers) {

@@ -3,6 +3,7 @@ package io.slotted.bench;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.slotted.db.MariaDbTestDatabase;
+import io.slotted.db.ServerTestDatabase;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
@@ -12,10 +13,12 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledForJreRange;
 import org.junit.jupiter.api.condition.JRE;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The contention benchmark run in-process for a moment on a real MariaDB, as {@code ./slotted bench}
- * runs it: exit statuses, one-line usage errors, the files it writes, and the command it records.
+ * The contention benchmark run in-process for a moment on a real MariaDB (and PostgreSQL, for the
+ * database's own limit), as {@code ./slotted bench} runs it: exit statuses, one-line usage errors, the files it writes, and the command it records.
  */
 class ContentionBenchmarkTest {
     private static final String LAUNCHER = "./slotted bench";
@@ -104,6 +107,34 @@ class ContentionBenchmarkTest {
 
         assertThat(bench.status()).as("exit status; the cells ran and were exact: %s", bench).isZero();
         assertThat(bench.out()).contains("every cell exact").contains("event-joined").contains("event-grouped");
+    }
+
+    /**
+     * Every row of a {@code limit-N} statement is an increment: were the calls counted instead, the
+     * store would hold N times what the writers were told, and no cell would be exact.
+     */
+    @ParameterizedTest(name = "[{0}]")
+    @MethodSource("io.slotted.db.TestDatabases#servers")
+    void bench_limitN_countsEveryRowAsAnIncrementAndIsExact(ServerTestDatabase db) throws Exception {
+        Path out = Path.of("target", "cli-bench-limit-" + db.name().replaceAll("\\W", ""));
+        Run bench = run("--db", db.jdbcUrl(), "--writers", "4", "--duration", "1s",
+                "--warmup", "200ms", "--workload", "both", "--strategies", "limit-1,limit-32",
+                "--out", out.toString());
+
+        assertThat(bench.status()).as("exit status; the cells ran and were exact: %s", bench).isZero();
+        assertThat(bench.out()).contains("every cell exact")
+                .containsPattern("hot limit-32 4 writers round 1: [0-9,]+ ops/s, .*errors 0, exact=true")
+                .containsPattern("zipf limit-32 4 writers round 1: [0-9,]+ ops/s, .*errors 0, exact=true");
+    }
+
+    @Test
+    void bench_limitOfNoRows_isAUsageError() {
+        Run bench = run("--strategies", "limit-0");
+
+        assertThat(bench.status()).isEqualTo(2);
+        assertThat(bench.err().lines()).hasSize(1);
+        assertThat(bench.err()).contains("--strategies limit-0: rows per statement must be between 1"
+                + " and 9999, but was 0");
     }
 
     @Test

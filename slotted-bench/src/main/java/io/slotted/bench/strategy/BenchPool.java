@@ -3,12 +3,14 @@ package io.slotted.bench.strategy;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 
 /**
  * The HikariCP pool each cell gets: sized to what the cell's writers and the engine need, and
- * filled before writers start so that opening connections is not measured.
+ * filled before writers start so that opening connections is not measured; and, for the plain SQL
+ * strategies, the cell's table read back and dropped through it.
  *
  * <p>Writers that use a connection for each increment get one each, up to a cap; beyond it they
  * share the capped pool, since a database accepts only so many connections (MariaDB's default
@@ -86,6 +88,40 @@ final class BenchPool {
             for (String each : sql) {
                 statement.execute(each);
             }
+        }
+    }
+
+    /**
+     * Reads every counter's total back.
+     *
+     * @param pool the cell's pool
+     * @param keySpace record ids run from 1 to this
+     * @param sql a query of rows {@code (record_id, total)}, one per counter that has any
+     * @return the total of record id {@code i + 1} at index {@code i}
+     * @throws SQLException if the query fails
+     */
+    static long[] totals(HikariDataSource pool, int keySpace, String sql) throws SQLException {
+        long[] totals = new long[keySpace];
+        try (Connection connection = pool.getConnection();
+                Statement statement = connection.createStatement();
+                ResultSet rows = statement.executeQuery(sql)) {
+            while (rows.next()) {
+                totals[(int) rows.getLong(1) - 1] = rows.getLong(2);
+            }
+        }
+        return totals;
+    }
+
+    /**
+     * Drops a cell's table, then closes its pool whether or not the drop worked.
+     *
+     * @throws SQLException if the table cannot be dropped
+     */
+    static void dropTableAndClose(HikariDataSource pool, String table) throws SQLException {
+        try {
+            execute(pool, "DROP TABLE IF EXISTS " + table);
+        } finally {
+            pool.close();
         }
     }
 

@@ -24,6 +24,16 @@ public record EngineCounts(long flushes, long retries, String note) {
     }
 
     /**
+     * Nothing counted, only a note, such as how writers share connections.
+     *
+     * @param note the note; empty for none
+     * @return the note's counts, or {@link #NONE} when it is empty
+     */
+    public static EngineCounts noted(String note) {
+        return note.isEmpty() ? NONE : new EngineCounts(-1, -1, note);
+    }
+
+    /**
      * Sums two cells' counts, for rounds of one cell.
      *
      * @param other the other counts

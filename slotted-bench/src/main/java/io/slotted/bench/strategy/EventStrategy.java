@@ -4,9 +4,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import io.slotted.SlottedCounters;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.Locale;
 
 /**
@@ -122,16 +120,8 @@ public final class EventStrategy implements Strategy {
             if (counting != Counting.EVENT) {
                 return readBack.totals();
             }
-            long[] totals = new long[readBack.keySpace()];
-            try (Connection connection = pool.getConnection();
-                    Statement statement = connection.createStatement();
-                    ResultSet rows = statement.executeQuery(
-                            "SELECT record_id, COUNT(*) FROM " + table + "_events GROUP BY record_id")) {
-                while (rows.next()) {
-                    totals[(int) rows.getLong(1) - 1] = rows.getLong(2);
-                }
-            }
-            return totals;
+            return BenchPool.totals(pool, readBack.keySpace(),
+                    "SELECT record_id, COUNT(*) FROM " + table + "_events GROUP BY record_id");
         }
 
         @Override

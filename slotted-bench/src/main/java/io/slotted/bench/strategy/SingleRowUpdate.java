@@ -3,7 +3,6 @@ package io.slotted.bench.strategy;
 import com.zaxxer.hikari.HikariDataSource;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 
@@ -100,30 +99,17 @@ public final class SingleRowUpdate implements Strategy {
 
         @Override
         public EngineCounts engineCounts() {
-            return sharing.isEmpty() ? EngineCounts.NONE : new EngineCounts(-1, -1, sharing);
+            return EngineCounts.noted(sharing);
         }
 
         @Override
         public long[] totals() throws SQLException {
-            long[] totals = new long[keySpace];
-            try (Connection connection = pool.getConnection();
-                    Statement statement = connection.createStatement();
-                    ResultSet rows = statement.executeQuery(
-                            "SELECT record_id, count FROM " + table)) {
-                while (rows.next()) {
-                    totals[(int) rows.getLong(1) - 1] = rows.getLong(2);
-                }
-            }
-            return totals;
+            return BenchPool.totals(pool, keySpace, "SELECT record_id, count FROM " + table);
         }
 
         @Override
         public void close() throws SQLException {
-            try {
-                BenchPool.execute(pool, "DROP TABLE IF EXISTS " + table);
-            } finally {
-                pool.close();
-            }
+            BenchPool.dropTableAndClose(pool, table);
         }
     }
 

@@ -4,7 +4,7 @@ import java.sql.SQLException;
 
 /**
  * One way of counting that the harness measures: a single-row {@code UPDATE}, Slotted in one of its
- * write modes, or Redis {@code INCR}.
+ * write modes, Redis {@code INCR}, or the database's own limit for multi-row upserts.
  *
  * <p>A strategy {@link #open opens} a fresh, empty store for each cell of the benchmark (one
  * workload, writer count and round), so cells never see each other's rows or keys. Each writer
@@ -78,7 +78,10 @@ public interface Strategy {
         void close() throws SQLException;
     }
 
-    /** One writer thread's way to increment a counter. */
+    /**
+     * One writer thread's way to increment a counter, or several counters in one call when the
+     * strategy writes several rows per statement.
+     */
     interface Incrementer extends AutoCloseable {
 
         /**
@@ -88,6 +91,32 @@ public interface Strategy {
          * @throws Exception if the increment was not acknowledged
          */
         void increment(long recordId) throws Exception;
+
+        /**
+         * How many increments the harness hands to each call of {@link #incrementEach}: 1 unless
+         * the strategy makes several at once. The harness counts each of them as an increment and
+         * records one latency for the call.
+         *
+         * @return at least 1
+         */
+        default int incrementsPerCall() {
+            return 1;
+        }
+
+        /**
+         * Adds 1 to the counter of each element (2 to a counter given twice) and returns once the
+         * strategy acknowledges them all. By default one {@link #increment(long)} after another,
+         * which is all-or-nothing only for the single counter the harness then passes; a strategy
+         * whose calls take more counters overrides it with one that is.
+         *
+         * @param recordIds {@link #incrementsPerCall()} counters
+         * @throws Exception if the increments were not acknowledged; then none of them counts
+         */
+        default void incrementEach(long[] recordIds) throws Exception {
+            for (long recordId : recordIds) {
+                increment(recordId);
+            }
+        }
 
         /**
          * Releases what the thread held, such as its connection.

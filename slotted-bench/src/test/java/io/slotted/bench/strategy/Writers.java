@@ -10,8 +10,9 @@ import java.util.concurrent.Future;
 
 /**
  * Drives a strategy's run as the harness does (one incrementer per writer thread, all writers
- * released at once) but for a fixed number of increments, so a test knows exactly what the store
- * must hold. Writers are futures: a writer's failure fails the test.
+ * released at once, each call handed as many counters as the incrementer takes per call) but for a
+ * fixed number of calls, so a test knows exactly what the store must hold. Writers are futures: a
+ * writer's failure fails the test.
  */
 final class Writers {
     private Writers() {
@@ -22,13 +23,14 @@ final class Writers {
      *
      * @param run the cell's store
      * @param writers how many writer threads
-     * @param each increments per writer
+     * @param calls calls per writer, each of the incrementer's
+     *     {@link Strategy.Incrementer#incrementsPerCall()} increments
      * @param keySpace record ids run from 1 to this
      * @param seed picks each increment's record id
      * @return what the store must hold: the total of record id {@code i + 1} at index {@code i}
      * @throws Exception if a writer or the drain failed
      */
-    static long[] incrementAndDrain(Strategy.Run run, int writers, int each, int keySpace, long seed)
+    static long[] incrementAndDrain(Strategy.Run run, int writers, int calls, int keySpace, long seed)
             throws Exception {
         long[][] expected = new long[writers][keySpace];
         CountDownLatch go = new CountDownLatch(1);
@@ -40,11 +42,16 @@ final class Writers {
                 SplittableRandom ids = new SplittableRandom(seed * 1_000_003L + w);
                 done.add(threads.submit(() -> {
                     try (Strategy.Incrementer incrementer = run.incrementer()) {
+                        long[] batch = new long[incrementer.incrementsPerCall()];
                         go.await();
-                        for (int i = 0; i < each; i++) {
-                            int index = ids.nextInt(keySpace);
-                            incrementer.increment(index + 1);
-                            mine[index]++;
+                        for (int i = 0; i < calls; i++) {
+                            for (int j = 0; j < batch.length; j++) {
+                                batch[j] = ids.nextInt(keySpace) + 1;
+                            }
+                            incrementer.incrementEach(batch);
+                            for (long recordId : batch) {
+                                mine[(int) recordId - 1]++;
+                            }
                         }
                     }
                     return null;
