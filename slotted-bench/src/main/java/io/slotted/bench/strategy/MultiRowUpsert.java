@@ -7,6 +7,7 @@ import java.sql.SQLException;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.Locale;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * {@code limit-N}: the database's own limit, with no Slotted in the write path. Each writer loops on
@@ -16,13 +17,13 @@ import java.util.Locale;
  * itself commits in statements of that size, on this machine, with these writers.
  *
  * <p>The harness hands each call N increments drawn from the cell's workload, and counts each as
- * one increment, with one latency for the statement. A counter drawn once is its row
- * {@code (record_id, 0)}; a counter drawn again in the same statement takes its next row
- * {@code (record_id, 1)}, and so on, so a statement never names a row twice and every draw lands:
- * under the Zipf workload the rows are the draws' counters, the popular ones spread over a few
- * rows; under the hot workload they are the one counter's rows 0 to N-1, the same for every
- * writer, so that every statement contends with every other as every hot increment does. A
- * counter's total is the sum of its rows, which is what the exactness check reads back.
+ * one increment, with one latency for the statement. Every writer writes rows of its own, so that
+ * no statement waits for another's row locks and the rate is the database's own, not its lock
+ * queue's: writer {@code w}'s k-th draw of a counter in a statement is its row
+ * {@code (record_id, w × N + k)}, and a statement never names a row twice. Under the hot workload
+ * each writer upserts its own N rows of the one counter; under the Zipf workload a writer's rows
+ * are its draws' counters. A counter's total is the sum of its rows, which is what the exactness
+ * check reads back.
  *
  * <p>Rows are sent sorted by {@code (record_id, part)}, so that writers whose statements share rows
  * lock them in the same order and wait for each other rather than deadlock. The upsert is
@@ -75,7 +76,7 @@ public final class MultiRowUpsert implements Strategy {
                     "CREATE TABLE " + table + " (record_id BIGINT NOT NULL, part INT NOT NULL,"
                             + " count BIGINT NOT NULL, PRIMARY KEY (record_id, part))");
             return new UpsertRun(pool, table, syntax, rows, keySpace,
-                    BenchPool.sharingNote(writers, maxConnections));
+                    BenchPool.sharingNote(writers, maxConnections), new AtomicInteger());
         } catch (SQLException | RuntimeException e) {
             pool.close();
             throw e;
@@ -129,12 +130,12 @@ public final class MultiRowUpsert implements Strategy {
      * Binds a call's counters to an upsert: sorted, each counter's repeats on its next rows.
      * Sorting a copy leaves the harness's array as it was.
      */
-    private static void bind(PreparedStatement upsert, long[] recordIds) throws SQLException {
+    private static void bind(PreparedStatement upsert, long[] recordIds, int firstPart) throws SQLException {
         long[] sorted = recordIds.clone();
         Arrays.sort(sorted);
-        int part = 0;
+        int part = firstPart;
         for (int i = 0; i < sorted.length; i++) {
-            part = i > 0 && sorted[i] == sorted[i - 1] ? part + 1 : 0;
+            part = i > 0 && sorted[i] == sorted[i - 1] ? part + 1 : firstPart;
             upsert.setLong(2 * i + 1, sorted[i]);
             upsert.setInt(2 * i + 2, part);
         }
@@ -148,7 +149,7 @@ public final class MultiRowUpsert implements Strategy {
      *     writer has its own
      */
     private record UpsertRun(HikariDataSource pool, String table, Syntax syntax, int rows,
-            int keySpace, String sharing) implements Run {
+            int keySpace, String sharing, AtomicInteger writers) implements Run {
 
         @Override
         public Incrementer incrementer() throws SQLException {
@@ -157,10 +158,10 @@ public final class MultiRowUpsert implements Strategy {
         }
 
         /** Upserts a call's counters with a statement of their own size, prepared for the call. */
-        void upsertOnce(Connection connection, long[] recordIds) throws SQLException {
+        void upsertOnce(Connection connection, long[] recordIds, int firstPart) throws SQLException {
             try (PreparedStatement upsert = connection.prepareStatement(
                     syntax.sql(table, recordIds.length))) {
-                bind(upsert, recordIds);
+                bind(upsert, recordIds, firstPart);
                 upsert.executeUpdate();
             }
         }
@@ -189,9 +190,12 @@ public final class MultiRowUpsert implements Strategy {
      */
     private abstract static class Upserter implements Incrementer {
         final UpsertRun run;
+        /** The first of the writer's own rows of each counter. */
+        final int firstPart;
 
         Upserter(UpsertRun run) {
             this.run = run;
+            this.firstPart = run.writers().getAndIncrement() * run.rows();
         }
 
         @Override
@@ -228,10 +232,10 @@ public final class MultiRowUpsert implements Strategy {
         @Override
         public void incrementEach(long[] recordIds) throws SQLException {
             if (recordIds.length != run.rows()) {
-                run.upsertOnce(connection, recordIds);
+                run.upsertOnce(connection, recordIds, firstPart);
                 return;
             }
-            bind(upsert, recordIds);
+            bind(upsert, recordIds, firstPart);
             upsert.executeUpdate();
         }
 
@@ -254,7 +258,7 @@ public final class MultiRowUpsert implements Strategy {
         @Override
         public void incrementEach(long[] recordIds) throws SQLException {
             try (Connection connection = run.pool().getConnection()) {
-                run.upsertOnce(connection, recordIds);
+                run.upsertOnce(connection, recordIds, firstPart);
             }
         }
     }

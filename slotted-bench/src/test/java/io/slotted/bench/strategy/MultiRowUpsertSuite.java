@@ -56,14 +56,14 @@ class MultiRowUpsertSuite {
     }
 
     @Test
-    void limit32_oneHotCounter_everyCallUpsertsTheSame32RowsOfIt() throws Exception {
+    void limit32_oneHotCounter_eachWriterUpsertsItsOwn32RowsOfIt() throws Exception {
         String cell = cell();
         try (Strategy.Run run = limit(32, 64).open(cell, 8, 1)) {
             Writers.incrementAndDrain(run, 8, 50, 1, SEED);
 
             assertThat(run.totals()).containsExactly(8 * 50 * 32L);
-            Map<Integer, Long> everyPart = IntStream.range(0, 32).boxed()
-                    .collect(Collectors.toMap(part -> part, part -> 8 * 50L));
+            Map<Integer, Long> everyPart = IntStream.range(0, 8 * 32).boxed()
+                    .collect(Collectors.toMap(part -> part, part -> 50L));
             assertThat(partsOfCounter1("bench_limit_32_" + cell)).isEqualTo(everyPart);
         }
     }
