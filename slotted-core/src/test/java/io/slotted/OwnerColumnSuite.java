@@ -97,6 +97,11 @@ class OwnerColumnSuite extends CounterTableTest {
         return longPairs("SELECT 0, COUNT(*) FROM " + table + " WHERE record_type = " + TYPE).get(0L);
     }
 
+    private long nonZeroSlotRows() {
+        return longPairs("SELECT 0, COUNT(*) FROM " + table + " WHERE record_type = " + TYPE
+                + " AND count <> 0").get(0L);
+    }
+
     private Map<Long, Long> longPairs(String sql) {
         Map<Long, Long> pairs = new HashMap<>();
         try (Connection connection = db.dataSource().getConnection();
@@ -193,7 +198,8 @@ class OwnerColumnSuite extends CounterTableTest {
         counters.owners().rollUpNow();
         assertThat(columns()).isEqualTo(allIds(expected));
         if (mode == OwnerMode.FOLD) {
-            assertThat(slotRows()).as("fold leaves no slot rows behind").isZero();
+            assertThat(nonZeroSlotRows()).as("fold leaves the rows it folds at 0").isZero();
+            assertThat(slotRows()).as("for the next increments to update").isPositive();
         } else {
             assertThat(slotSums()).as("copy keeps the whole count in the slots").isEqualTo(expected);
         }
@@ -234,6 +240,184 @@ class OwnerColumnSuite extends CounterTableTest {
         assertThat(b.getAll(TYPE, LongStream.range(0, OWNERS).boxed().toList())).isEqualTo(withBase);
         assertThat(db.deadlocksDetected().orElse(0)).as("deadlocks on the server")
                 .isEqualTo(deadlocksBefore);
+    }
+
+    // ---------------------------------------------------------------- rows left at 0, and their sweep
+
+    /** Longer than a counter must stay at 0, unvisited, before the sweep deletes its rows (a minute). */
+    private static final Duration PAST_A_SWEEP = Duration.ofMinutes(2);
+
+    /**
+     * Counters whose type is bound in fold mode to an owner table of {@value #OWNERS} rows at 0, on
+     * a clock the test moves, already past the grace a new binding waits.
+     */
+    private SlottedCounters foldedOn(MutableClock clock, SlottedCountersBuilder builder) {
+        ownerTable("BIGINT", id -> 0);
+        SlottedCounters counters = migrated(builder.clock(clock));
+        counters.owners().adopt(TYPE, ownerColumn(), OwnerMode.FOLD);
+        clock.advance(Duration.ofSeconds(10));
+        return counters;
+    }
+
+    @Test
+    void rollUp_repeatedWhile32WritersAddKnownDeltas_columnPlusSlotsExactAndRowsLeftAtZero() throws Exception {
+        ownerTable("BIGINT", id -> 1_000);
+        SlottedCounters counters = migrated(builder());
+        counters.owners().adopt(TYPE, ownerColumn(), OwnerMode.FOLD);
+        counters.owners().rollUpNow(); // waits out the grace a new binding gets
+        AtomicBoolean writing = new AtomicBoolean(true);
+        ExecutorService roller = Executors.newSingleThreadExecutor();
+        Future<Long> rolled = roller.submit(() -> {
+            long countersRolledUp = 0;
+            while (writing.get()) {
+                countersRolledUp += counters.owners().rollUpNow().countersRolledUp();
+            }
+            return countersRolledUp;
+        });
+
+        Map<Long, Long> expected = writeFor(32, Duration.ofSeconds(4), 31L,
+                (id, delta) -> counters.add(TYPE, id, delta));
+        writing.set(false);
+        long countersRolledUp = rolled.get(1, TimeUnit.MINUTES);
+        roller.shutdown();
+
+        Map<Long, Long> withBase = new HashMap<>();
+        allIds(expected).forEach((id, n) -> withBase.put(id, n + 1_000));
+        assertThat(countersRolledUp).as("counters rolled up while the writers wrote").isPositive();
+        assertThat(plus(columns(), slotSums())).as("column plus slots").isEqualTo(withBase);
+        long rows = slotRows();
+        counters.owners().rollUpNow();
+        assertThat(columns()).isEqualTo(withBase);
+        assertThat(nonZeroSlotRows()).isZero();
+        assertThat(slotRows()).as("rows are left at 0, not deleted").isEqualTo(rows);
+    }
+
+    @Test
+    void rollUp_counterIncrementedAfterItsFold_updatesItsRowAtZeroRatherThanInsertingOne() {
+        ownerTable("BIGINT", id -> 100);
+        SlottedCounters counters = migrated(builder().slots(1));
+        counters.owners().adopt(TYPE, ownerColumn(), OwnerMode.FOLD);
+        counters.add(TYPE, 4L, 5);
+        counters.owners().rollUpNow();
+        long rowsAfterFold = slotRows();
+
+        counters.add(TYPE, 4L, 3);
+
+        assertThat(rowsAfterFold).isEqualTo(1);
+        assertThat(slotRows()).as("the increment updated the row at 0").isEqualTo(1);
+        assertThat(slotSums()).containsExactly(Map.entry(4L, 3L));
+        assertThat(columns()).containsEntry(4L, 105L);
+        assertThat(counters.get(TYPE, 4L)).isEqualTo(108);
+        RollUpReport second = counters.owners().rollUpNow();
+        assertThat(second.countersRolledUp()).isEqualTo(1);
+        assertThat(columns()).containsEntry(4L, 108L);
+        assertThat(counters.owners().rollUpNow().countersRolledUp()).as("rows at 0 are not rolled up").isZero();
+    }
+
+    @Test
+    void sweep_deletesTheRowsOfCountersAtZeroForAMinute_andKeepsThoseStillCounting() {
+        MutableClock clock = new MutableClock();
+        SlottedCounters counters = foldedOn(clock, builder().slots(1));
+        counters.add(TYPE, 1L, 2);
+        counters.add(TYPE, 2L, 3);
+        counters.owners().rollUpNow();
+        long rowsAtZero = slotRows();
+
+        clock.advance(PAST_A_SWEEP);
+        counters.add(TYPE, 2L, 4);
+        counters.owners().rollUpNow(); // the first sweep: 1 was rolled up since the start, 2 just now
+        long afterFirstSweep = slotRows();
+        clock.advance(PAST_A_SWEEP);
+        counters.add(TYPE, 2L, 1);
+        counters.owners().rollUpNow(); // 1 has stayed at 0 since the first sweep; 2 was rolled up again
+        Map<Long, Long> afterSecondSweep = longPairs("SELECT record_id, COUNT(*) FROM " + table
+                + " WHERE record_type = " + TYPE + " GROUP BY record_id");
+        clock.advance(PAST_A_SWEEP);
+        counters.owners().rollUpNow(); // 2 has stayed at 0 since the second
+
+        assertThat(rowsAtZero).isEqualTo(2);
+        assertThat(afterFirstSweep).as("nothing was cold yet").isEqualTo(2);
+        assertThat(afterSecondSweep).as("only 1's row was deleted").containsOnlyKeys(2L);
+        assertThat(slotRows()).isZero();
+        assertThat(columns()).containsEntry(1L, 2L).containsEntry(2L, 8L);
+        assertThat(counters.getAll(TYPE, List.of(1L, 2L))).containsExactly(Map.entry(1L, 2L), Map.entry(2L, 8L));
+    }
+
+    @Test
+    void sweep_ofThousandsOfColdCounters_isSpreadOverTheRollUpsThatFollow() throws SQLException {
+        MutableClock clock = new MutableClock();
+        SlottedCounters counters = foldedOn(clock, builder());
+        try (Connection connection = db.dataSource().getConnection();
+                PreparedStatement insert = connection.prepareStatement("INSERT INTO " + table
+                        + " (record_type, record_id, slot, count) VALUES (" + TYPE + ", ?, 0, 0)")) {
+            for (long id = 10_000; id < 13_000; id++) {
+                insert.setLong(1, id);
+                insert.addBatch();
+            }
+            insert.executeBatch();
+        }
+        counters.owners().rollUpNow();
+        clock.advance(PAST_A_SWEEP);
+
+        counters.owners().rollUpNow();
+        long afterOne = slotRows();
+        for (int i = 0; i < 5; i++) {
+            counters.owners().rollUpNow();
+        }
+
+        assertThat(afterOne).as("swept by the first roll-up after the listing").isBetween(1L, 2_999L);
+        assertThat(slotRows()).as("and the rest by those after it").isZero();
+    }
+
+    @Test
+    void sweep_repeatedWhile16WritersIncrementTheCountersItSweeps_losesNothing() throws Exception {
+        MutableClock clock = new MutableClock();
+        SlottedCounters counters = foldedOn(clock, builder());
+        Map<Long, Long> first = writeFor(16, Duration.ofMillis(500), 41L,
+                (id, delta) -> counters.add(TYPE, id, delta));
+        counters.owners().rollUpNow();
+        long rowsAtZero = slotRows();
+        AtomicBoolean writing = new AtomicBoolean(true);
+        ExecutorService sweeper = Executors.newSingleThreadExecutor();
+        Future<Long> fewestRows = sweeper.submit(() -> {
+            long fewest = Long.MAX_VALUE;
+            while (writing.get()) {
+                clock.advance(PAST_A_SWEEP); // every roll-up sweeps what the one before did not visit
+                counters.owners().rollUpNow();
+                fewest = Math.min(fewest, slotRows());
+            }
+            return fewest;
+        });
+
+        // Uniform over the ids rather than Zipf: most counters are cold between two roll-ups, so
+        // increments keep meeting the sweep on the rows it is deleting.
+        Map<Long, Long> during = new ConcurrentHashMap<>();
+        long until = System.nanoTime() + Duration.ofSeconds(4).toNanos();
+        runConcurrently(16, t -> {
+            Random random = new Random(42L + t);
+            while (System.nanoTime() < until) {
+                long id = random.nextInt(OWNERS);
+                long delta = 1 + random.nextInt(5);
+                counters.add(TYPE, id, delta);
+                during.merge(id, delta, Long::sum);
+            }
+        });
+        writing.set(false);
+        long fewest = fewestRows.get(1, TimeUnit.MINUTES);
+        sweeper.shutdown();
+
+        Map<Long, Long> expected = allIds(plus(first, during));
+        assertThat(rowsAtZero).isPositive();
+        assertThat(fewest).as("rows were swept while the writers wrote").isLessThan(rowsAtZero);
+        assertThat(plus(columns(), slotSums())).as("column plus slots").isEqualTo(expected);
+        assertThat(counters.getAll(TYPE, LongStream.range(0, OWNERS).boxed().toList())).isEqualTo(expected);
+        counters.owners().rollUpNow();
+        clock.advance(PAST_A_SWEEP);
+        counters.owners().rollUpNow();
+        clock.advance(PAST_A_SWEEP);
+        counters.owners().rollUpNow();
+        assertThat(columns()).isEqualTo(expected);
+        assertThat(slotRows()).as("every counter went cold and was swept").isZero();
     }
 
     // ---------------------------------------------------------------- adopt and release
@@ -327,7 +511,7 @@ class OwnerColumnSuite extends CounterTableTest {
         counters.owners().rollUpNow();
         assertThat(columns()).containsEntry(456L, 110L);
         assertThat(counters.get(TYPE, 456L)).isEqualTo(110);
-        assertThat(slotRows()).isZero();
+        assertThat(nonZeroSlotRows()).isZero();
     }
 
     // ---------------------------------------------------------------- bad input

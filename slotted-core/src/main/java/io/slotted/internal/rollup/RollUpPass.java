@@ -26,17 +26,23 @@ import java.util.Map;
  * One roll-up of one counter type into its owner column.
  *
  * <p>Fold mode touches only counters that changed, and needs no record of which did: a folded
- * counter's slot rows are deleted as its sum moves into the column, so the counters that have slot
- * rows are exactly those changed since their last roll-up. The pass lists them, then takes them
- * in chunks of {@value #CHUNK}, each one transaction: lock the chunk's slot rows
- * ({@code SELECT … FOR UPDATE}, in key order like every writer), lock their owner rows, set each
- * column to its value plus the sum of the rows read, and delete exactly the rows read. An increment
- * that commits meanwhile either waited for those row locks and lands after the roll-up, in a row
- * that is no longer deleted, or wrote a slot row the pass never read; it is never moved twice or
- * lost. A pass cut off anywhere leaves every counter either wholly before or wholly after its
- * chunk's transaction, and the next pass takes whatever is left, so roll-ups converge after a
- * crash. Read committed isolation keeps InnoDB from locking the gaps between slot rows, so writers
- * creating new slot rows do not wait for the pass.
+ * counter's slot rows are left at 0 as its sum moves into the column, so the counters with a slot
+ * row holding something else are exactly those changed since their last roll-up. The pass lists
+ * them, then takes them in chunks of {@value #CHUNK}, each one transaction: lock the chunk's slot
+ * rows ({@code SELECT … FOR UPDATE}, in key order like every writer), lock their owner rows, set
+ * each column to its value plus the sum of the rows read, and take out of each row exactly what was
+ * read from it, by its whole key. An increment that commits meanwhile either waited for those row
+ * locks and lands after the roll-up, on top of the row's 0, or wrote a slot row the pass never
+ * read; it is never moved twice or lost. A pass cut off anywhere leaves every counter either wholly
+ * before or wholly after its chunk's transaction, and the next pass takes whatever is left, so
+ * roll-ups converge after a crash. Read committed isolation keeps InnoDB from locking the gaps
+ * between slot rows, so writers creating new slot rows do not wait for the pass.
+ *
+ * <p>Leaving the rows at 0 rather than deleting them spares the writers: a hot counter's next
+ * increments update rows that exist instead of inserting them again (with the rows deleted, the
+ * writers kept 0.64× their throughput without roll-ups; docs/benchmarks.md). Subtracting what was
+ * read is the same as setting 0 under the lock, and would lose nothing even without it. The rows of
+ * counters that stay at 0 are deleted later by {@link ZeroRowSweep}.
  *
  * <p>A counter without an owner row keeps its slots, where reads still find it; a roll-up that
  * would leave the column's range is refused for that counter alone, which also keeps its slots.
@@ -61,18 +67,20 @@ final class RollUpPass {
     }
 
     /**
-     * Moves every changed counter's slot sum into the owner column.
+     * Moves every changed counter's slot sum into the owner column, leaving its slot rows at 0.
      *
      * @param registration the bound type
      * @param range what the column can hold
      * @param update how the column's new value is made
+     * @param warm where the counters visited are recorded
      * @return what was rolled up
      */
-    RollUpReport fold(Registration registration, ColumnRange range, ColumnUpdate update) {
+    RollUpReport fold(Registration registration, ColumnRange range, ColumnUpdate update, WarmCounters warm) {
         int type = registration.recordType();
         OwnerStatements owner = database.ownerStatements(registration.owner());
-        List<Long> ids = retrier.read("list the counters of record_type " + type + " with slot rows",
-                (connection, dialect) -> SlotRows.ids(connection, database.slotStatements(), type, 0));
+        List<Long> ids = retrier.read("list the changed counters of record_type " + type,
+                (connection, dialect) -> update.counters(connection, database.slotStatements(), type));
+        warm.add(ids);
         RollUpReport total = new RollUpReport(1, 0, 0, List.of());
         for (int from = 0; from < ids.size(); from += CHUNK) {
             List<Long> chunk = ids.subList(from, Math.min(ids.size(), from + CHUNK));
@@ -110,7 +118,7 @@ final class RollUpPass {
         long rolled = 0;
         long withoutOwner = 0;
         List<String> refused = new ArrayList<>();
-        List<LockedSlots> toDelete = new ArrayList<>();
+        List<LockedSlots> toZero = new ArrayList<>();
         Map<Long, Long> toSet = new LinkedHashMap<>();
         for (Map.Entry<Long, LockedSlots> entry : sums.entrySet()) {
             long id = entry.getKey();
@@ -124,11 +132,11 @@ final class RollUpPass {
                 refused.add("counter (record_type=" + type + ", record_id=" + id + "): " + problem);
                 continue;
             }
-            toDelete.add(sum);
+            toZero.add(sum);
             rolled += toSet.containsKey(id) ? 1 : 0;
         }
         setColumns(connection, owner, toSet);
-        SlotRows.delete(connection, database.slotStatements(), type, toDelete);
+        SlotRows.zero(connection, database.slotStatements(), type, toZero);
         connection.commit();
         return new RollUpReport(0, rolled, withoutOwner, refused);
     }

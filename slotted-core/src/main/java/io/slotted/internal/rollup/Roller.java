@@ -41,6 +41,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>A newly bound fold-mode type is not rolled up until {@link TypeRegistry#GRACE} has passed, so
  * that no process still reads it without its owner column.
+ *
+ * <p>Fold-mode roll-ups leave the rows they fold at 0; after each roll-up, under the same lock, the
+ * {@link ZeroRowSweep} deletes some of those of counters that have stayed at 0 for a minute, and a
+ * release deletes every row at 0 once everything is in the column.
  */
 public final class Roller implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Roller.class);
@@ -51,6 +55,7 @@ public final class Roller implements AutoCloseable {
     private final SlottedConfig config;
     private final StatsRecorder stats;
     private final RollUpPass pass;
+    private final ZeroRowSweep sweep;
     private final Map<OwnerColumn, ColumnRange> ranges = new ConcurrentHashMap<>();
     /**
      * Guards starting and stopping. A lock rather than {@code synchronized}: close waits for a
@@ -78,6 +83,7 @@ public final class Roller implements AutoCloseable {
         this.config = config;
         this.stats = stats;
         this.pass = new RollUpPass(database, retrier);
+        this.sweep = new ZeroRowSweep(database, retrier, config.clock());
     }
 
     /** Starts rolling up in the background if the configuration asks for it. */
@@ -133,6 +139,8 @@ public final class Roller implements AutoCloseable {
                                     + " is not bound to an owner column, so there is nothing to release;"
                                     + " nothing was changed"));
                     RollUpReport folded = foldAll(bound);
+                    long swept = sweep.sweepAll(recordType);
+                    LOG.debug("release of record_type {} deleted {} slot rows at 0", recordType, swept);
                     if (bound.slots() > 0) {
                         registry.write(lock, Optional.of(bound), new Registration(recordType, null,
                                 null, bound.slots(), 0, 0));
@@ -150,7 +158,8 @@ public final class Roller implements AutoCloseable {
     private RollUpReport foldAll(Registration bound) {
         boolean folds = bound.mode() == OwnerMode.FOLD;
         ColumnRange range = folds ? range(bound.owner()).folded() : range(bound.owner());
-        return pass.fold(bound, range, folds ? ColumnUpdate.ADD : ColumnUpdate.REPLACE);
+        return pass.fold(bound, range, folds ? ColumnUpdate.ADD : ColumnUpdate.REPLACE,
+                sweep.warm(bound.recordType()));
     }
 
     private void tick() {
@@ -201,8 +210,8 @@ public final class Roller implements AutoCloseable {
                     }
                     Registration bound = locked.get();
                     ColumnRange range = range(bound.owner());
-                    RollUpReport report = bound.mode() == OwnerMode.FOLD
-                            ? pass.fold(bound, range.folded(), ColumnUpdate.ADD) : pass.copy(bound, range);
+                    RollUpReport report = bound.mode() == OwnerMode.FOLD ? fold(bound, range)
+                            : pass.copy(bound, range);
                     registry.rolledUp(lock, recordType, started);
                     lock.commit();
                     stats.rolledUp(report.countersRolledUp());
@@ -212,6 +221,17 @@ public final class Roller implements AutoCloseable {
                     }
                     return Optional.of(report);
                 }));
+    }
+
+    /** A fold-mode roll-up, then part of the sweep of cold counters' rows at 0. */
+    private RollUpReport fold(Registration bound, ColumnRange range) {
+        int type = bound.recordType();
+        RollUpReport report = pass.fold(bound, range.folded(), ColumnUpdate.ADD, sweep.warm(type));
+        long swept = sweep.sweepSome(type);
+        if (swept > 0) {
+            LOG.debug("deleted {} slot rows at 0 of cold counters of record_type {}", swept, type);
+        }
+        return report;
     }
 
     private Map<Integer, Registration> bindings() {

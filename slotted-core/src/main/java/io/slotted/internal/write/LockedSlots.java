@@ -7,6 +7,7 @@ import java.util.List;
 public final class LockedSlots {
     private final long recordId;
     private final List<Integer> slots = new ArrayList<>();
+    private final List<Long> counts = new ArrayList<>();
     private long total;
     private boolean overflowed;
 
@@ -16,6 +17,7 @@ public final class LockedSlots {
 
     void add(int slot, long count) {
         slots.add(slot);
+        counts.add(count);
         try {
             total = Math.addExact(total, count);
         } catch (ArithmeticException e) {
@@ -39,6 +41,24 @@ public final class LockedSlots {
      */
     public List<Integer> slots() {
         return List.copyOf(slots);
+    }
+
+    /**
+     * The counts of the locked rows, in the order of {@link #slots()}.
+     *
+     * @return each row's count as read
+     */
+    public List<Long> counts() {
+        return List.copyOf(counts);
+    }
+
+    /**
+     * Whether every locked row holds 0, which a sum of 0 does not tell.
+     *
+     * @return true if no row holds anything
+     */
+    public boolean allZero() {
+        return counts.stream().allMatch(count -> count == 0);
     }
 
     /**

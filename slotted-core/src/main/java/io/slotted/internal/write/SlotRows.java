@@ -21,7 +21,7 @@ import java.util.SortedMap;
 import java.util.function.ToIntFunction;
 
 /**
- * The one way slot rows are upserted, locked and deleted, for every write path and roll-up.
+ * The one way slot rows are upserted, locked, zeroed and deleted, for every write path and roll-up.
  *
  * <p>A write sums its increments per counter first, so each counter is one row; rows go to the
  * database in counter order, so that two writes holding some of the same counters take their row
@@ -145,10 +145,45 @@ public final class SlotRows {
      */
     public static List<Long> ids(Connection connection, SlotStatements sql, int recordType, int fromSlot)
             throws SQLException {
+        return ids(connection, sql.idsFromSlot(), recordType, fromSlot);
+    }
+
+    /**
+     * The ids of a type's counters that have a slot row holding something other than 0, without
+     * locking them.
+     *
+     * @param connection an open connection
+     * @param sql the counter table's statements
+     * @param recordType the type
+     * @return the ids, ascending
+     * @throws SQLException if the read fails
+     */
+    public static List<Long> changedIds(Connection connection, SlotStatements sql, int recordType)
+            throws SQLException {
+        return ids(connection, sql.changedIds(), recordType);
+    }
+
+    /**
+     * The ids of a type's counters whose slot rows all hold 0, without locking them.
+     *
+     * @param connection an open connection
+     * @param sql the counter table's statements
+     * @param recordType the type
+     * @return the ids, ascending
+     * @throws SQLException if the read fails
+     */
+    public static List<Long> zeroIds(Connection connection, SlotStatements sql, int recordType)
+            throws SQLException {
+        return ids(connection, sql.zeroIds(), recordType);
+    }
+
+    /** The ids a query returns, given its integer parameters. */
+    private static List<Long> ids(Connection connection, String sql, int... parameters) throws SQLException {
         List<Long> ids = new ArrayList<>();
-        try (PreparedStatement select = connection.prepareStatement(sql.idsFromSlot())) {
-            select.setInt(1, recordType);
-            select.setInt(2, fromSlot);
+        try (PreparedStatement select = connection.prepareStatement(sql)) {
+            for (int i = 0; i < parameters.length; i++) {
+                select.setInt(i + 1, parameters[i]);
+            }
             try (ResultSet rows = select.executeQuery()) {
                 while (rows.next()) {
                     ids.add(rows.getLong(1));
@@ -211,13 +246,83 @@ public final class SlotRows {
         try (PreparedStatement delete = connection.prepareStatement(sql.deleteSlot())) {
             for (LockedSlots rows : locked) {
                 for (int slot : rows.slots()) {
-                    delete.setInt(1, recordType);
-                    delete.setLong(2, rows.recordId());
-                    delete.setInt(3, slot);
+                    bindKey(delete, 1, recordType, rows.recordId(), slot);
                     delete.addBatch();
                 }
             }
             delete.executeBatch();
         }
+    }
+
+    /**
+     * Takes out of each locked row exactly what {@link #lock} read from it, leaving it at 0, so
+     * that the counter's next increment updates the row rather than inserting it again. Under the
+     * lock the row still holds what was read, so this is the same as setting it to 0; subtracting
+     * keeps every increment even where it would not be. Rows read as 0 are not written.
+     *
+     * @param connection the connection holding the locks
+     * @param sql the counter table's statements
+     * @param recordType the type
+     * @param locked the locked rows to zero
+     * @throws SQLException if an update fails
+     */
+    public static void zero(Connection connection, SlotStatements sql, int recordType,
+            Collection<LockedSlots> locked) throws SQLException {
+        try (PreparedStatement update = connection.prepareStatement(sql.subtractFromSlot())) {
+            int rows = 0;
+            for (LockedSlots counter : locked) {
+                List<Integer> slots = counter.slots();
+                List<Long> counts = counter.counts();
+                for (int i = 0; i < slots.size(); i++) {
+                    if (counts.get(i) != 0) {
+                        update.setLong(1, counts.get(i));
+                        bindKey(update, 2, recordType, counter.recordId(), slots.get(i));
+                        update.addBatch();
+                        rows++;
+                    }
+                }
+            }
+            if (rows > 0) {
+                update.executeBatch();
+            }
+        }
+    }
+
+    /**
+     * Deletes the locked rows that hold 0, each by its whole key and only if it still holds 0.
+     *
+     * @param connection the connection holding the locks
+     * @param sql the counter table's statements
+     * @param recordType the type
+     * @param locked the locked rows, read as 0
+     * @return how many rows were deleted
+     * @throws SQLException if a delete fails
+     */
+    public static long deleteZeros(Connection connection, SlotStatements sql, int recordType,
+            Collection<LockedSlots> locked) throws SQLException {
+        if (locked.isEmpty()) {
+            return 0;
+        }
+        try (PreparedStatement delete = connection.prepareStatement(sql.deleteZeroSlot())) {
+            for (LockedSlots counter : locked) {
+                for (int slot : counter.slots()) {
+                    bindKey(delete, 1, recordType, counter.recordId(), slot);
+                    delete.addBatch();
+                }
+            }
+            long deleted = 0;
+            for (int count : delete.executeBatch()) {
+                deleted += Math.max(0, count);
+            }
+            return deleted;
+        }
+    }
+
+    /** Binds a slot row's whole key from parameter {@code at} on. */
+    private static void bindKey(PreparedStatement statement, int at, int recordType, long recordId, int slot)
+            throws SQLException {
+        statement.setInt(at, recordType);
+        statement.setLong(at + 1, recordId);
+        statement.setInt(at + 2, slot);
     }
 }

@@ -118,7 +118,8 @@ final class SlottedTableChecks {
     }
 
     private Optional<Check> spread(Connection connection) {
-        String sql = "SELECT record_type, COUNT(DISTINCT record_id), COUNT(*), MAX(slot) FROM " + table
+        String sql = "SELECT record_type, COUNT(DISTINCT record_id), COUNT(*), MAX(slot),"
+                + " SUM(CASE WHEN count = 0 THEN 1 ELSE 0 END) FROM " + table
                 + " WHERE record_type <> " + SlottedCounters.RESERVED_RECORD_TYPE
                 + " GROUP BY record_type ORDER BY record_type";
         List<String> types = new ArrayList<>();
@@ -126,16 +127,20 @@ final class SlottedTableChecks {
             while (rows.next()) {
                 long counters = rows.getLong(2);
                 long slotRows = rows.getLong(3);
+                long zero = rows.getLong(5);
                 types.add(String.format(Locale.ROOT, "type %d: %,d counters in %,d slot rows (%.1f each,"
-                        + " highest slot %d)", rows.getInt(1), counters, slotRows,
-                        counters == 0 ? 0.0 : (double) slotRows / counters, rows.getInt(4)));
+                        + " highest slot %d%s)", rows.getInt(1), counters, slotRows,
+                        counters == 0 ? 0.0 : (double) slotRows / counters, rows.getInt(4),
+                        zero == 0 ? "" : String.format(Locale.ROOT, ", %,d of the rows at 0", zero)));
             }
             return null;
         });
         return Optional.of(Check.ok(table + ": slots per counter",
                 types.isEmpty() ? "no counters yet" : String.join("; ", types),
                 "a hot counter spread over more slots waits less for row locks; one on a single"
-                        + " slot row is an ordinary hot row"));
+                        + " slot row is an ordinary hot row; a fold-mode roll-up leaves the rows it folds"
+                        + " at 0 for the next increments to update, and deletes those that stay at 0 for a"
+                        + " minute"));
     }
 
     /** The original pattern's table: an auto-increment id, which each new slot row consumes. */

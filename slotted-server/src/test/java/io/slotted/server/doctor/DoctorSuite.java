@@ -238,6 +238,20 @@ class DoctorSuite {
         assertThat(check(report, seed + ": slots per counter").value()).contains("type 1: 1 counters");
     }
 
+    @Test
+    void slotsPerCounter_countsTheRowsARollUpLeftAtZero() {
+        String counters = table + "_zeros";
+        db.execute(db.seedTableDdl(counters));
+        db.execute("INSERT INTO " + counters + " (record_type, record_id, slot, count) VALUES (1, 1, 0, 5)");
+        db.execute("INSERT INTO " + counters + " (record_type, record_id, slot, count) VALUES (1, 1, 1, 0)");
+        db.execute("INSERT INTO " + counters + " (record_type, record_id, slot, count) VALUES (1, 2, 0, 0)");
+
+        DoctorReport report = examine(Duration.ZERO, counters);
+
+        assertThat(check(report, counters + ": slots per counter").value())
+                .isEqualTo("type 1: 2 counters in 3 slot rows (1.5 each, highest slot 1, 2 of the rows at 0)");
+    }
+
     /** Moves the seed table's next id to 2,100,000,001. */
     private void exhaustIds(String seedTable) {
         db.restartSeedIdsAt(seedTable, 2_100_000_001L);

@@ -4,10 +4,12 @@ import io.slotted.internal.sql.TableName;
 import java.util.Collections;
 
 /**
- * The statements that read, lock and delete a counter table's slot rows outside the flush: the
- * roll-up, a set, a shrink, a recount and a single read. Standard SQL that every supported database
- * takes; a dialect whose database needs other text returns a subclass from
- * {@code Dialect.slotStatements}. Locking reads take rows in key order, as every writer does.
+ * The statements that read, lock, zero and delete a counter table's slot rows outside the flush:
+ * the roll-up and its sweep, a set, a shrink, a recount and a single read. Standard SQL that every
+ * supported database takes; a dialect whose database needs other text returns a subclass from
+ * {@code Dialect.slotStatements}. Locking reads take rows in key order, as every writer does, and
+ * every write names one row by its whole key, so that it is a point lookup of a row the
+ * transaction already holds and can never scan into rows a flusher has locked.
  */
 public class SlotStatements {
     /** The counter table. */
@@ -34,6 +36,30 @@ public class SlotStatements {
     }
 
     /**
+     * The ids of a type's counters that have a slot row holding something other than 0, locking
+     * nothing: the counters a fold-mode roll-up has to visit, since it leaves the rows it folds at
+     * 0. It reads the type's range of the primary key, zero rows included; the sweep keeps those
+     * few. Binds the type.
+     *
+     * @return the SQL text; rows of ids, ascending
+     */
+    public String changedIds() {
+        return "SELECT DISTINCT record_id FROM " + counters + " WHERE record_type = ? AND count <> 0"
+                + " ORDER BY record_id";
+    }
+
+    /**
+     * The ids of a type's counters whose slot rows all hold 0, locking nothing: what the sweep
+     * may delete. Binds the type.
+     *
+     * @return the SQL text; rows of ids, ascending
+     */
+    public String zeroIds() {
+        return "SELECT record_id FROM " + counters + " WHERE record_type = ? GROUP BY record_id"
+                + " HAVING MIN(count) = 0 AND MAX(count) = 0 ORDER BY record_id";
+    }
+
+    /**
      * Reads and locks the slot rows of some counters of one type, in a slot or above, in key order.
      * Binds the type, the {@code ids} ids and the lowest slot.
      *
@@ -52,6 +78,26 @@ public class SlotStatements {
      */
     public String deleteSlot() {
         return "DELETE FROM " + counters + " WHERE record_type = ? AND record_id = ? AND slot = ?";
+    }
+
+    /**
+     * Takes an amount out of one slot row by its whole key: a roll-up takes what it read from a
+     * row it holds locked, which leaves the row at 0 for the next increment to update. Binds the
+     * amount, then type, id and slot.
+     *
+     * @return the SQL text
+     */
+    public String subtractFromSlot() {
+        return "UPDATE " + counters + " SET count = count - ? WHERE record_type = ? AND record_id = ? AND slot = ?";
+    }
+
+    /**
+     * Deletes one slot row by its whole key if it holds 0. Binds type, id and slot.
+     *
+     * @return the SQL text
+     */
+    public String deleteZeroSlot() {
+        return "DELETE FROM " + counters + " WHERE record_type = ? AND record_id = ? AND slot = ? AND count = 0";
     }
 
     /**
