@@ -205,30 +205,6 @@ final class FlushQueue {
     }
 
     /**
-     * Everything queued, waiting up to {@code millis} for something to arrive; none if nothing came
-     * or the flusher was interrupted.
-     */
-    List<List<Pending>> takeAll(long millis) {
-        List<List<Pending>> taken = takeAll();
-        if (!taken.isEmpty()) {
-            return taken;
-        }
-        Thread flusher = Thread.currentThread();
-        idleFlushers.add(flusher);
-        try {
-            // Looked again once registered: an increment queued just before would not wake it.
-            taken = takeAll();
-            if (taken.isEmpty() && !flusher.isInterrupted()) {
-                LockSupport.parkNanos(this, TimeUnit.MILLISECONDS.toNanos(millis));
-                taken = takeAll();
-            }
-            return taken;
-        } finally {
-            idleFlushers.remove(flusher);
-        }
-    }
-
-    /**
      * Idles the calling flusher until it is woken or {@code millis} pass. It counts as idle, so
      * that new work wakes it, from before {@code beforeParking} runs: what that finds nothing to
      * do about either wakes it or is seen by it. It parks only if {@code beforeParking} returns

@@ -1,6 +1,9 @@
 package io.slotted.internal.group;
 
 import io.slotted.internal.dialect.Dialect;
+import io.slotted.internal.group.commit.FlushAttempts;
+import io.slotted.internal.group.commit.FlushLedger;
+import io.slotted.internal.group.commit.HeldConnection;
 import io.slotted.internal.jdbc.Database;
 import io.slotted.internal.keys.IdempotencyKeys;
 import io.slotted.internal.sql.CounterKey;

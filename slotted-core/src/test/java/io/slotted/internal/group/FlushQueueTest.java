@@ -130,10 +130,13 @@ class FlushQueueTest {
     }
 
     @Test
-    void takeAllWaiting_isWokenByTheNextOffer() throws Exception {
+    void idleFlusher_isWokenByTheNextOffer() throws Exception {
         FlushQueue queue = queue(10, Duration.ZERO);
 
-        OnItsOwnThread<List<List<Pending>>> flusher = OnItsOwnThread.start(() -> queue.takeAll(HOUR.toMillis()));
+        OnItsOwnThread<List<List<Pending>>> flusher = OnItsOwnThread.start(() -> {
+            queue.idle(HOUR.toMillis(), () -> !queue.isEmpty());
+            return queue.takeAll();
+        });
         flusher.awaitParkedOn(on -> on == queue);
         queue.offer(released(7));
 

@@ -1,4 +1,4 @@
-package io.slotted.internal.group;
+package io.slotted.internal.group.commit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

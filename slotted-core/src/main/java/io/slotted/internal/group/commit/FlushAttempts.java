@@ -1,4 +1,4 @@
-package io.slotted.internal.group;
+package io.slotted.internal.group.commit;
 
 import io.slotted.OutcomeUnknownException;
 import io.slotted.SlottedConfig;
@@ -23,7 +23,7 @@ import java.time.Duration;
  *
  * <p>A connection lost once that was sent leaves the outcome unknown: the flush may be in the
  * database. From then on every attempt is told so, and must learn from the flusher's mark and the
- * ledger whether the flush landed before it writes it again ({@link LedgerFlush#resolve}). The
+ * ledger whether the flush landed before it writes it again ({@code LedgerFlush.resolve}). The
  * flag never goes back: a later attempt that fails before its own COMMIT leaves the lost one as
  * unknown as it was. Such a flush is tried until an attempt learns the outcome or the resolution
  * time runs out, however many attempts that takes: giving up earlier would leave callers not
@@ -34,10 +34,10 @@ import java.time.Duration;
  * that thread writes for other callers too (a caller leading a flush), and its interrupt must not
  * fail them, least of all once the outcome is unknown.
  */
-final class FlushAttempts {
+public final class FlushAttempts {
     /** One attempt at a flush, told whether an earlier attempt may have committed it. */
     @FunctionalInterface
-    interface Try<T> {
+    public interface Try<T> {
         Attempt<T> run(boolean outcomeUnknown);
     }
 
@@ -47,7 +47,7 @@ final class FlushAttempts {
     private final Ticker ticker;
     private final StatsRecorder stats;
 
-    FlushAttempts(TableName table, SlottedConfig config, StatsRecorder stats) {
+    public FlushAttempts(TableName table, SlottedConfig config, StatsRecorder stats) {
         this.table = table;
         this.retryPolicy = RetryPolicy.forFlushes(config, stats::retried);
         this.resolutionTimeout = config.outcomeResolutionTimeout();
@@ -66,7 +66,7 @@ final class FlushAttempts {
      * @throws Overflow if a slot row would leave its range: the flush must be split
      * @throws SlottedException for any other failure that is not retried, or no longer
      */
-    <T> T untilCommitted(String operation, Try<T> attempt) {
+    public <T> T untilCommitted(String operation, Try<T> attempt) {
         long resolveBy = 0;
         boolean outcomeUnknown = false;
         for (int number = 1; ; number++) {
@@ -109,12 +109,12 @@ final class FlushAttempts {
      * What one attempt did: committed and wrote {@code written}, or failed with {@code failure},
      * which the dialect classified as {@code kind}, before or after it sent what commits it.
      */
-    record Attempt<T>(T written, SQLException failure, Failure kind, boolean commitSent) {
-        static <T> Attempt<T> committed(T written) {
+    public record Attempt<T>(T written, SQLException failure, Failure kind, boolean commitSent) {
+        public static <T> Attempt<T> committed(T written) {
             return new Attempt<>(written, null, null, false);
         }
 
-        static <T> Attempt<T> failed(SQLException failure, Failure kind, boolean commitSent) {
+        public static <T> Attempt<T> failed(SQLException failure, Failure kind, boolean commitSent) {
             return new Attempt<>(null, failure, kind, commitSent);
         }
     }
@@ -123,21 +123,21 @@ final class FlushAttempts {
      * Whether an attempt has sent what commits it. Until then a failure leaves nothing behind; after,
      * a lost connection leaves the outcome unknown. Each commit protocol says where that point is.
      */
-    static final class CommitPoint {
+    public static final class CommitPoint {
         private boolean passed;
 
         /** Called right before the statement or COMMIT that commits the attempt is sent. */
-        void pass() {
+        public void pass() {
             passed = true;
         }
 
-        boolean passed() {
+        public boolean passed() {
             return passed;
         }
     }
 
     /** A slot would overflow: the flush must be split so that other counters still land. */
-    static final class Overflow extends RuntimeException {
+    public static final class Overflow extends RuntimeException {
         private static final long serialVersionUID = 1L;
         private final transient SlottedException reported;
 
@@ -147,7 +147,7 @@ final class FlushAttempts {
         }
 
         /** What a caller whose increment alone overflows is told. */
-        SlottedException reported() {
+        public SlottedException reported() {
             return reported;
         }
     }

@@ -1,4 +1,4 @@
-package io.slotted.internal.group;
+package io.slotted.internal.group.commit;
 
 import io.slotted.Ticker;
 import io.slotted.internal.jdbc.Database;
@@ -25,7 +25,7 @@ import java.util.concurrent.TimeUnit;
  * <p>Whenever the connection is new, or was idle, the flusher's {@link SlotShare} is worked out
  * again: a new connection may reach another node of a cluster, or the cluster may have changed.
  */
-final class HeldConnection {
+public final class HeldConnection {
     /**
      * How long the connection may sit unused before it is checked: as long as a pool lets a
      * connection idle before it checks it on lending it out, give or take, so that a flusher under
@@ -46,7 +46,7 @@ final class HeldConnection {
     /** Whether the data source's connections take several statements in one packet; null until asked. */
     private Boolean multiStatements;
 
-    HeldConnection(Database database, SlotPicker slots, int flusher, int flushers, Ticker ticker) {
+    public HeldConnection(Database database, SlotPicker slots, int flusher, int flushers, Ticker ticker) {
         this.database = database;
         this.slots = slots;
         this.flusher = flusher;
@@ -61,7 +61,7 @@ final class HeldConnection {
      *
      * @throws SQLException if none could be had
      */
-    Connection get() throws SQLException {
+    public Connection get() throws SQLException {
         long now = ticker.read();
         if (held != null && now - lastUsed > IDLE_CHECK_NANOS) {
             try {
@@ -100,7 +100,7 @@ final class HeldConnection {
     }
 
     /** The connection if one is held, as it is, for work between flushes. */
-    Optional<Connection> ifHeld() {
+    public Optional<Connection> ifHeld() {
         return Optional.ofNullable(held);
     }
 
@@ -109,7 +109,7 @@ final class HeldConnection {
      * one before callers can hold every connection of the pool. A failure is left for the next
      * flush, which borrows again and reports it.
      */
-    void connectAhead() {
+    public void connectAhead() {
         if (held != null) {
             return;
         }
@@ -121,7 +121,7 @@ final class HeldConnection {
     }
 
     /** Gives the connection back to the pool: after it failed, and when the counters close. */
-    void release() {
+    public void release() {
         if (held != null) {
             try {
                 held.close();
@@ -133,12 +133,12 @@ final class HeldConnection {
     }
 
     /** Whether the connections take several statements in one packet; known once one was borrowed. */
-    boolean takesMultiStatements() {
+    public boolean takesMultiStatements() {
         return Boolean.TRUE.equals(multiStatements);
     }
 
     /** A slot of the flusher's share, for one counter's row or bucket row. */
-    int slotFor(CounterKey key) {
+    public int slotFor(CounterKey key) {
         return share.pick(slots, key.recordType());
     }
 }

@@ -1,4 +1,4 @@
-package io.slotted.internal.group;
+package io.slotted.internal.group.commit;
 
 import io.slotted.internal.dialect.Failure;
 import io.slotted.internal.dialect.FlushMark;
@@ -51,9 +51,9 @@ import java.util.UUID;
  * either way the mark holding the number means the flush landed, once. Flushers that write only
  * marks touch their ledger row once an hour, so that a live flusher is never taken for gone.
  */
-final class FlushLedger {
+public final class FlushLedger {
     /** What claiming a flush's number found. */
-    enum Claim {
+    public enum Claim {
         /** The number was claimed in this transaction: write the flush. */
         CLAIMED,
         /** An earlier attempt of this flush committed: write nothing. */
@@ -76,7 +76,7 @@ final class FlushLedger {
     private boolean registered;
     private long touchedAt;
 
-    FlushLedger(Database database, TableName ledger, String flusherId, Clock clock) {
+    public FlushLedger(Database database, TableName ledger, String flusherId, Clock clock) {
         if (!flusherId.matches("[0-9a-f-]{1,64}")) {
             throw new IllegalArgumentException("flusher id must be hex digits and dashes: " + flusherId);
         }
@@ -101,7 +101,7 @@ final class FlushLedger {
     }
 
     /** This flusher's mark holding flush {@code seq}'s number. */
-    FlushMark mark(long seq) {
+    public FlushMark mark(long seq) {
         return new FlushMark(markKey.recordId(), markKey.slot(), (int) (seq % Integer.MAX_VALUE));
     }
 
@@ -126,7 +126,7 @@ final class FlushLedger {
      *
      * @throws SQLException on failure, including a duplicate key the caller retries
      */
-    boolean markShows(Connection connection, long seq) throws SQLException {
+    public boolean markShows(Connection connection, long seq) throws SQLException {
         FlushMark mark = mark(seq);
         try (PreparedStatement select = connection.prepareStatement(sql().lockMark())) {
             bindMarkKey(select, mark);
@@ -180,7 +180,7 @@ final class FlushLedger {
      *
      * @param connection the flusher's connection, with no transaction open
      */
-    void touchIfDue(Connection connection) throws SQLException {
+    public void touchIfDue(Connection connection) throws SQLException {
         long now = clock.millis();
         if (!registered || now - touchedAt < TOUCH_EVERY.toMillis()) {
             return;
@@ -195,7 +195,7 @@ final class FlushLedger {
     }
 
     /** This flusher's id, which also names its flushes in the idempotency key table. */
-    String flusherId() {
+    public String flusherId() {
         return flusherId;
     }
 
@@ -206,7 +206,7 @@ final class FlushLedger {
      * @throws IllegalStateException if the row is ahead of {@code seq}: another process is using
      *     this flusher's id, which would make outcomes unknowable
      */
-    Claim claim(Connection connection, long seq) throws SQLException {
+    public Claim claim(Connection connection, long seq) throws SQLException {
         if (advance(connection, seq) == 1) {
             return Claim.CLAIMED;
         }
@@ -232,7 +232,7 @@ final class FlushLedger {
      * @param connection the flusher's connection, with no transaction open; left in manual-commit
      *     mode
      */
-    void registerOnce(Connection connection) throws SQLException {
+    public void registerOnce(Connection connection) throws SQLException {
         if (registered) {
             return;
         }
