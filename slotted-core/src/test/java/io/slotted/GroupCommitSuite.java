@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import com.zaxxer.hikari.HikariDataSource;
+import io.slotted.db.H2TestDatabase;
 import io.slotted.db.TestDatabase;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -279,7 +280,9 @@ class GroupCommitSuite extends CounterTableTest {
         counters.add(1, 1L, 1, "after-the-prune");
 
         assertThat(counters.get(1, 1L)).isEqualTo(13);
-        assertThat(markRows()).as("the flusher's mark, made again").isEqualTo(1);
+        // H2 writes every flush as the ledger's transaction, which sets no mark (see H2Dialect)
+        assertThat(markRows()).as("the flusher's mark, made again by a one-statement flush")
+                .isEqualTo(db instanceof H2TestDatabase ? 0 : 1);
         assertThat(ledgerRows()).as("the flusher's ledger row, made again by the keyed flush").hasSize(1);
     }
 

@@ -6,9 +6,6 @@ import static org.awaitility.Awaitility.await;
 import com.zaxxer.hikari.HikariDataSource;
 import io.slotted.db.TestDatabase;
 import io.slotted.server.cli.Main;
-import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -28,6 +25,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -51,6 +50,7 @@ class NamesAcrossProcessesSuite {
     private static final int IDS_PER_TYPE = 50;
     /** How long a client waits for an answer: two services start on two cores, their JIT still cold. */
     private static final int TIMEOUT_MILLIS = 60_000;
+    private static final Pattern RESP_LISTENING = Pattern.compile("listening for the Redis protocol on [^ ]+:(\\d+)\\R");
 
     private final TestDatabase db;
     private final List<Process> services = new ArrayList<>();
@@ -141,19 +141,23 @@ class NamesAcrossProcessesSuite {
     }
 
     /** Starts {@code slotted serve} in a process of its own; answers its Redis port once it listens. */
+    /**
+     * Starts a service on ports it picks itself, and returns the Redis-protocol port its log
+     * names once the line is whole: a port picked here and bound later by the child could be
+     * taken meanwhile.
+     */
     private int serve(String name) throws Exception {
-        int resp = freePort();
         Path log = Files.createDirectories(Path.of("target", "names-across-processes")).resolve(name + ".log");
         Process service = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-cp", System.getProperty("java.class.path"), Main.class.getName(), "serve",
-                "--port", String.valueOf(freePort()), "--resp-port", String.valueOf(resp), "--db", url)
+                "--port", "0", "--resp-port", "0", "--db", url)
                 .redirectErrorStream(true).redirectOutput(log.toFile()).start();
         services.add(service);
-        await().atMost(Duration.ofSeconds(90)).until(() -> {
+        return await().atMost(Duration.ofSeconds(90)).until(() -> {
             assertThat(service.isAlive()).as(Files.readString(log)).isTrue();
-            return Files.readString(log).contains("listening for the Redis protocol");
-        });
-        return resp;
+            Matcher listening = RESP_LISTENING.matcher(Files.readString(log));
+            return listening.find() ? Integer.parseInt(listening.group(1)) : 0;
+        }, port -> port > 0);
     }
 
     private void stopAll() throws InterruptedException {
@@ -194,9 +198,4 @@ class NamesAcrossProcessesSuite {
         }
     }
 
-    private static int freePort() throws IOException {
-        try (ServerSocket free = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
-            return free.getLocalPort();
-        }
-    }
 }

@@ -291,6 +291,16 @@ public abstract class Dialect {
     public abstract String upsertBucketsSql(TableName buckets, List<BucketRow> rows);
 
     /**
+     * How many rows one statement that adds to rows may carry. A thousand keeps a statement's
+     * text to tens of kilobytes, well under every server's packet limit.
+     *
+     * @return the most rows per statement
+     */
+    public int rowsPerAddingStatement() {
+        return 1_000;
+    }
+
+    /**
      * The query of a top-N: per counter, the sum of its rows in a range of buckets, the highest
      * {@code n} first, ties by id. Binds the record type, the first bucket's start, the end and
      * {@code n}.
@@ -439,18 +449,6 @@ public abstract class Dialect {
             statement.setLong(i + 1, values[i]);
         }
     }
-
-    /**
-     * One statement that upserts many slot rows, with their values written into the text, for a
-     * flush's batch of plain statements (sent in one round trip together with the ledger claim).
-     * One statement instead of one per row saves the server a parse and an execution per row.
-     * Only numbers are written in, never text a user gave. The rows must name distinct slot rows.
-     *
-     * @param table the checked table name
-     * @param rows the slot rows and their deltas, in the order their locks are to be taken
-     * @return the SQL text
-     */
-    public abstract String upsertRowsSqlWithValues(TableName table, List<SlotRow> rows);
 
     /**
      * The flush as one statement, where this database can write it so: the flusher's mark set to

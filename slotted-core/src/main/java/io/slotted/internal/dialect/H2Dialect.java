@@ -3,7 +3,6 @@ package io.slotted.internal.dialect;
 import io.slotted.internal.sql.TableName;
 import java.sql.Connection;
 import java.util.List;
-import java.util.Optional;
 
 /**
  * H2, the embedded default.
@@ -14,6 +13,14 @@ import java.util.Optional;
  * it otherwise. Two sessions that both find the row missing both try to insert it; the loser gets
  * a duplicate-key error, nothing of its statement is applied, and trying again finds the row and
  * updates it. {@link Failure#DUPLICATE_KEY} makes the engine do exactly that.
+ *
+ * <p>Every statement that adds to rows adds to one row. H2 (2.5) repeats a statement that meets a
+ * concurrent change, a row another session inserted, updated or deleted meanwhile, without undoing
+ * the rows the statement had already changed: a multi-row {@code MERGE} that adds deltas then adds
+ * those rows' deltas twice (measured: 4 sessions of 3-row merges, one deleting rows of 0, drift
+ * every run). A statement of one row has changed nothing when it meets the change, so its repeat is
+ * exact. So a flush is never one multi-row statement here: it claims its number in the ledger and
+ * writes a statement per row in one transaction, and bucket rows go one per statement.
  */
 public final class H2Dialect extends Dialect {
 
@@ -39,19 +46,6 @@ public final class H2Dialect extends Dialect {
         return merge(table, "(CAST(? AS INT), CAST(? AS BIGINT), CAST(? AS INT), CAST(? AS BIGINT))");
     }
 
-    @Override
-    public String upsertRowsSqlWithValues(TableName table, List<SlotRow> rows) {
-        return merge(table, tuples(rows));
-    }
-
-    /** One {@code MERGE} that sets the mark row and adds to the others. */
-    @Override
-    public Optional<String> oneStatementFlushSql(TableName table, FlushMark mark, List<SlotRow> rows) {
-        return Optional.of(FLUSH_COMMENT + merge(table, tuples(mark, rows), "CASE WHEN c.record_type = "
-                + FlushMark.RECORD_TYPE + " THEN " + markUnlessFenced("c.count", "s.delta") + " ELSE "
-                + checkedSlotValue("c.count + s.delta") + " END"));
-    }
-
     /**
      * A {@code MERGE} that inserts a name only when neither it nor its number is recorded. Two
      * sessions inserting the same name at once fail the loser with a duplicate key, which the
@@ -75,6 +69,12 @@ public final class H2Dialect extends Dialect {
         return false;
     }
 
+    /** One: see the class comment. */
+    @Override
+    public int rowsPerAddingStatement() {
+        return 1;
+    }
+
     @Override
     public String upsertBucketsSql(TableName buckets, List<BucketRow> rows) {
         return "MERGE INTO " + buckets + " AS c USING (VALUES " + bucketTuples(rows) + ")"
@@ -88,15 +88,10 @@ public final class H2Dialect extends Dialect {
 
     /** Adds each row of {@code values}, tuples of (type, id, slot, delta), to its slot row. */
     private String merge(TableName table, String values) {
-        return merge(table, values, checkedSlotValue("c.count + s.delta"));
-    }
-
-    /** Merges tuples of (type, id, slot, delta), a matched row's count becoming {@code matched}. */
-    private static String merge(TableName table, String values, String matched) {
         return "MERGE INTO " + table + " AS c USING (VALUES " + values + ")"
                 + " AS s (record_type, record_id, slot, delta)"
                 + " ON c.record_type = s.record_type AND c.record_id = s.record_id AND c.slot = s.slot"
-                + " WHEN MATCHED THEN UPDATE SET count = " + matched
+                + " WHEN MATCHED THEN UPDATE SET count = " + checkedSlotValue("c.count + s.delta")
                 + " WHEN NOT MATCHED THEN INSERT (record_type, record_id, slot, count)"
                 + " VALUES (s.record_type, s.record_id, s.slot, s.delta)";
     }

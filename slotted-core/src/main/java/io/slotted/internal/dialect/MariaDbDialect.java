@@ -192,11 +192,6 @@ public class MariaDbDialect extends Dialect {
         return "INSERT IGNORE INTO " + keys + " (" + KEY_COLUMNS + ") VALUES (?, ?, ?, ?)";
     }
 
-    @Override
-    public String upsertRowsSqlWithValues(TableName table, List<SlotRow> rows) {
-        return upsert(table, tuples(rows), checkedSlotValue("count + %s"));
-    }
-
     /**
      * One {@code INSERT … ON DUPLICATE KEY UPDATE} whose update sets the mark row and adds to the
      * others; MySQL names the inserted row with an alias, MariaDB with {@code VALUES()}.

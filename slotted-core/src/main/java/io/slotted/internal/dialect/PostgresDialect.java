@@ -26,11 +26,6 @@ public final class PostgresDialect extends Dialect {
         return upsert(table, "(?, ?, ?, ?)");
     }
 
-    @Override
-    public String upsertRowsSqlWithValues(TableName table, List<SlotRow> rows) {
-        return upsert(table, tuples(rows));
-    }
-
     /** Adds each row of {@code values}, tuples of (type, id, slot, delta), to its slot row. */
     private String upsert(TableName table, String values) {
         return upsert(table, values, checkedSlotValue("c.count + excluded.count"));

@@ -17,9 +17,6 @@ import java.util.Map;
 
 /** The one way time bucket rows are upserted, for every write path. */
 public final class BucketRows {
-    /** Keeps one statement's text to tens of kilobytes, well under every server's packet limit. */
-    private static final int ROWS_PER_STATEMENT = 1_000;
-
     private BucketRows() {
     }
 
@@ -46,7 +43,8 @@ public final class BucketRows {
     }
 
     /**
-     * The statements that upsert the rows, each of at most {@value #ROWS_PER_STATEMENT} rows, for a
+     * The statements that upsert the rows, each of at most the dialect's
+     * {@link Dialect#rowsPerAddingStatement} rows, for a
      * caller that sends them in a batch of its own.
      *
      * @param dialect the database's dialect
@@ -56,9 +54,10 @@ public final class BucketRows {
      */
     public static List<String> statements(Dialect dialect, TableName buckets, List<BucketRow> rows) {
         List<String> statements = new ArrayList<>();
-        for (int from = 0; from < rows.size(); from += ROWS_PER_STATEMENT) {
+        int perStatement = dialect.rowsPerAddingStatement();
+        for (int from = 0; from < rows.size(); from += perStatement) {
             statements.add(dialect.upsertBucketsSql(buckets,
-                    rows.subList(from, Math.min(rows.size(), from + ROWS_PER_STATEMENT))));
+                    rows.subList(from, Math.min(rows.size(), from + perStatement))));
         }
         return statements;
     }
