@@ -34,7 +34,7 @@ import org.slf4j.LoggerFactory;
  *
  * <ul>
  *   <li>{@link OneStatementFlush}: the common flush — no idempotency keys, at most
- *       {@value OneStatementFlush#ROWS_PER_STATEMENT} counters, a database with a multi-row
+ *       the counters the dialect puts in one statement, a database with a multi-row
  *       upsert — as one statement in auto-commit that also sets the flusher's mark, so a lone
  *       increment costs one round trip and one commit, as in {@code DIRECT} mode;</li>
  *   <li>{@link LedgerFlush}: any other flush, as a transaction that claims the flush's number in

@@ -25,8 +25,8 @@ import java.util.Set;
  * second table: a ledger row in a transaction costs the server about as much as the whole upsert.
  *
  * <p>It serves a flush that carries no idempotency keys (only the ledger's transaction records
- * them), has rows to write, and fits {@value #ROWS_PER_STATEMENT} counters, on a database that has
- * the upsert; and only as a flush's first try, or a retry after failures that left nothing
+ * them), has rows to write, and has no more counters than the dialect puts in one statement
+ * ({@link Dialect#rowsPerAddingStatement}), on a database that has the upsert; and only as a flush's first try, or a retry after failures that left nothing
  * behind. When counters of the flush keep time buckets, the statement and the bucket rows'
  * upserts go as one batch in a transaction, which the drivers send in one round trip, and commit
  * together.
@@ -38,9 +38,6 @@ import java.util.Set;
  * retry was written fails whole instead of counting twice.
  */
 final class OneStatementFlush {
-    /** Keeps one statement's text to tens of kilobytes, well under every server's packet limit. */
-    static final int ROWS_PER_STATEMENT = 1_000;
-
     private final Database database;
     private final FlushLedger ledger;
     private final HeldConnection held;
@@ -57,7 +54,7 @@ final class OneStatementFlush {
      * must be current.
      */
     Optional<String> statement(Flush flush, long seq) {
-        if (!flush.keyed().isEmpty() || flush.counters() > ROWS_PER_STATEMENT) {
+        if (!flush.keyed().isEmpty() || flush.counters() > database.dialect().rowsPerAddingStatement()) {
             return Optional.empty();
         }
         List<SlotRow> rows = flush.deltas().counterRows(held::slotFor);
