@@ -83,10 +83,12 @@ class DoctorSuite {
         ExecutorService sessions = Executors.newFixedThreadPool(32);
         List<Future<?>> work = new ArrayList<>();
         DoctorReport report;
-        try {
+        // The sessions have a pool of their own, as the application would, so that the doctor's
+        // connections never queue behind the 32 sessions' while the pool opens them on a busy machine.
+        try (HikariDataSource application = db.applicationPool(table + "-sessions", 32)) {
             for (int s = 0; s < 32; s++) {
                 work.add(sessions.submit(() -> {
-                    try (Connection connection = db.dataSource().getConnection();
+                    try (Connection connection = application.getConnection();
                             Statement statement = connection.createStatement()) {
                         while (!stop.get()) {
                             statement.executeUpdate("UPDATE " + table + " SET n = n + 1 WHERE id = 1");
@@ -98,12 +100,13 @@ class DoctorSuite {
             }
             await().atMost(Duration.ofSeconds(30)).until(() -> updates.get() >= 100);
             report = examine(Duration.ofSeconds(3));
+            stop.set(true);
+            for (Future<?> session : work) {
+                session.get(1, TimeUnit.MINUTES);
+            }
         } finally {
             stop.set(true);
             sessions.shutdown();
-        }
-        for (Future<?> session : work) {
-            session.get(1, TimeUnit.MINUTES);
         }
 
         System.out.println(DoctorText.render(report));
