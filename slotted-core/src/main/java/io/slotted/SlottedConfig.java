@@ -15,6 +15,7 @@ public final class SlottedConfig {
     private final int defaultSlots;
     private final Map<Integer, Integer> slotsByType;
     private final Map<Integer, TimeBuckets> bucketsByType;
+    private final Map<Integer, Limits> limitsByType;
     private final int maxAttempts;
     private final Duration retryBackoff;
     private final int flushers;
@@ -36,6 +37,7 @@ public final class SlottedConfig {
         this.defaultSlots = defaultSlots;
         this.slotsByType = Map.copyOf(builder.slotsByType);
         this.bucketsByType = Map.copyOf(builder.bucketsByType);
+        this.limitsByType = Map.copyOf(builder.limitsByType);
         this.maxAttempts = builder.maxAttempts;
         this.retryBackoff = builder.retryBackoff;
         this.flushers = builder.flushers;
@@ -123,6 +125,25 @@ public final class SlottedConfig {
      */
     public int slots(int recordType) {
         return slotsByType.getOrDefault(recordType, defaultSlots);
+    }
+
+    /**
+     * The limits this process was given for a counter type ({@link SlottedCountersBuilder#limits}).
+     *
+     * @param recordType the counter type
+     * @return its limits, or {@link Limits#NONE} when it was given none
+     */
+    public Limits limits(int recordType) {
+        return limitsByType.getOrDefault(recordType, Limits.NONE);
+    }
+
+    /**
+     * Every counter type this process was given limits for.
+     *
+     * @return an immutable map from record type to limits
+     */
+    public Map<Integer, Limits> limits() {
+        return limitsByType;
     }
 
     /**
@@ -232,7 +253,7 @@ public final class SlottedConfig {
     @Override
     public String toString() {
         return "SlottedConfig[table=" + table + ", writeMode=" + writeMode + ", slots=" + defaultSlots
-                + ", slotsByType=" + slotsByType + ", maxAttempts=" + maxAttempts
+                + ", slotsByType=" + slotsByType + ", limitsByType=" + limitsByType + ", maxAttempts=" + maxAttempts
                 + ", retryBackoff=" + retryBackoff + ", flushers=" + flushers
                 + ", queueCapacity=" + queueCapacity + ", queueFullWait=" + queueFullWait
                 + ", flushInterval=" + flushInterval

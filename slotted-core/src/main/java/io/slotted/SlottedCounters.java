@@ -76,6 +76,8 @@ public interface SlottedCounters extends AutoCloseable {
      * @throws IllegalArgumentException if {@code delta} is 0
      * @throws CounterOverflowException if the slot written would leave its column's range; nothing
      *     changes
+     * @throws LimitExceededException if the type has {@link Limits} and the increment would take
+     *     the total outside them; nothing changes
      * @throws ContentionException if lock conflicts outlasted every retry; nothing changes
      * @throws DatabaseUnavailableException if the database cannot be reached; nothing changes
      * @throws OutcomeUnknownException if the connection was lost while committing
@@ -83,6 +85,28 @@ public interface SlottedCounters extends AutoCloseable {
      * @throws IllegalStateException if these counters are closed
      */
     void add(int recordType, long recordId, long delta);
+
+    /**
+     * Adds {@code delta} to a counter of a type with {@link Limits} if the total stays within
+     * them: sells stock ({@code tryAdd(STOCK, item, -2)}) or spends a quota. Returns once the
+     * increment is durable, or known refused; a refused increment counts nowhere, and a refusal
+     * costs no retry: it was decided under the counter's lock against its exact total. For a type
+     * without limits it is {@link #add(int, long, long)} returning true.
+     *
+     * @param recordType what is counted
+     * @param recordId whose count it is
+     * @param delta the amount to add; negative to subtract; never 0
+     * @return true if applied, false if the limits refused it
+     * @throws SlottedException as {@link #add(int, long, long)} does, but for a refusal
+     */
+    default boolean tryAdd(int recordType, long recordId, long delta) {
+        try {
+            add(recordType, recordId, delta);
+            return true;
+        } catch (LimitExceededException refused) {
+            return false;
+        }
+    }
 
     /**
      * Adds 1 to a counter: {@code add(recordType, recordId, 1)}.

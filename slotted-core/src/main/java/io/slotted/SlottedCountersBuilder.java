@@ -40,6 +40,7 @@ public final class SlottedCountersBuilder {
     private final Set<String> given = new HashSet<>();
     final Map<Integer, Integer> slotsByType = new HashMap<>();
     final Map<Integer, TimeBuckets> bucketsByType = new HashMap<>();
+    final Map<Integer, Limits> limitsByType = new HashMap<>();
     String table = "slotted_counters";
     WriteMode writeMode = WriteMode.GROUPED;
     private Integer defaultSlots;
@@ -139,6 +140,33 @@ public final class SlottedCountersBuilder {
         TimeBuckets buckets = new TimeBuckets(unit, retention);
         once("buckets for type " + recordType);
         bucketsByType.put(recordType, buckets);
+        return this;
+    }
+
+    /**
+     * Keeps a counter type's totals within bounds: an increment that would take a counter's total
+     * outside is refused ({@link LimitExceededException}, or false from
+     * {@link SlottedCounters#tryAdd}) and counts nowhere; every other increment is applied. The
+     * first process to write the type records the limits in the database; a process given other
+     * limits for it refuses to write, and one given none enforces the recorded ones. Each flush
+     * decides its bounded counters' increments under the counter's lock, once per flush.
+     * Not in {@code BUFFERED} mode, whose callers are released before their increments are decided.
+     *
+     * @param recordType the counter type
+     * @param limits the bounds, such as {@code Limits.atLeast(0)}
+     * @return this builder
+     * @throws IllegalArgumentException if {@code limits} bound nothing
+     * @throws IllegalStateException if the type's limits were already set
+     */
+    public SlottedCountersBuilder limits(int recordType, Limits limits) {
+        CounterArguments.checkRecordType(recordType);
+        Objects.requireNonNull(limits, "limits must not be null");
+        if (!limits.bounded()) {
+            throw new IllegalArgumentException("limits for type " + recordType + " bound nothing: give a"
+                    + " lower bound, an upper bound or both, such as Limits.atLeast(0)");
+        }
+        once("limits for type " + recordType);
+        limitsByType.put(recordType, limits);
         return this;
     }
 
@@ -382,6 +410,11 @@ public final class SlottedCountersBuilder {
         if (readsIncludeUnwritten && writeMode != WriteMode.BUFFERED) {
             throw new IllegalStateException("readsIncludeUnwritten applies to BUFFERED mode only:"
                     + " in " + writeMode + " mode an increment is written before add returns");
+        }
+        if (!limitsByType.isEmpty() && writeMode == WriteMode.BUFFERED) {
+            throw new IllegalStateException("limits need a mode that tells each caller whether its increment"
+                    + " was applied: BUFFERED releases callers before their increments are decided; use"
+                    + " GROUPED or DIRECT");
         }
         int slots = defaultSlots != null ? defaultSlots : writeMode.defaultSlots();
         return new SlottedConfig(this, slots);

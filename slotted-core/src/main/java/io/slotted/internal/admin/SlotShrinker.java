@@ -93,7 +93,7 @@ public final class SlotShrinker {
                     Optional<Registration> existing = registry.lock(connection, recordType, false);
                     Registration changed = existing
                             .map(r -> new Registration(recordType, r.owner(), r.mode(), slots,
-                                    r.boundMs(), r.rolledUpMs()))
+                                    r.boundMs(), r.rolledUpMs(), r.limits()))
                             .orElse(new Registration(recordType, null, null, slots, 0, 0));
                     registry.write(connection, existing, changed);
                     connection.commit();

@@ -148,8 +148,8 @@ public abstract class Dialect {
     }
 
     /**
-     * The type registry's DDL: one row per counter type with an owner column binding or a slot
-     * count that every process must agree on (see {@code TypeRegistry}).
+     * The type registry's DDL: one row per counter type with an owner column binding, a slot
+     * count or limits that every process must agree on (see {@code TypeRegistry}).
      *
      * @param registry the checked registry table name
      * @return a {@code CREATE TABLE IF NOT EXISTS} statement
@@ -162,6 +162,7 @@ public abstract class Dialect {
                 + "slots INT NOT NULL, "
                 + "bound_ms BIGINT NOT NULL, "
                 + "rolled_up_ms BIGINT NOT NULL, "
+                + "lower_bound BIGINT, upper_bound BIGINT, "
                 + "PRIMARY KEY (record_type))" + tableOptions();
     }
 

@@ -1,10 +1,12 @@
 package io.slotted.internal.group;
 
+import io.slotted.LimitExceededException;
 import io.slotted.SlottedException;
 import io.slotted.internal.sql.CounterKey;
 import io.slotted.internal.write.Deltas;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
@@ -23,6 +25,11 @@ import java.util.TreeSet;
 final class Flush {
     private final List<Pending> pending = new ArrayList<>();
     private final Deltas deltas = new Deltas();
+    /**
+     * The increments its limits refused, as decided by the attempt that committed, or by the
+     * latest attempt to decide while none has yet.
+     */
+    private final Map<Pending, LimitExceededException> refused = new IdentityHashMap<>();
 
     /**
      * Groups increments into as few flushes as possible. A counter's in-flush sum must be what one
@@ -78,6 +85,27 @@ final class Flush {
     List<Pending> keyed() {
         return pending.stream().filter(p -> p.idempotencyKey() != null)
                 .sorted(Comparator.comparing(Pending::idempotencyKey)).toList();
+    }
+
+    /** Forgets what an earlier attempt decided, before this attempt decides again. */
+    void clearRefusals() {
+        refused.clear();
+    }
+
+    /** Records that the limits refuse an increment. */
+    void refuse(Pending increment, LimitExceededException reason) {
+        refused.put(increment, reason);
+    }
+
+    /**
+     * Tells the callers whose increments the limits refused, once the flush committed without
+     * them.
+     *
+     * @return how many were refused
+     */
+    int deliverRefusals() {
+        refused.forEach(Pending::fail);
+        return refused.size();
     }
 
     /** Whether any of its callers wants the counter's total after the commit. */

@@ -16,6 +16,7 @@ import io.slotted.internal.read.CounterReader;
 import io.slotted.internal.registry.TypeRegistry;
 import io.slotted.internal.schema.SchemaMigrator;
 import io.slotted.internal.sql.CounterKey;
+import io.slotted.internal.write.BoundedCounters;
 import io.slotted.internal.write.SlotPicker;
 import io.slotted.internal.write.StatsRecorder;
 import java.sql.Connection;
@@ -67,6 +68,7 @@ final class FlushWriter {
     private final OneStatementFlush oneStatement;
     private final LedgerFlush ledgerFlush;
     private final FlushAttempts attempts;
+    private final BoundedCounters bounded;
     private final TypeRegistry registry;
     private final CounterReader reader;
     private final StatsRecorder stats;
@@ -82,8 +84,9 @@ final class FlushWriter {
                 config.ticker());
         this.ledger = new FlushLedger(database, database.table().withSuffix(SchemaMigrator.LEDGER_SUFFIX),
                 flusherId, config.clock());
-        this.oneStatement = new OneStatementFlush(database, ledger, held);
-        this.ledgerFlush = new LedgerFlush(database, ledger, keys, held, stats);
+        this.bounded = new BoundedCounters(database, registry);
+        this.oneStatement = new OneStatementFlush(database, ledger, held, bounded);
+        this.ledgerFlush = new LedgerFlush(database, ledger, keys, held, stats, bounded);
         this.attempts = new FlushAttempts(database.table(), config, stats);
         this.registry = registry;
         this.reader = reader;
@@ -104,7 +107,8 @@ final class FlushWriter {
             long started = ticker.read();
             long seq = nextSeq++;
             Written written = attempts.untilCommitted(flush.describe(), outcomeUnknown -> attempt(flush, seq, outcomeUnknown));
-            stats.flushed(flush.increments() - deliver(written.verdicts()), ticker.read() - started);
+            int refused = flush.deliverRefusals();
+            stats.flushed(flush.increments() - deliver(written.verdicts()) - refused, ticker.read() - started);
             if (flush.wantsTotals()) {
                 answerTotals(flush, written.totals());
             }
@@ -146,6 +150,7 @@ final class FlushWriter {
         Map<Pending, IdempotencyKeys.Verdict> verdicts = new IdentityHashMap<>();
         try {
             ledger.registerOnce(connection);
+            bounded.agree(connection, flush.sums().keySet());
             Map<CounterKey, Long> totals = outcomeUnknown
                     ? afterLostCommit(connection, dialect, flush, seq, verdicts, commit)
                     : firstTry(connection, flush, seq, verdicts, commit);

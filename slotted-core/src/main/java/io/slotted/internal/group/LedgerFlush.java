@@ -1,5 +1,6 @@
 package io.slotted.internal.group;
 
+import io.slotted.LimitExceededException;
 import io.slotted.internal.dialect.Dialect;
 import io.slotted.internal.group.commit.FlushAttempts;
 import io.slotted.internal.group.commit.FlushLedger;
@@ -7,6 +8,7 @@ import io.slotted.internal.group.commit.HeldConnection;
 import io.slotted.internal.jdbc.Database;
 import io.slotted.internal.keys.IdempotencyKeys;
 import io.slotted.internal.sql.CounterKey;
+import io.slotted.internal.write.BoundedCounters;
 import io.slotted.internal.write.BucketRows;
 import io.slotted.internal.write.Deltas;
 import io.slotted.internal.write.SlotRows;
@@ -14,7 +16,9 @@ import io.slotted.internal.write.StatsRecorder;
 import io.slotted.internal.write.WrittenTotals;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -44,9 +48,11 @@ final class LedgerFlush {
     private final IdempotencyKeys keys;
     private final HeldConnection held;
     private final StatsRecorder stats;
+    private final BoundedCounters bounded;
 
     LedgerFlush(Database database, FlushLedger ledger, IdempotencyKeys keys, HeldConnection held,
-            StatsRecorder stats) {
+            StatsRecorder stats, BoundedCounters bounded) {
+        this.bounded = bounded;
         this.database = database;
         this.ledger = ledger;
         this.keys = keys;
@@ -110,6 +116,7 @@ final class LedgerFlush {
         }
         Dialect dialect = database.dialect();
         Deltas applied = recordKeys(connection, flush, seq, verdicts);
+        decideLimits(connection, flush, verdicts, applied);
         SlotRows.upsert(connection, dialect, database.table(), applied.counterRows(held::slotFor));
         BucketRows.upsert(connection, dialect, database.buckets(), applied.bucketRows(held::slotFor));
         Map<CounterKey, Long> totals = learn.isEmpty() ? Map.of()
@@ -153,6 +160,36 @@ final class LedgerFlush {
             }
         }
         return applied;
+    }
+
+    /**
+     * Decides the increments of bounded counters under each counter's lock
+     * ({@link BoundedCounters}); a refused increment is taken back out of the sums. An increment
+     * whose key showed a replay or a conflict is not decided: it is not applied either way. What
+     * this attempt decides replaces what an earlier one did, which did not commit.
+     */
+    private void decideLimits(Connection connection, Flush flush, Map<Pending, IdempotencyKeys.Verdict> verdicts,
+            Deltas applied) throws SQLException {
+        flush.clearRefusals();
+        if (!bounded.anyBounded(flush.sums().keySet())) {
+            return;
+        }
+        List<Pending> decided = new ArrayList<>();
+        for (Pending increment : flush.pending()) {
+            IdempotencyKeys.Verdict verdict = verdicts.get(increment);
+            if (verdict == null || verdict.outcome() == IdempotencyKeys.Outcome.APPLIED) {
+                decided.add(increment);
+            }
+        }
+        List<LimitExceededException> refusals = bounded.decide(connection, database.dialect(),
+                decided.stream().map(Pending::key).toList(), decided.stream().map(Pending::delta).toList());
+        for (int i = 0; i < decided.size(); i++) {
+            if (refusals.get(i) != null) {
+                Pending increment = decided.get(i);
+                applied.remove(increment.key(), increment.bucketStart(), increment.delta());
+                flush.refuse(increment, refusals.get(i));
+            }
+        }
     }
 
     /** How the keys' rows name this flush. */

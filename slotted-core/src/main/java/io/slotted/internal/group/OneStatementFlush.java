@@ -8,6 +8,7 @@ import io.slotted.internal.group.commit.FlushLedger;
 import io.slotted.internal.group.commit.HeldConnection;
 import io.slotted.internal.jdbc.Database;
 import io.slotted.internal.sql.CounterKey;
+import io.slotted.internal.write.BoundedCounters;
 import io.slotted.internal.write.BucketRows;
 import io.slotted.internal.write.WrittenTotals;
 import java.sql.Connection;
@@ -41,20 +42,24 @@ final class OneStatementFlush {
     private final Database database;
     private final FlushLedger ledger;
     private final HeldConnection held;
+    private final BoundedCounters bounded;
 
-    OneStatementFlush(Database database, FlushLedger ledger, HeldConnection held) {
+    OneStatementFlush(Database database, FlushLedger ledger, HeldConnection held, BoundedCounters bounded) {
+        this.bounded = bounded;
         this.database = database;
         this.ledger = ledger;
         this.held = held;
     }
 
     /**
-     * The flush as one statement, if it has no idempotency keys, has rows to write, fits one
+     * The flush as one statement, if it has no idempotency keys and no counter with limits (whose
+     * increments are decided under a lock, in a transaction), has rows to write, fits one
      * statement, and the database has the upsert for it. Picks the flush's slots: the registry
      * must be current.
      */
     Optional<String> statement(Flush flush, long seq) {
-        if (!flush.keyed().isEmpty() || flush.counters() > database.dialect().rowsPerAddingStatement()) {
+        if (!flush.keyed().isEmpty() || flush.counters() > database.dialect().rowsPerAddingStatement()
+                || bounded.anyBounded(flush.sums().keySet())) {
             return Optional.empty();
         }
         List<SlotRow> rows = flush.deltas().counterRows(held::slotFor);

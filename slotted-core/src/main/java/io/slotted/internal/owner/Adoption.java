@@ -1,5 +1,6 @@
 package io.slotted.internal.owner;
 
+import io.slotted.Limits;
 import io.slotted.internal.dialect.statements.OwnerStatements;
 import io.slotted.AdoptionReport;
 import io.slotted.OwnerColumn;
@@ -103,7 +104,8 @@ public final class Adoption {
         long largest = Math.max(minMax[1], 0);
         long now = clock.millis();
         int slots = existing.map(Registration::slots).orElse(0);
-        registry.write(connection, existing, new Registration(recordType, owner, mode, slots, now, now));
+        Limits limits = existing.map(Registration::limits).orElse(Limits.NONE);
+        registry.write(connection, existing, new Registration(recordType, owner, mode, slots, now, now, limits));
         return new AdoptionReport(recordType, owner, mode, range.typeName(), largest, range.max(),
                 range.max() - largest, warnings(owner, range, largest, minMax[0]));
     }

@@ -1,12 +1,14 @@
 package io.slotted.internal.registry;
 
+import io.slotted.Limits;
 import io.slotted.OwnerColumn;
 import io.slotted.OwnerMode;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
- * One counter type's row in the type registry: its owner column binding and its slot count, as
- * every process using the database must agree on them.
+ * One counter type's row in the type registry: its owner column binding, its slot count and its
+ * limits, as every process using the database must agree on them.
  *
  * @param recordType the counter type
  * @param owner the owner column, or null when the type is not bound
@@ -15,9 +17,53 @@ import java.util.Optional;
  * @param boundMs when the binding was made (wall clock, milliseconds)
  * @param rolledUpMs when the type's last completed roll-up started: everything committed before it
  *     is in the owner column
+ * @param limits the bounds every process keeps the type's totals within, {@link Limits#NONE} for none
  */
 public record Registration(int recordType, OwnerColumn owner, OwnerMode mode, int slots,
-        long boundMs, long rolledUpMs) {
+        long boundMs, long rolledUpMs, Limits limits) {
+
+    /**
+     * A row with no limits.
+     *
+     * @param recordType the counter type
+     * @param owner the owner column, or null
+     * @param mode how the owner column is kept, or null
+     * @param slots the type's slot count, or 0
+     * @param boundMs when the binding was made
+     * @param rolledUpMs when the last completed roll-up started
+     */
+    public Registration(int recordType, OwnerColumn owner, OwnerMode mode, int slots, long boundMs,
+            long rolledUpMs) {
+        this(recordType, owner, mode, slots, boundMs, rolledUpMs, Limits.NONE);
+    }
+
+    /**
+     * Checks the limits.
+     *
+     * @throws NullPointerException if {@code limits} is null
+     */
+    public Registration {
+        Objects.requireNonNull(limits, "limits");
+    }
+
+    /**
+     * The same row with other limits.
+     *
+     * @param changed the limits
+     * @return the row
+     */
+    public Registration withLimits(Limits changed) {
+        return new Registration(recordType, owner, mode, slots, boundMs, rolledUpMs, changed);
+    }
+
+    /**
+     * Whether the row holds anything but limits: a binding or a slot count.
+     *
+     * @return true if deleting it would lose more than its limits
+     */
+    public boolean holdsMoreThanLimits() {
+        return owner != null || slots > 0;
+    }
 
     /**
      * Whether the type is bound to an owner column.

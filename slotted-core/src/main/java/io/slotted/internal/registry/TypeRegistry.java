@@ -1,8 +1,10 @@
 package io.slotted.internal.registry;
 
+import io.slotted.Limits;
 import io.slotted.OwnerColumn;
 import io.slotted.OwnerMode;
 import io.slotted.SlottedConfig;
+import io.slotted.SlottedException;
 import io.slotted.Ticker;
 import io.slotted.internal.dialect.Failure;
 import io.slotted.internal.dialect.statements.RegistryStatements;
@@ -14,6 +16,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Types;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Locale;
@@ -104,6 +107,105 @@ public final class TypeRegistry {
         Map<Integer, Registration> known = view;
         Registration registration = known == null ? null : known.get(recordType);
         return registration != null && registration.folds();
+    }
+
+    /**
+     * The limits a type's writes keep its totals within: this process's own, or, when it was given
+     * none, those the registry records (as the cached view has them: a process learns limits
+     * another recorded within {@link #REFRESH}). Reads only the cached view.
+     *
+     * @param recordType the counter type
+     * @return the limits, {@link Limits#NONE} when the type has none
+     */
+    public Limits limits(int recordType) {
+        Limits own = config.limits(recordType);
+        if (own.bounded()) {
+            return own;
+        }
+        Map<Integer, Registration> known = view;
+        Registration registration = known == null ? null : known.get(recordType);
+        return registration == null ? Limits.NONE : registration.limits();
+    }
+
+    /**
+     * Makes sure the registry records the limits this process was given for a type, before the
+     * process decides any increment by them: the first process to write a bounded type records
+     * them. A process given no limits learns them from the registry within {@link #REFRESH}; what
+     * it writes before then is not decided by them, which is why every process writing a bounded
+     * type should be given its limits. Reads only the cached view when it already shows the same
+     * limits, as it does after the first time.
+     *
+     * @param connection a connection in auto-commit, between transactions
+     * @param recordType the counter type
+     * @throws SlottedException if the registry records other limits for the type: nothing is written
+     * @throws SQLException if the registry cannot be read or written
+     */
+    public void agreeOnLimits(Connection connection, int recordType) throws SQLException {
+        Limits own = config.limits(recordType);
+        if (!own.bounded()) {
+            return;
+        }
+        Map<Integer, Registration> known = view;
+        Registration viewed = known == null ? null : known.get(recordType);
+        if (viewed != null && viewed.limits().equals(own)) {
+            return;
+        }
+        boolean recorded = false;
+        for (int attempt = 1; ; attempt++) {
+            try {
+                recorded = Transactions.inTransaction(connection, () -> recordLimits(connection, recordType, own));
+                break;
+            } catch (SQLException e) {
+                // Two processes may insert the type's first row at once: the one that lost finds it next time.
+                if (attempt > 1 || database.dialectOf(connection).classify(e) != Failure.DUPLICATE_KEY) {
+                    throw e;
+                }
+            }
+        }
+        reload(connection);
+        if (recorded) {
+            LOG.info("recorded the limits {} of record_type {} in {}", own, recordType, table);
+        }
+    }
+
+    /**
+     * Checks this process's limits for a type against the registry as the cached view has it,
+     * touching no database: for a write inside the application's transaction, which must not
+     * commit it early by recording them ({@link #agreeOnLimits} does that for the other writes).
+     *
+     * @param recordType the counter type
+     * @throws SlottedException if the view shows other limits than this process's
+     */
+    public void checkLimitsAgainstView(int recordType) {
+        Limits own = config.limits(recordType);
+        Map<Integer, Registration> known = view;
+        Registration viewed = known == null ? null : known.get(recordType);
+        if (own.bounded() && viewed != null && viewed.limits().bounded() && !viewed.limits().equals(own)) {
+            throw disagreement(recordType, viewed.limits(), own);
+        }
+    }
+
+    private SlottedException disagreement(int recordType, Limits recorded, Limits own) {
+        return new SlottedException("record_type " + recordType + " has the limits " + recorded
+                + " in the registry " + table + ", but this process was given " + own + ": every process"
+                + " must keep the same limits; give this process " + recorded + " (or none, to follow the"
+                + " registry); nothing was written");
+    }
+
+    /** In the caller's transaction: records the limits unless the row has them; true if it wrote them. */
+    private boolean recordLimits(Connection connection, int recordType, Limits own) throws SQLException {
+        Optional<Registration> existing = lock(connection, recordType, false);
+        Limits recorded = existing.map(Registration::limits).orElse(Limits.NONE);
+        if (recorded.bounded() && !recorded.equals(own)) {
+            connection.rollback();
+            throw disagreement(recordType, recorded, own);
+        }
+        if (!recorded.bounded()) {
+            write(connection, existing,
+                    existing.orElse(new Registration(recordType, null, null, 0, 0, 0)).withLimits(own));
+        }
+        connection.commit();
+        return !recorded.bounded();
     }
 
     /**
@@ -253,7 +355,10 @@ public final class TypeRegistry {
             statement.setInt(5, changed.slots());
             statement.setLong(6, changed.boundMs());
             statement.setLong(7, changed.rolledUpMs());
-            statement.setInt(8, changed.recordType());
+            Limits limits = changed.limits();
+            statement.setObject(8, limits.min() == Long.MIN_VALUE ? null : limits.min(), Types.BIGINT);
+            statement.setObject(9, limits.max() == Long.MAX_VALUE ? null : limits.max(), Types.BIGINT);
+            statement.setInt(10, changed.recordType());
             statement.executeUpdate();
         }
     }
@@ -321,7 +426,15 @@ public final class TypeRegistry {
         String mode = row.getString(5);
         return new Registration(row.getInt(1), owner,
                 mode == null ? null : OwnerMode.valueOf(mode.toUpperCase(Locale.ROOT)),
-                row.getInt(6), row.getLong(7), row.getLong(8));
+                row.getInt(6), row.getLong(7), row.getLong(8), limitsOf(row));
+    }
+
+    private static Limits limitsOf(ResultSet row) throws SQLException {
+        long min = row.getLong(9);
+        min = row.wasNull() ? Long.MIN_VALUE : min;
+        long max = row.getLong(10);
+        max = row.wasNull() ? Long.MAX_VALUE : max;
+        return new Limits(min, max);
     }
 
     private boolean isMissingTable(Connection connection, SQLException e) {

@@ -141,9 +141,9 @@ public final class Roller implements AutoCloseable {
                     RollUpReport folded = foldAll(bound);
                     long swept = sweep.sweepAll(recordType);
                     LOG.debug("release of record_type {} deleted {} slot rows at 0", recordType, swept);
-                    if (bound.slots() > 0) {
+                    if (bound.slots() > 0 || bound.limits().bounded()) {
                         registry.write(lock, Optional.of(bound), new Registration(recordType, null,
-                                null, bound.slots(), 0, 0));
+                                null, bound.slots(), 0, 0, bound.limits()));
                     } else {
                         registry.delete(lock, recordType);
                     }

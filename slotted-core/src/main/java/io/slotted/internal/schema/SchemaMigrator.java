@@ -82,11 +82,22 @@ public final class SchemaMigrator {
                 "the flush ledger that makes group commits exactly-once");
     }
 
-    /** Creates the type registry if it is missing. */
+    /** Creates the type registry if it is missing, or adds the limits' columns to an earlier release's. */
     private static Optional<String> registry(Connection connection, Dialect dialect,
             TableName registry) throws SQLException {
-        return createIfMissing(connection, dialect, registry, dialect.createRegistrySql(registry),
-                "the type registry: owner column bindings and slot counts every process follows");
+        Optional<TableShape> existing = TableShape.read(connection, dialect, registry);
+        if (existing.isEmpty()) {
+            run(connection, dialect.createRegistrySql(registry));
+            return Optional.of("created table " + registry
+                    + " (the type registry: owner column bindings, slot counts and limits every process follows)");
+        }
+        if (existing.get().columns().containsKey("lower_bound")) {
+            return Optional.empty();
+        }
+        for (String alter : dialect.registryStatements(registry).addLimitColumns()) {
+            run(connection, alter);
+        }
+        return Optional.of("added columns lower_bound and upper_bound to " + registry + " (the types' limits)");
     }
 
     /** Creates the name dictionary if it is missing. */

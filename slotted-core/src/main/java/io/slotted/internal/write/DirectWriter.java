@@ -2,6 +2,7 @@ package io.slotted.internal.write;
 
 import io.slotted.CounterOverflowException;
 import io.slotted.Increment;
+import io.slotted.LimitExceededException;
 import io.slotted.SlottedException;
 import io.slotted.TotalUnavailableException;
 import io.slotted.internal.bucket.BucketClock;
@@ -23,6 +24,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -45,6 +47,7 @@ public final class DirectWriter implements CounterWriter {
     private final TypeRegistry registry;
     private final CounterReader reader;
     private final BucketClock buckets;
+    private final BoundedCounters bounded;
 
     /**
      * Creates the writer.
@@ -62,6 +65,7 @@ public final class DirectWriter implements CounterWriter {
             TypeRegistry registry, CounterReader reader, StatsRecorder stats, BucketClock buckets) {
         this.reader = reader;
         this.registry = registry;
+        this.bounded = new BoundedCounters(database, registry);
         this.buckets = buckets;
         this.database = database;
         this.slots = slots;
@@ -78,15 +82,24 @@ public final class DirectWriter implements CounterWriter {
     @Override
     public void add(CounterKey key, long delta) {
         long bucketStart = buckets.startOf(key.recordType());
-        if (bucketStart != BucketClock.NONE) {
-            writeTransaction(deltas(key, bucketStart, delta), 1, null, null, describe(key, delta), Set.of());
+        if (bucketStart != BucketClock.NONE || bounded.bounded(key.recordType())) {
+            writeTransaction(deltas(key, bucketStart, delta), single(key, delta), null, null, describe(key, delta),
+                    Set.of());
             return;
         }
-        retrier.write(describe(key, delta), (connection, dialect) -> {
+        boolean written = retrier.write(describe(key, delta), (connection, dialect) -> {
             registry.refreshIfStale(connection);
+            if (bounded.bounded(key.recordType())) {
+                return false; // limits another process recorded, learned just now
+            }
             upsertAndCommit(connection, dialect, row(key, delta));
-            return null;
+            return true;
         });
+        if (!written) {
+            writeTransaction(deltas(key, bucketStart, delta), single(key, delta), null, null, describe(key, delta),
+                    Set.of());
+            return;
+        }
         stats.applied(1);
     }
 
@@ -109,12 +122,20 @@ public final class DirectWriter implements CounterWriter {
      */
     @Override
     public long addAndGet(CounterKey key, long delta) {
+        if (bounded.bounded(key.recordType())) {
+            return boundedAddAndGet(key, delta);
+        }
         if (buckets.startOf(key.recordType()) != BucketClock.NONE) {
             add(key, delta);
             return totalAfterApplying(key);
         }
+        Long[] bounds = new Long[1];
         Long total = retrier.write(describe(key, delta), (connection, dialect) -> {
             registry.refreshIfStale(connection);
+            if (bounded.bounded(key.recordType())) {
+                bounds[0] = 1L; // limits another process recorded, learned just now
+                return null;
+            }
             SlotRow row = row(key, delta);
             Optional<String> answering = registry.folds(key.recordType()) ? Optional.empty()
                     : dialect.upsertAnsweringTotalSql(database.table(), row);
@@ -126,7 +147,18 @@ public final class DirectWriter implements CounterWriter {
             upsertAndCommit(connection, dialect, row);
             return registry.folds(key.recordType()) ? null : totalAfterLanding(connection, dialect, key);
         });
+        if (bounds[0] != null) {
+            return boundedAddAndGet(key, delta);
+        }
         stats.applied(1);
+        return total != null ? total : totalAfterApplying(key);
+    }
+
+    /** {@link #addAndGet} of a counter with limits: a transaction that decides it and learns the total before COMMIT. */
+    private long boundedAddAndGet(CounterKey key, long delta) {
+        Set<CounterKey> learn = registry.folds(key.recordType()) ? Set.of() : Set.of(key);
+        Long total = writeTransaction(deltas(key, buckets.startOf(key.recordType()), delta), single(key, delta),
+                null, null, describe(key, delta), learn).totals().get(key);
         return total != null ? total : totalAfterApplying(key);
     }
 
@@ -177,7 +209,8 @@ public final class DirectWriter implements CounterWriter {
      */
     @Override
     public boolean add(CounterKey key, long delta, String idempotencyKey) {
-        return writeTransaction(deltas(key, buckets.startOf(key.recordType()), delta), 1, idempotencyKey,
+        return writeTransaction(deltas(key, buckets.startOf(key.recordType()), delta), single(key, delta),
+                idempotencyKey,
                 IdempotencyKeys.fingerprint(key, delta),
                 describe(key, delta) + " with idempotency key '" + idempotencyKey + "'", Set.of()).applied();
     }
@@ -204,7 +237,7 @@ public final class DirectWriter implements CounterWriter {
      */
     public boolean addAll(List<Increment> increments, String idempotencyKey) {
         String fingerprint = idempotencyKey == null ? null : IdempotencyKeys.fingerprint(increments);
-        return writeTransaction(batchDeltas(increments), increments.size(), idempotencyKey, fingerprint,
+        return writeTransaction(batchDeltas(increments), increments, idempotencyKey, fingerprint,
                 describeBatch(increments), Set.of()).applied();
     }
 
@@ -228,7 +261,7 @@ public final class DirectWriter implements CounterWriter {
             CounterKey key = new CounterKey(increment.recordType(), increment.recordId());
             (registry.folds(key.recordType()) ? folded : learn).add(key);
         }
-        Written written = writeTransaction(batchDeltas(increments), increments.size(), null, null,
+        Written written = writeTransaction(batchDeltas(increments), increments, null, null,
                 describeBatch(increments), learn);
         Map<CounterKey, Long> totals = new HashMap<>(written.totals());
         if (!folded.isEmpty() || totals.size() < learn.size() + folded.size()) {
@@ -288,18 +321,23 @@ public final class DirectWriter implements CounterWriter {
                         + " either way; nothing was applied");
             }
         }
-        writeTransaction(deltas, corrections.size(), null, null,
+        writeTransaction(deltas, corrections, null, null,
                 "correct " + corrections.size() + " counters", Set.of());
     }
 
     /**
      * Writes deltas in one transaction, with an idempotency key if there is one, and queries the
-     * totals of the counters in {@code learn} before COMMIT.
+     * totals of the counters in {@code learn} before COMMIT. The increments of bounded counters
+     * are decided under their counters' locks ({@link BoundedCounters}): if the limits refuse any
+     * of them, nothing is written and the first refusal is thrown, so a batch is applied all or
+     * nothing.
      */
-    private Written writeTransaction(Deltas deltas, int increments, String idempotencyKey,
+    private Written writeTransaction(Deltas deltas, List<Increment> increments, String idempotencyKey,
             String fingerprint, String operation, Set<CounterKey> learn) {
+        List<CounterKey> counters = increments.stream().map(i -> new CounterKey(i.recordType(), i.recordId())).toList();
         Written written = retrier.write(operation, (connection, dialect) -> {
             registry.refreshIfStale(connection);
+            bounded.agree(connection, counters);
             boolean autoCommit = connection.getAutoCommit();
             connection.setAutoCommit(false);
             try {
@@ -309,6 +347,15 @@ public final class DirectWriter implements CounterWriter {
                     found = keys.record(connection, dialect, idempotencyKey, fingerprint, "direct");
                 }
                 Map<CounterKey, Long> totals = Map.of();
+                if (found.outcome() == IdempotencyKeys.Outcome.APPLIED && bounded.anyBounded(counters)) {
+                    Optional<LimitExceededException> refused = bounded.decide(connection, dialect, counters,
+                            increments.stream().map(Increment::delta).toList()).stream()
+                            .filter(Objects::nonNull).findFirst();
+                    if (refused.isPresent()) {
+                        connection.rollback();
+                        return new Written(found, totals, refused.get());
+                    }
+                }
                 if (found.outcome() == IdempotencyKeys.Outcome.APPLIED) {
                     SlotRows.upsert(connection, dialect, database.table(), deltas.counterRows(this::slotFor));
                     BucketRows.upsert(connection, dialect, database.buckets(), deltas.bucketRows(this::slotFor));
@@ -317,7 +364,7 @@ public final class DirectWriter implements CounterWriter {
                     }
                 }
                 connection.commit();
-                return new Written(found, totals);
+                return new Written(found, totals, null);
             } catch (SQLException e) {
                 Transactions.rollbackQuietly(connection, e);
                 throw e;
@@ -328,12 +375,19 @@ public final class DirectWriter implements CounterWriter {
         if (written.verdict().outcome() == IdempotencyKeys.Outcome.CONFLICT) {
             throw written.verdict().conflict();
         }
-        stats.applied(written.applied() ? increments : 0);
+        if (written.refused() != null) {
+            throw written.refused();
+        }
+        stats.applied(written.applied() ? increments.size() : 0);
         return written;
     }
 
-    /** What a transaction's key found, and the totals it learned before COMMIT. */
-    private record Written(IdempotencyKeys.Verdict verdict, Map<CounterKey, Long> totals) {
+    /**
+     * What a transaction's key found, the totals it learned before COMMIT, and what the limits
+     * refused, if they refused anything (when nothing was written).
+     */
+    private record Written(IdempotencyKeys.Verdict verdict, Map<CounterKey, Long> totals,
+            LimitExceededException refused) {
         boolean applied() {
             return verdict.outcome() == IdempotencyKeys.Outcome.APPLIED;
         }
@@ -365,6 +419,13 @@ public final class DirectWriter implements CounterWriter {
         }
         long bucketStart = buckets.startOf(key.recordType());
         try {
+            if (bounded.bounded(key.recordType())) {
+                registry.checkLimitsAgainstView(key.recordType());
+                LimitExceededException refused = bounded.decide(connection, dialect, List.of(key), List.of(delta)).get(0);
+                if (refused != null) {
+                    throw refused;
+                }
+            }
             SlotRow row = new SlotRow(key, transactionSlots.slotFor(connection, key), delta);
             SlotRows.upsertOne(connection, dialect, database.table(), row, stats::retried);
             if (bucketStart != BucketClock.NONE) {
@@ -404,6 +465,10 @@ public final class DirectWriter implements CounterWriter {
         Deltas deltas = new Deltas();
         deltas.tryAdd(key, bucketStart, delta);
         return deltas;
+    }
+
+    private static List<Increment> single(CounterKey key, long delta) {
+        return List.of(new Increment(key.recordType(), key.recordId(), delta));
     }
 
     private static String describe(CounterKey key, long delta) {

@@ -1,17 +1,19 @@
 package io.slotted.internal.dialect.statements;
 
 import io.slotted.internal.sql.TableName;
+import java.util.List;
 
 /**
  * The statements of the type registry ({@code TypeRegistry}): one row per counter type with an
- * owner column binding or a slot count every process follows. Standard SQL that every supported
+ * owner column binding, a slot count or limits every process follows. Standard SQL that every supported
  * database takes; a dialect whose database needs other text returns a subclass from
  * {@code Dialect.registryStatements}.
  */
 public class RegistryStatements {
     /** The columns of a registration, in the order every read returns them. */
     public static final String COLUMNS =
-            "record_type, owner_table, key_column, count_column, owner_mode, slots, bound_ms, rolled_up_ms";
+            "record_type, owner_table, key_column, count_column, owner_mode, slots, bound_ms, rolled_up_ms,"
+            + " lower_bound, upper_bound";
 
     /** The registry table. */
     protected final TableName registry;
@@ -47,13 +49,14 @@ public class RegistryStatements {
 
     /**
      * Changes a type's registration. Binds owner table, key column, count column, owner mode,
-     * slots, bound time, rolled-up time and the type.
+     * slots, bound time, rolled-up time, lower and upper bound (null for none) and the type.
      *
      * @return the SQL text
      */
     public String update() {
         return "UPDATE " + registry + " SET owner_table = ?, key_column = ?, count_column = ?,"
-                + " owner_mode = ?, slots = ?, bound_ms = ?, rolled_up_ms = ? WHERE record_type = ?";
+                + " owner_mode = ?, slots = ?, bound_ms = ?, rolled_up_ms = ?, lower_bound = ?, upper_bound = ?"
+                + " WHERE record_type = ?";
     }
 
     /**
@@ -63,7 +66,8 @@ public class RegistryStatements {
      */
     public String insert() {
         return "INSERT INTO " + registry + " (owner_table, key_column, count_column, owner_mode,"
-                + " slots, bound_ms, rolled_up_ms, record_type) VALUES (?, ?, ?, ?, ?, ?, ?, ?)";
+                + " slots, bound_ms, rolled_up_ms, lower_bound, upper_bound, record_type)"
+                + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
     }
 
     /**
@@ -73,6 +77,16 @@ public class RegistryStatements {
      */
     public String rolledUp() {
         return "UPDATE " + registry + " SET rolled_up_ms = ? WHERE record_type = ?";
+    }
+
+    /**
+     * Adds the limits' columns to a registry made before types had limits.
+     *
+     * @return one {@code ALTER TABLE} statement per column
+     */
+    public List<String> addLimitColumns() {
+        return List.of("ALTER TABLE " + registry + " ADD lower_bound BIGINT",
+                "ALTER TABLE " + registry + " ADD upper_bound BIGINT");
     }
 
     /**

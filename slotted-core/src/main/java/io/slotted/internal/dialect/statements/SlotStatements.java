@@ -110,6 +110,19 @@ public class SlotStatements {
     }
 
     /**
+     * One counter's total over its slots, read by a transaction that holds the lock of the
+     * counter's slot 0 row, which every decision of a bounded counter takes first: it must see
+     * every increment committed before the lock was granted. Here a plain read: PostgreSQL and H2
+     * read in each statement of a read-committed transaction what was committed before it began.
+     * Binds the type and the id.
+     *
+     * @return the SQL text; one row, null when there is nothing
+     */
+    public String lockedTotal() {
+        return total();
+    }
+
+    /**
      * Every counter's total over its slots, for one type. Binds the type.
      *
      * @return the SQL text; rows of (record id, total)

@@ -1,0 +1,160 @@
+package io.slotted.internal.write;
+
+import io.slotted.LimitExceededException;
+import io.slotted.Limits;
+import io.slotted.SlottedException;
+import io.slotted.internal.dialect.Dialect;
+import io.slotted.internal.dialect.SlotRow;
+import io.slotted.internal.jdbc.Database;
+import io.slotted.internal.registry.TypeRegistry;
+import io.slotted.internal.sql.CounterKey;
+import java.math.BigDecimal;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * Decides which increments of counters with {@link Limits} are applied: each refused increment
+ * counts nowhere, every other one is applied, exactly, across every process and write path.
+ *
+ * <p>Why it is exact. Every write of a bounded counter, in every process, takes the lock of the
+ * counter's slot 0 row first (an upsert that adds 0, so that the row exists to be locked even for
+ * a counter never written), in the transaction that writes the counter, and holds it until that
+ * transaction ends. Writes of one bounded counter are therefore one after another; the one
+ * holding the lock reads the counter's total over all its slots, which then includes every write
+ * committed before it and cannot change under it, and decides its increments one by one, in the
+ * order given, against that total: an increment that keeps the total within the limits is applied
+ * and moves the total on, one that would take it outside is refused. What it decides commits with
+ * its rows, or not at all. So no write ever takes a total outside (no oversell), and an increment
+ * is refused only when, at that moment, the total left no room for it (no undersell: no share of
+ * the headroom sits unused in another process).
+ *
+ * <p>The lock is taken once per write of the counter — once per flush in {@code GROUPED} mode,
+ * where one flush decides every increment its callers queued — never once per increment. Locks
+ * are taken in counter order, as every writer takes its rows, so two writes cannot deadlock on
+ * each other.
+ */
+public final class BoundedCounters {
+    private final Database database;
+    private final TypeRegistry registry;
+
+    /**
+     * Creates the decisions of a counter table.
+     *
+     * @param database the database and its counter table
+     * @param registry where the limits are recorded, and this process's own
+     */
+    public BoundedCounters(Database database, TypeRegistry registry) {
+        this.database = database;
+        this.registry = registry;
+    }
+
+    /**
+     * Whether a counter type has limits, as this process knows them.
+     *
+     * @param recordType the type
+     * @return true if its increments are decided here
+     */
+    public boolean bounded(int recordType) {
+        return registry.limits(recordType).bounded();
+    }
+
+    /**
+     * Whether any of some counters' types has limits.
+     *
+     * @param keys the counters
+     * @return true if any is bounded
+     */
+    public boolean anyBounded(Collection<CounterKey> keys) {
+        for (CounterKey key : keys) {
+            if (bounded(key.recordType())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Before a write, outside its transaction: makes sure the registry records the limits this
+     * process was given for the types written ({@link TypeRegistry#agreeOnLimits}).
+     *
+     * @param connection a connection in auto-commit
+     * @param keys the counters to be written
+     * @throws SlottedException if the registry records other limits than this process's
+     * @throws SQLException if the registry cannot be read or written
+     */
+    public void agree(Connection connection, Collection<CounterKey> keys) throws SQLException {
+        for (int recordType : types(keys)) {
+            registry.agreeOnLimits(connection, recordType);
+        }
+    }
+
+    /**
+     * Decides, in the caller's transaction, which increments to apply: those to bounded
+     * counters, each counter under its lock, held until the transaction ends; the others are
+     * always applied.
+     *
+     * @param connection a connection in a transaction, which the caller commits with the rows
+     * @param dialect its database's dialect
+     * @param keys each increment's counter
+     * @param deltas each increment's amount, in the order they are decided
+     * @return for each increment, null when it may be applied, else why it is refused
+     * @throws SQLException if a lock or a read fails
+     */
+    public List<LimitExceededException> decide(Connection connection, Dialect dialect, List<CounterKey> keys,
+            List<Long> deltas) throws SQLException {
+        List<LimitExceededException> refusals = new ArrayList<>(Collections.nCopies(keys.size(), null));
+        Map<CounterKey, List<Integer>> byCounter = new TreeMap<>();
+        for (int i = 0; i < keys.size(); i++) {
+            if (bounded(keys.get(i).recordType())) {
+                byCounter.computeIfAbsent(keys.get(i), k -> new ArrayList<>()).add(i);
+            }
+        }
+        for (Map.Entry<CounterKey, List<Integer>> counter : byCounter.entrySet()) {
+            CounterKey key = counter.getKey();
+            Limits limits = registry.limits(key.recordType());
+            long total = lockAndRead(connection, dialect, key);
+            for (int i : counter.getValue()) {
+                long delta = deltas.get(i);
+                if (limits.allowAdding(total, delta)) {
+                    total += delta;
+                } else {
+                    refusals.set(i, new LimitExceededException(key.toString(), delta, total, limits));
+                }
+            }
+        }
+        return refusals;
+    }
+
+    /** Takes the counter's lock, its slot 0 row, and reads its total as committed before the lock. */
+    private long lockAndRead(Connection connection, Dialect dialect, CounterKey key) throws SQLException {
+        if (registry.folds(key.recordType())) {
+            throw new SlottedException("counter " + key + " has limits and its type folds into an owner column:"
+                    + " limits do not take the column into account yet; bind the type in copy mode, or drop"
+                    + " its limits; nothing was applied");
+        }
+        SlotRows.upsertOne(connection, dialect, database.table(), new SlotRow(key, 0, 0), () -> { });
+        try (PreparedStatement select = connection.prepareStatement(database.slotStatements().lockedTotal())) {
+            select.setInt(1, key.recordType());
+            select.setLong(2, key.recordId());
+            try (ResultSet row = select.executeQuery()) {
+                BigDecimal total = row.next() ? row.getBigDecimal(1) : null;
+                return total == null ? 0 : total.longValueExact();
+            }
+        }
+    }
+
+    private static TreeSet<Integer> types(Collection<CounterKey> keys) {
+        TreeSet<Integer> types = new TreeSet<>();
+        keys.forEach(key -> types.add(key.recordType()));
+        return types;
+    }
+}

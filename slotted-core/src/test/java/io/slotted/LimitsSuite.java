@@ -1,0 +1,278 @@
+package io.slotted;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.zaxxer.hikari.HikariDataSource;
+import io.slotted.db.TestDatabase;
+import io.slotted.db.TestDatabases;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Counters with limits, as stock and quotas use them: three library instances, each on a pool of
+ * its own as three processes would be, 64 writers among them, and the database's own sum checked
+ * by SQL while they write. On every database, in both modes that tell each caller whether its
+ * increment was applied.
+ */
+@ParameterizedClass(name = "[{arguments}]")
+@MethodSource("databasesInModes")
+class LimitsSuite extends CounterTableTest {
+    private static final int STOCK = 7;
+    private static final int QUOTA = 8;
+    private static final long ITEM = 1;
+
+    private final WriteMode mode;
+    private final List<HikariDataSource> pools = new ArrayList<>();
+
+    LimitsSuite(TestDatabase db, WriteMode mode) {
+        super(db);
+        this.mode = mode;
+    }
+
+    static Stream<Arguments> databasesInModes() {
+        return TestDatabases.inModes(TestDatabases.all(), WriteMode.GROUPED, WriteMode.DIRECT);
+    }
+
+    @AfterEach
+    void closePools() {
+        pools.forEach(HikariDataSource::close);
+    }
+
+    /** An instance as a process of its own would have it: its own pool, the given settings. */
+    private SlottedCountersBuilder instance(String name) {
+        HikariDataSource pool = db.applicationPool(table + "-" + name, 24);
+        pools.add(pool);
+        return SlottedCounters.builder(pool).table(table).writeMode(mode);
+    }
+
+    private List<SlottedCounters> threeInstances(int recordType, Limits limits) {
+        List<SlottedCounters> instances = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            SlottedCountersBuilder builder = instance("p" + i).limits(recordType, limits);
+            instances.add(i == 0 ? migrated(builder) : counters(builder));
+        }
+        return instances;
+    }
+
+    @Test
+    void stockOf10000_64WritersOver3Instances_sellExactlyTheStock_andTheTotalIsNeverBelowZero() throws Exception {
+        List<SlottedCounters> instances = threeInstances(STOCK, Limits.atLeast(0));
+        instances.get(0).add(STOCK, ITEM, 10_000);
+        AtomicLong sold = new AtomicLong();
+        AtomicLong smallestRefused = new AtomicLong(Long.MAX_VALUE);
+        AtomicLong refusals = new AtomicLong();
+
+        try (Sampler sampler = new Sampler(STOCK)) {
+            runConcurrently(64, t -> {
+                SlottedCounters counters = instances.get(t % 3);
+                Random random = new Random(20261127L + t);
+                while (true) {
+                    int amount = 1 + random.nextInt(5);
+                    if (counters.tryAdd(STOCK, ITEM, -amount)) {
+                        if (sold.addAndGet(amount) > 10_000) {
+                            throw new AssertionError("oversold: " + sold.get() + " sold of a stock of 10000");
+                        }
+                    } else {
+                        refusals.incrementAndGet();
+                        smallestRefused.accumulateAndGet(amount, Math::min);
+                        return;
+                    }
+                }
+            });
+            assertThat(sampler.samples()).as("SQL samples of the total taken while the writers sold").isPositive();
+            assertThat(sampler.lowest()).as("the lowest total SQL saw while the writers sold").isGreaterThanOrEqualTo(0);
+        }
+
+        long left = sum(STOCK);
+        System.out.println(db + " " + mode + ": sold " + sold.get() + ", left " + left + ", smallest refused "
+                + smallestRefused.get());
+        assertThat(left).as("what is left").isBetween(0L, 4L);
+        assertThat(sold.get()).as("what was sold").isEqualTo(10_000 - left);
+        assertThat(left).as("what is left is less than the smallest refused request").isLessThan(smallestRefused.get());
+        assertThat(refusals.get()).as("each writer stopped at its first refusal").isEqualTo(64);
+        assertThat(instances.get(1).get(STOCK, ITEM)).isEqualTo(left);
+    }
+
+    @Test
+    void quotaOf1000_64WritersOver3Instances_useExactlyTheQuota_andTheTotalIsNeverAboveIt() throws Exception {
+        List<SlottedCounters> instances = threeInstances(QUOTA, Limits.atMost(1000));
+        AtomicLong used = new AtomicLong();
+        AtomicLong smallestRefused = new AtomicLong(Long.MAX_VALUE);
+
+        try (Sampler sampler = new Sampler(QUOTA)) {
+            runConcurrently(64, t -> {
+                SlottedCounters counters = instances.get(t % 3);
+                Random random = new Random(1127L + t);
+                while (true) {
+                    int amount = 1 + random.nextInt(5);
+                    if (counters.tryAdd(QUOTA, ITEM, amount)) {
+                        if (used.addAndGet(amount) > 1000) {
+                            throw new AssertionError("over the quota: " + used.get() + " used of 1000");
+                        }
+                    } else {
+                        smallestRefused.accumulateAndGet(amount, Math::min);
+                        return;
+                    }
+                }
+            });
+            assertThat(sampler.highest()).as("the highest total SQL saw while the writers spent").isLessThanOrEqualTo(1000);
+        }
+
+        long total = sum(QUOTA);
+        assertThat(total).isEqualTo(used.get()).isLessThanOrEqualTo(1000);
+        assertThat(1000 - total).as("the quota left is less than the smallest refused request")
+                .isLessThan(smallestRefused.get());
+    }
+
+    @Test
+    void aRefusal_throwsWithTheTotal_changesNothing_andTryAddSaysFalse() {
+        SlottedCounters counters = migrated(instance("one").limits(STOCK, Limits.between(0, 10)));
+
+        assertThatThrownBy(() -> counters.add(STOCK, ITEM, -1))
+                .isInstanceOfSatisfying(LimitExceededException.class, e -> {
+                    assertThat(e.total()).isZero();
+                    assertThat(e.delta()).isEqualTo(-1);
+                    assertThat(e.limits()).isEqualTo(Limits.between(0, 10));
+                    assertThat(e.getMessage()).isEqualTo("limit exceeded: adding -1 to counter (record_type=7,"
+                            + " record_id=1) would take its total 0 outside 0..10; nothing was applied");
+                });
+        assertThat(counters.tryAdd(STOCK, ITEM, 11)).isFalse();
+        assertThat(counters.tryAdd(STOCK, ITEM, 10)).isTrue();
+        assertThat(counters.addAndGet(STOCK, ITEM, -3)).isEqualTo(7);
+        assertThatThrownBy(() -> counters.addAndGet(STOCK, ITEM, -8))
+                .isInstanceOfSatisfying(LimitExceededException.class, e -> assertThat(e.total()).isEqualTo(7));
+        assertThatThrownBy(() -> counters.addAsync(STOCK, ITEM, 4).join())
+                .hasCauseInstanceOf(LimitExceededException.class);
+        assertThat(counters.get(STOCK, ITEM)).isEqualTo(7);
+        assertThat(sum(STOCK)).isEqualTo(7);
+        assertThat(counters.tryAdd(STOCK, 2L, 5)).as("another counter of the type has its own total").isTrue();
+        counters.add(1, ITEM, -5);
+        assertThat(counters.get(1, ITEM)).as("a type without limits goes below 0").isEqualTo(-5);
+    }
+
+    @Test
+    void aBatchWithARefusedIncrement_isRefusedWhole() {
+        SlottedCounters counters = migrated(instance("one").limits(STOCK, Limits.atLeast(0)));
+        counters.add(STOCK, ITEM, 3);
+
+        assertThatThrownBy(() -> counters.addAll(List.of(new Increment(1, ITEM, 5), new Increment(STOCK, ITEM, -2),
+                new Increment(STOCK, ITEM, -2)))).isInstanceOf(LimitExceededException.class);
+
+        assertThat(counters.get(1, ITEM)).isZero();
+        assertThat(counters.get(STOCK, ITEM)).isEqualTo(3);
+        assertThat(counters.addAllAndGet(List.of(new Increment(STOCK, ITEM, -2), new Increment(STOCK, ITEM, -1))))
+                .containsExactly(1L, 0L);
+    }
+
+    @Test
+    void theFirstProcessRecordsItsLimits_oneGivenOthersRefusesToWrite_oneGivenNoneFollowsThem() {
+        SlottedCounters first = migrated(instance("first").limits(STOCK, Limits.atLeast(0)));
+        first.add(STOCK, ITEM, 5);
+        SlottedCounters other = counters(instance("other").limits(STOCK, Limits.atLeast(-10)));
+        SlottedCounters none = counters(instance("none"));
+
+        assertThatThrownBy(() -> other.add(STOCK, ITEM, -1)).isInstanceOf(SlottedException.class)
+                .hasMessageContaining("has the limits 0.. in the registry")
+                .hasMessageContaining("but this process was given -10..")
+                .hasMessageContaining("nothing was written");
+        assertThat(none.tryAdd(STOCK, ITEM, -6)).as("the recorded limits refuse it").isFalse();
+        assertThat(none.tryAdd(STOCK, ITEM, -5)).isTrue();
+        assertThat(first.get(STOCK, ITEM)).isZero();
+    }
+
+    @Test
+    void inTheApplicationsTransaction_aRefusalLeavesTheTransactionToTheApplication() throws SQLException {
+        SlottedCounters counters = migrated(instance("one").limits(STOCK, Limits.atLeast(0)));
+        counters.add(STOCK, ITEM, 2);
+        try (Connection connection = db.dataSource().getConnection()) {
+            connection.setAutoCommit(false);
+            counters.add(connection, STOCK, ITEM, -2);
+            assertThatThrownBy(() -> counters.add(connection, STOCK, ITEM, -1))
+                    .isInstanceOfSatisfying(LimitExceededException.class, e -> assertThat(e.total()).isZero());
+            connection.commit();
+        }
+        assertThat(counters.get(STOCK, ITEM)).isZero();
+    }
+
+    @Test
+    void aRegistryMadeBeforeLimits_isGivenTheirColumnsByMigrate_andKeepsItsRows() {
+        db.execute("CREATE TABLE " + table + "_types (record_type INT NOT NULL, owner_table VARCHAR(130),"
+                + " key_column VARCHAR(64), count_column VARCHAR(64), owner_mode VARCHAR(8), slots INT NOT NULL,"
+                + " bound_ms BIGINT NOT NULL, rolled_up_ms BIGINT NOT NULL, PRIMARY KEY (record_type))");
+        db.execute("INSERT INTO " + table + "_types VALUES (3, NULL, NULL, NULL, NULL, 2, 0, 0)");
+        SlottedCounters counters = counters(instance("one").limits(STOCK, Limits.atLeast(0)));
+
+        MigrationReport report = counters.migrate();
+
+        assertThat(report.actions()).contains("added columns lower_bound and upper_bound to " + table
+                + "_types (the types' limits)");
+        assertThat(counters.tryAdd(STOCK, ITEM, -1)).isFalse();
+        assertThat(counters.tryAdd(STOCK, ITEM, 1)).isTrue();
+        assertThat(counters.migrate().actions()).as("a second migrate has nothing to do").isEmpty();
+    }
+
+    private long sum(int recordType) {
+        try (Connection connection = db.dataSource().getConnection();
+                Statement statement = connection.createStatement();
+                ResultSet row = statement.executeQuery("SELECT COALESCE(SUM(count), 0) FROM " + table
+                        + " WHERE record_type = " + recordType + " AND record_id = " + ITEM)) {
+            row.next();
+            return row.getLong(1);
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Reads a counter's total by SQL, over and over, until closed: the lowest and highest it saw. */
+    private final class Sampler implements AutoCloseable {
+        private final AtomicBoolean stop = new AtomicBoolean();
+        private final AtomicLong lowest = new AtomicLong(Long.MAX_VALUE);
+        private final AtomicLong highest = new AtomicLong(Long.MIN_VALUE);
+        private final AtomicLong samples = new AtomicLong();
+        private final Thread thread;
+
+        Sampler(int recordType) {
+            thread = new Thread(() -> {
+                while (!stop.get()) {
+                    long total = sum(recordType);
+                    lowest.accumulateAndGet(total, Math::min);
+                    highest.accumulateAndGet(total, Math::max);
+                    samples.incrementAndGet();
+                }
+            }, "total-sampler");
+            thread.start();
+        }
+
+        long lowest() {
+            return lowest.get();
+        }
+
+        long highest() {
+            return highest.get();
+        }
+
+        long samples() {
+            return samples.get();
+        }
+
+        @Override
+        public void close() throws InterruptedException {
+            stop.set(true);
+            thread.join();
+        }
+    }
+}
