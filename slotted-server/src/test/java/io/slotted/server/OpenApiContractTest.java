@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import com.zaxxer.hikari.HikariDataSource;
 import io.slotted.BucketUnit;
+import io.slotted.Limits;
 import io.slotted.OwnerColumn;
 import io.slotted.OwnerMode;
 import io.slotted.SlottedCounters;
@@ -76,9 +77,12 @@ class OpenApiContractTest {
     private static final TimeBuckets HOURS = new TimeBuckets(BucketUnit.HOUR, Duration.ofDays(30));
     /** Type names the service may hold: its two pinned ones and {@code uploads}, so {@code extras} is one too many. */
     private static final int TYPE_NAMES = 3;
+    /** A type kept at 0 or above, as stock is, by number. */
+    private static final int STOCK_TYPE = 9;
     private static final UnaryOperator<CounterSettings> WITH_BUCKETS =
             counters -> counters.withBuckets(Map.of(1, HOURS, POISONED_TYPE, HOURS))
-                    .withNameBounds(new NameBounds(NameBounds.DEFAULTS.newIdsPerSecond(), TYPE_NAMES));
+                    .withNameBounds(new NameBounds(NameBounds.DEFAULTS.newIdsPerSecond(), TYPE_NAMES))
+                    .withLimits(Map.of(STOCK_TYPE, Limits.atLeast(0)));
     /** Past the 32 KiB a request head may take. */
     private static final String OVER_THE_HEAD_LIMIT = "a".repeat(HttpFrontEnd.MAX_REQUEST_HEAD_BYTES + 1024);
     private static final String OVER_THE_BODY_LIMIT = " ".repeat((int) HttpFrontEnd.MAX_BODY_BYTES);
@@ -318,6 +322,10 @@ class OpenApiContractTest {
                 post("a keyed increment", keyed, WRITER).header(KEY, "contract-1").json("{\"delta\": 2}"),
                 post("its replay", keyed, WRITER).header(KEY, "contract-1").json("{\"delta\": 2}"),
                 post("its key reused", keyed, WRITER).header(KEY, "contract-1").json("{\"delta\": 3}"),
+                post("a sale of stock there is none of", "/v1/counters/" + STOCK_TYPE + "/1/increment", WRITER)
+                        .json("{\"delta\": -1}"),
+                post("a batch with a sale of stock there is none of", BATCH, WRITER).json("{\"increments\":"
+                        + " [{\"type\": 1, \"id\": 12}, {\"type\": " + STOCK_TYPE + ", \"id\": 1, \"delta\": -1}]}"),
                 post("an increment over 1 MiB", INCREMENT, WRITER).json("{\"delta\": 1" + OVER_THE_BODY_LIMIT + "}"),
                 post("an increment as text", INCREMENT, WRITER).body("text/plain", "{\"delta\": 1}"),
                 post("an increment past MAX_DELTA", edge, WRITER).json("{\"delta\": " + Long.MAX_VALUE + "}"),

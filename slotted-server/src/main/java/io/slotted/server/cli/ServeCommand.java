@@ -8,10 +8,13 @@ import io.slotted.server.config.CounterSettings;
 import io.slotted.server.config.NameBounds;
 import io.slotted.server.config.ServerSettings;
 import io.slotted.server.config.TlsFiles;
+import io.slotted.server.config.TypeLimits;
 import io.slotted.server.store.FailureMessage;
 import io.slotted.server.http.HttpSettings;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -85,6 +88,14 @@ final class ServeCommand implements Callable<Integer> {
 
     @Mixin
     BucketsOption buckets;
+
+    @Option(names = "--limits", paramLabel = "TYPE=MIN..MAX", defaultValue = "${env:SLOTTED_LIMITS}",
+            description = "A counter type whose totals are kept within limits, either end left out for none,"
+                    + " such as stock=0.. or quota=..1000: an increment that would take a total outside is"
+                    + " refused (HTTP 409 limit_exceeded, Redis -ERR limit exceeded) and counts nowhere. Recorded"
+                    + " in the database: every process must give the same limits, or none. Repeatable, or"
+                    + " comma-separated. Env: SLOTTED_LIMITS.")
+    List<String> limits = new ArrayList<>();
 
     @Option(names = "--mode", paramLabel = "grouped|direct|buffered", converter = WriteModeConverter.class,
             defaultValue = "${env:SLOTTED_MODE:-grouped}",
@@ -164,6 +175,7 @@ final class ServeCommand implements Callable<Integer> {
         ServerSettings settings = new ServerSettings(port, bind, db.settings(), tokenFile,
                 types.names(), new CounterSettings(CounterSettings.DEFAULTS.table(), mode, slots,
                         rollUpEvery).withBuckets(buckets.kept(types))
+                        .withLimits(TypeLimits.parse(limits == null ? List.of() : limits, types.names()))
                         .withNameBounds(new NameBounds(newIdsPerSecond, maxTypeNames)),
                 tls, plaintext);
         HttpSettings defaults = HttpSettings.defaults();

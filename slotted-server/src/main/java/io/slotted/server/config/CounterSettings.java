@@ -1,5 +1,6 @@
 package io.slotted.server.config;
 
+import io.slotted.Limits;
 import io.slotted.TimeBuckets;
 import io.slotted.WriteMode;
 import java.time.Duration;
@@ -8,8 +9,8 @@ import java.util.Objects;
 
 /**
  * How the counters are configured beyond the database: the table, the write mode, the slots, how
- * often the counter types bound to owner columns are rolled up in the background, and which types
- * also count per time bucket.
+ * often the counter types bound to owner columns are rolled up in the background, which types
+ * also count per time bucket, and which are kept within limits.
  *
  * <p>The table, mode and slots are not checked here: the library's builder checks each one as it
  * is applied and names the rule, so that a rule such as the slot range is written once. The same
@@ -22,9 +23,11 @@ import java.util.Objects;
  * @param rollUpEvery how often bound types are rolled up in the background; {@link Duration#ZERO}
  *     for never
  * @param buckets the types that also count per time bucket, with their buckets
+ * @param names the bounds on new names
+ * @param limits the types whose totals are kept within limits, with their limits
  */
 public record CounterSettings(String table, WriteMode mode, Integer slots, Duration rollUpEvery,
-        Map<Integer, TimeBuckets> buckets, NameBounds names) {
+        Map<Integer, TimeBuckets> buckets, NameBounds names, Map<Integer, Limits> limits) {
     /** How often the service rolls up bound types unless told otherwise. */
     public static final Duration SERVICE_ROLL_UP = Duration.ofSeconds(1);
 
@@ -45,6 +48,7 @@ public record CounterSettings(String table, WriteMode mode, Integer slots, Durat
         Objects.requireNonNull(rollUpEvery, "rollUpEvery");
         Objects.requireNonNull(names, "names");
         buckets = Map.copyOf(buckets);
+        limits = Map.copyOf(limits);
         if (rollUpEvery.isNegative()) {
             throw new IllegalArgumentException("rollUpEvery must be 0 (no background roll-up) or"
                     + " positive, but was " + rollUpEvery.toMillis() + "ms");
@@ -60,7 +64,7 @@ public record CounterSettings(String table, WriteMode mode, Integer slots, Durat
      * @param rollUpEvery how often bound types are rolled up; {@link Duration#ZERO} for never
      */
     public CounterSettings(String table, WriteMode mode, Integer slots, Duration rollUpEvery) {
-        this(table, mode, slots, rollUpEvery, Map.of(), NameBounds.DEFAULTS);
+        this(table, mode, slots, rollUpEvery, Map.of(), NameBounds.DEFAULTS, Map.of());
     }
 
     /**
@@ -70,7 +74,7 @@ public record CounterSettings(String table, WriteMode mode, Integer slots, Durat
      * @return the changed settings
      */
     public CounterSettings withBuckets(Map<Integer, TimeBuckets> kept) {
-        return new CounterSettings(table, mode, slots, rollUpEvery, kept, names);
+        return new CounterSettings(table, mode, slots, rollUpEvery, kept, names, limits);
     }
 
     /**
@@ -80,7 +84,17 @@ public record CounterSettings(String table, WriteMode mode, Integer slots, Durat
      * @return the changed settings
      */
     public CounterSettings withNameBounds(NameBounds bounds) {
-        return new CounterSettings(table, mode, slots, rollUpEvery, buckets, bounds);
+        return new CounterSettings(table, mode, slots, rollUpEvery, buckets, bounds, limits);
+    }
+
+    /**
+     * These settings with limits.
+     *
+     * @param kept the types whose totals are kept within limits
+     * @return the changed settings
+     */
+    public CounterSettings withLimits(Map<Integer, Limits> kept) {
+        return new CounterSettings(table, mode, slots, rollUpEvery, buckets, names, kept);
     }
 
     /**
@@ -91,7 +105,7 @@ public record CounterSettings(String table, WriteMode mode, Integer slots, Durat
      * @throws IllegalArgumentException if {@code interval} is negative
      */
     public CounterSettings withRollUpEvery(Duration interval) {
-        return new CounterSettings(table, mode, slots, interval, buckets, names);
+        return new CounterSettings(table, mode, slots, interval, buckets, names, limits);
     }
 
     /**

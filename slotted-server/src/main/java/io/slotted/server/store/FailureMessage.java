@@ -1,5 +1,6 @@
 package io.slotted.server.store;
 
+import io.slotted.LimitExceededException;
 import io.slotted.server.config.DatabaseSettings;
 
 /**
@@ -21,6 +22,18 @@ public final class FailureMessage {
         String own = own(e);
         String root = rootMessage(e);
         return own.contains(root) ? own : own + " (caused by: " + root + ")";
+    }
+
+    /**
+     * What a refusal by a type's limits says to a client, in the client's terms: the amount, the
+     * total it was decided against, and the limits.
+     *
+     * @param refused what the library threw
+     * @return the message
+     */
+    public static String ofRefusal(LimitExceededException refused) {
+        return "limit exceeded: adding " + refused.delta() + " would take the counter's total " + refused.total()
+                + " outside its type's limits " + refused.limits() + "; nothing was applied";
     }
 
     /**

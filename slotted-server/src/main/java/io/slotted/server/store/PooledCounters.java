@@ -117,6 +117,7 @@ public final class PooledCounters implements AutoCloseable {
             builder.rollUpEvery(settings.rollUpEvery());
         }
         settings.buckets().forEach((type, kept) -> builder.buckets(type, kept.unit(), kept.retention()));
+        settings.limits().forEach(builder::limits);
         return builder.build();
     }
 

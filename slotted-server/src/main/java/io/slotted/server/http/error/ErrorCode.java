@@ -72,6 +72,11 @@ public enum ErrorCode {
     METHOD_NOT_ALLOWED(HttpStatus.METHOD_NOT_ALLOWED),
     /** An {@code Idempotency-Key} used before for a different request. */
     IDEMPOTENCY_CONFLICT(HttpStatus.CONFLICT),
+    /**
+     * An increment the type's limits refuse: it would take the counter's total outside them.
+     * Nothing was applied.
+     */
+    LIMIT_EXCEEDED(HttpStatus.CONFLICT),
     /** A body that did not arrive in full within the body deadline. */
     BODY_TIMEOUT(HttpStatus.REQUEST_TIMEOUT),
     /** A body over the size limit. */

@@ -4,6 +4,7 @@ import io.slotted.ContentionException;
 import io.slotted.CounterOverflowException;
 import io.slotted.DatabaseUnavailableException;
 import io.slotted.IdempotencyConflictException;
+import io.slotted.LimitExceededException;
 import io.slotted.NameLimitException;
 import io.slotted.OutcomeUnknownException;
 import io.slotted.QueueFullException;
@@ -11,6 +12,7 @@ import io.slotted.SlottedCounters;
 import io.slotted.SlottedException;
 import io.slotted.server.config.UnknownTypeException;
 import io.slotted.server.http.response.ErrorResponse;
+import io.slotted.server.store.FailureMessage;
 import java.util.concurrent.CompletionException;
 
 /**
@@ -75,6 +77,9 @@ public final class HttpError extends RuntimeException {
                     + "; nothing was applied: each slot row of a counter holds at most "
                     + SlottedCounters.MAX_DELTA + " either way, which keeps every total within the"
                     + " signed 64-bit range; a subtraction always brings a counter back", e);
+        }
+        if (e instanceof LimitExceededException refused) {
+            return new HttpError(ErrorCode.LIMIT_EXCEEDED, FailureMessage.ofRefusal(refused), e);
         }
         if (e instanceof NameLimitException) {
             return new HttpError(ErrorCode.NAME_LIMIT, e.getMessage(), e);

@@ -5,6 +5,7 @@ import io.netty.handler.codec.redis.RedisMessage;
 import io.slotted.ContentionException;
 import io.slotted.CounterOverflowException;
 import io.slotted.DatabaseUnavailableException;
+import io.slotted.LimitExceededException;
 import io.slotted.NameLimitException;
 import io.slotted.OutcomeUnknownException;
 import io.slotted.QueueFullException;
@@ -41,7 +42,8 @@ final class RespFailures {
             return refused.answer();
         }
         if (cause instanceof SlottedException library) {
-            if (!(library instanceof CounterOverflowException) && !(library instanceof NameLimitException)) {
+            if (!(library instanceof CounterOverflowException) && !(library instanceof NameLimitException)
+                    && !(library instanceof LimitExceededException)) {
                 log.warn("a Redis-protocol command failed: {}", FailureMessage.of(library));
             }
             return new ErrorRedisMessage(wording(library));
@@ -91,6 +93,9 @@ final class RespFailures {
     }
 
     private static String wording(SlottedException e) {
+        if (e instanceof LimitExceededException refused) {
+            return "ERR " + FailureMessage.ofRefusal(refused);
+        }
         if (e instanceof CounterOverflowException || e instanceof NameLimitException) {
             return "ERR " + RespText.oneLine(e.getMessage());
         }

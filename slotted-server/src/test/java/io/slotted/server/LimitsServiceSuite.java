@@ -1,0 +1,163 @@
+package io.slotted.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.slotted.WriteMode;
+import io.slotted.db.TestDatabase;
+import io.slotted.server.ServiceClient.Response;
+import io.slotted.server.config.CounterSettings;
+import io.slotted.server.config.DatabaseSettings;
+import io.slotted.server.config.ServerSettings;
+import io.slotted.server.config.TypeLimits;
+import io.slotted.server.config.TypeNames;
+import io.slotted.server.http.HttpSettings;
+import io.slotted.server.resp.RespSettings;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.MethodSource;
+import redis.clients.jedis.Jedis;
+import redis.clients.jedis.Transaction;
+import redis.clients.jedis.exceptions.JedisDataException;
+
+/**
+ * {@code serve --limits}: stock and a quota through both front ends, with real clients (the JDK's
+ * HTTP client, Jedis), on every database: a refusal answers 409 {@code limit_exceeded} or
+ * {@code -ERR limit exceeded}, changes nothing, and leaves the service serving; 32 Redis clients
+ * selling one stock sell exactly all of it.
+ */
+@ParameterizedClass(name = "[{arguments}]")
+@MethodSource("io.slotted.db.TestDatabases#all")
+class LimitsServiceSuite {
+    private static final AtomicInteger TABLES = new AtomicInteger();
+
+    private final TestDatabase db;
+    private String table;
+    private SlottedServer server;
+    private ServiceClient http;
+
+    LimitsServiceSuite(TestDatabase db) {
+        this.db = db;
+    }
+
+    @BeforeEach
+    void startService() {
+        table = "lim_" + ProcessHandle.current().pid() + "_" + TABLES.incrementAndGet();
+        TypeNames types = TypeNames.parse("stock=7,quota=8");
+        server = SlottedServer.start(new ServerSettings(0, "127.0.0.1", new DatabaseSettings(db.jdbcUrl(), null, null),
+                null, types, new CounterSettings(table, WriteMode.GROUPED, null, Duration.ZERO)
+                        .withLimits(TypeLimits.parse(List.of("stock=0..", "quota=..10"), types))),
+                HttpSettings.defaults(), RespSettings.on(0));
+        http = new ServiceClient(server.port());
+    }
+
+    @AfterEach
+    void stopService() {
+        server.close();
+        db.dropCounterTables(table);
+    }
+
+    private Response increment(String type, long id, long delta) {
+        return http.post("/v1/counters/" + type + "/" + id + "/increment").body("{\"delta\": " + delta + "}").send();
+    }
+
+    private long read(String type, long id) {
+        return http.get("/v1/counters/" + type + "/" + id).send().json().get("count").longValue();
+    }
+
+    @Test
+    void http_anIncrementTheLimitsRefuse_answers409LimitExceeded_andChangesNothing() {
+        assertThat(increment("stock", 1, 5).status()).isEqualTo(200);
+
+        Response refused = increment("stock", 1, -6);
+
+        assertThat(refused.status()).as(refused.toString()).isEqualTo(409);
+        assertThat(refused.errorCode()).isEqualTo("limit_exceeded");
+        assertThat(refused.json().path("error").path("message").asText()).isEqualTo("limit exceeded: adding -6"
+                + " would take the counter's total 5 outside its type's limits 0..; nothing was applied");
+        assertThat(read("stock", 1)).isEqualTo(5);
+        assertThat(increment("quota", 1, 11).status()).isEqualTo(409);
+        assertThat(increment("stock", 1, -5).status()).as("the service goes on serving").isEqualTo(200);
+        assertThat(read("stock", 1)).isZero();
+    }
+
+    @Test
+    void http_aBatchWithARefusedIncrement_isRefusedWhole() {
+        assertThat(increment("stock", 2, 3).status()).isEqualTo(200);
+
+        Response refused = http.post("/v1/increments").body("{\"increments\": [{\"type\": \"quota\", \"id\": 2,"
+                + " \"delta\": 4}, {\"type\": \"stock\", \"id\": 2, \"delta\": -4}]}").send();
+
+        assertThat(refused.status()).as(refused.toString()).isEqualTo(409);
+        assertThat(refused.errorCode()).isEqualTo("limit_exceeded");
+        assertThat(read("quota", 2)).isZero();
+        assertThat(read("stock", 2)).isEqualTo(3);
+    }
+
+    @Test
+    void redis_aDecrementTheLimitsRefuse_isAnErrorThatChangesNothing_andMultiExecIsRefusedWhole() {
+        try (Jedis jedis = new Jedis("127.0.0.1", server.respPort())) {
+            assertThat(jedis.incrBy("stock:3", 3)).isEqualTo(3);
+            assertThatThrownBy(() -> jedis.decrBy("stock:3", 4)).isInstanceOf(JedisDataException.class)
+                    .hasMessage("ERR limit exceeded: adding -4 would take the counter's total 3 outside its type's"
+                            + " limits 0..; nothing was applied");
+            assertThat(jedis.get("stock:3")).isEqualTo("3");
+            assertThatThrownBy(() -> jedis.hincrBy("quota", "3", 11)).isInstanceOf(JedisDataException.class)
+                    .hasMessageStartingWith("ERR limit exceeded: adding 11");
+
+            Transaction transaction = jedis.multi();
+            transaction.incrBy("quota:3", 2);
+            transaction.decrBy("stock:3", 5);
+            assertThatThrownBy(transaction::exec).isInstanceOf(JedisDataException.class)
+                    .hasMessageStartingWith("ERR limit exceeded: adding -5");
+
+            assertThat(jedis.get("quota:3")).isEqualTo("0");
+            assertThat(jedis.decr("stock:3")).as("the connection goes on serving").isEqualTo(2);
+        }
+    }
+
+    @Test
+    void redis_32ClientsSellingAStockOf1000_sellExactlyAllOfIt() throws Exception {
+        try (Jedis restock = new Jedis("127.0.0.1", server.respPort())) {
+            restock.incrBy("stock:4", 1000);
+        }
+        ExecutorService clients = Executors.newFixedThreadPool(32);
+        List<Future<Integer>> sold = new ArrayList<>();
+        for (int c = 0; c < 32; c++) {
+            sold.add(clients.submit(() -> {
+                int mine = 0;
+                try (Jedis jedis = new Jedis("127.0.0.1", server.respPort())) {
+                    while (true) {
+                        try {
+                            long left = jedis.decr("stock:4");
+                            assertThat(left).isNotNegative();
+                            mine++;
+                        } catch (JedisDataException refused) {
+                            assertThat(refused).hasMessageStartingWith("ERR limit exceeded: adding -1 would take the"
+                                    + " counter's total 0 outside");
+                            return mine;
+                        }
+                    }
+                }
+            }));
+        }
+        int total = 0;
+        for (Future<Integer> client : sold) {
+            total += client.get(2, TimeUnit.MINUTES);
+        }
+        clients.shutdown();
+
+        assertThat(total).as("decrements answered with a total").isEqualTo(1000);
+        assertThat(new CounterRows(db.dataSource(), table).typeTotal(7)).isZero();
+    }
+}
