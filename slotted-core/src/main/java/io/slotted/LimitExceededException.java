@@ -3,12 +3,14 @@ package io.slotted;
 /**
  * An increment was refused because it would have taken its counter's total outside the type's
  * {@link Limits}: nothing of it was applied, anywhere. Retrying the same increment is refused the
- * same way until the total moves (stock comes back, a quota's window passes).
+ * same way until the total moves (stock comes back, a quota is reset). A set to a count outside
+ * the limits is refused the same way ({@link #refusedASet()}).
  */
 public class LimitExceededException extends SlottedException {
     private final transient Limits limits;
     private final long total;
     private final long delta;
+    private final boolean refusedASet;
 
     /**
      * Creates the exception.
@@ -19,11 +21,38 @@ public class LimitExceededException extends SlottedException {
      * @param limits the type's limits
      */
     public LimitExceededException(String counter, long delta, long total, Limits limits) {
-        super("limit exceeded: adding " + delta + " to counter " + counter + " would take its total " + total
-                + " outside " + limits + "; nothing was applied");
+        this("limit exceeded: adding " + delta + " to counter " + counter + " would take its total " + total
+                + " outside " + limits + "; nothing was applied", delta, total, limits, false);
+    }
+
+    private LimitExceededException(String message, long delta, long total, Limits limits, boolean refusedASet) {
+        super(message);
         this.limits = limits;
         this.total = total;
         this.delta = delta;
+        this.refusedASet = refusedASet;
+    }
+
+    /**
+     * The refusal of a set to a count outside the limits.
+     *
+     * @param counter the counter, as messages name it
+     * @param count the refused count
+     * @param limits the type's limits
+     * @return the exception, whose {@link #total()} is the refused count and {@link #delta()} 0
+     */
+    public static LimitExceededException ofSet(String counter, long count, Limits limits) {
+        return new LimitExceededException("limit exceeded: cannot set counter " + counter + " to " + count
+                + ", outside its type's limits " + limits + "; nothing was changed", 0, count, limits, true);
+    }
+
+    /**
+     * Whether a set was refused, rather than an increment.
+     *
+     * @return true for {@link #ofSet}
+     */
+    public boolean refusedASet() {
+        return refusedASet;
     }
 
     /**

@@ -396,6 +396,64 @@ class ConnectionFaultSuite {
         }
     }
 
+    /**
+     * Counters with limits, decided under the counter's lock in the flush's transaction, with
+     * every seventh COMMIT cut after the server received it: each cut flush is learned from the
+     * ledger with the decisions of the attempt that landed, so exactly the stock is sold.
+     */
+    @Test
+    void boundedFlushesWithEverySeventhCommitCut_sellExactlyTheStock() throws Exception {
+        try (SlottedCounters counters = SlottedCounters.builder(viaProxy).table(table).writeMode(WriteMode.GROUPED)
+                .flushers(2).retryBackoff(Duration.ofMillis(5)).limits(7, Limits.atLeast(0)).build()) {
+            counters.migrate();
+            counters.add(7, 1L, 600); // records the limits before any COMMIT is cut
+            AtomicLong sold = new AtomicLong();
+            AtomicLong smallestRefused = new AtomicLong(Long.MAX_VALUE);
+            proxy.cutEveryNthCommit(7);
+            CounterTableTest.runConcurrently(16, t -> {
+                for (int amount = 1 + t % 3; ; amount = 1 + (amount + t) % 3) {
+                    if (!counters.tryAdd(7, 1L, -amount)) {
+                        smallestRefused.accumulateAndGet(amount, Math::min);
+                        return;
+                    }
+                    sold.addAndGet(amount);
+                }
+            });
+            proxy.cutEveryNthCommit(0);
+
+            long left = counters.get(7, 1L);
+            assertThat(proxy.cuts()).isPositive();
+            assertThat(counters.stats().outcomesResolved()).as("cut flushes found landed").isPositive();
+            assertThat(left).isNotNegative().isLessThan(smallestRefused.get());
+            assertThat(sold.get()).isEqualTo(600 - left);
+        }
+    }
+
+    /**
+     * A bounded flush whose COMMIT is lost: the retry finds it landed, and its callers get what
+     * that attempt decided, an applied sale and a refused one alike; cut before the server got it,
+     * it is decided and written again.
+     */
+    @Test
+    void aBoundedFlushWhoseCommitIsLost_answersWhatTheAttemptThatLandedDecided() throws Exception {
+        try (SlottedCounters counters = SlottedCounters.builder(viaProxy).table(table).writeMode(WriteMode.GROUPED)
+                .flushers(1).retryBackoff(Duration.ofMillis(5)).limits(7, Limits.atLeast(0)).build()) {
+            counters.migrate();
+            counters.add(7, 1L, 2);
+
+            proxy.cutNextCommit(Cut.AFTER_SERVER_RECEIVES);
+            assertThat(counters.tryAdd(7, 1L, -1)).as("applied, and found landed").isTrue();
+            proxy.cutNextCommit(Cut.BEFORE_SERVER_RECEIVES);
+            assertThat(counters.tryAdd(7, 1L, -1)).as("applied, written again").isTrue();
+            proxy.cutNextCommit(Cut.AFTER_SERVER_RECEIVES);
+            assertThat(counters.tryAdd(7, 1L, -1)).as("refused, and found landed").isFalse();
+
+            assertThat(proxy.cuts()).isEqualTo(3);
+            assertThat(counters.stats().outcomesResolved()).isEqualTo(2);
+            assertThat(counters.get(7, 1L)).isZero();
+        }
+    }
+
     @Test
     void serverStoppedAndStartedUnderLoad_nothingAcknowledgedIsLostOrCountedTwice() throws Exception {
         RestartableServer server = privateServer();

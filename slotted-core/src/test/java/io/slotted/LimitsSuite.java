@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.zaxxer.hikari.HikariDataSource;
 import io.slotted.db.TestDatabase;
 import io.slotted.db.TestDatabases;
+import io.slotted.internal.registry.TypeRegistry;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -206,6 +207,69 @@ class LimitsSuite extends CounterTableTest {
             connection.commit();
         }
         assertThat(counters.get(STOCK, ITEM)).isZero();
+    }
+
+    @Test
+    void setsRacingTheWriters_neverTakeTheTotalOutside_andASetOutsideTheLimitsIsRefused() throws Exception {
+        SlottedCounters counters = migrated(instance("one").limits(STOCK, Limits.atLeast(0)));
+        counters.add(STOCK, ITEM, 50);
+
+        assertThatThrownBy(() -> counters.admin().set(STOCK, ITEM, -1))
+                .isInstanceOfSatisfying(LimitExceededException.class, e -> assertThat(e.refusedASet()).isTrue())
+                .hasMessage("limit exceeded: cannot set counter (record_type=7, record_id=1) to -1, outside its"
+                        + " type's limits 0..; nothing was changed");
+        assertThat(counters.get(STOCK, ITEM)).isEqualTo(50);
+
+        long until = System.nanoTime() + 2_000_000_000L;
+        AtomicLong sets = new AtomicLong();
+        try (Sampler sampler = new Sampler(STOCK)) {
+            runConcurrently(17, t -> {
+                Random random = new Random(t);
+                while (System.nanoTime() < until) {
+                    if (t == 0) {
+                        counters.admin().set(STOCK, ITEM, 20 + random.nextInt(20));
+                        sets.incrementAndGet();
+                        Thread.sleep(20);
+                    } else {
+                        counters.tryAdd(STOCK, ITEM, -(1 + random.nextInt(3)));
+                    }
+                }
+            });
+            assertThat(sampler.lowest()).as("the lowest total SQL saw").isGreaterThanOrEqualTo(0);
+        }
+        assertThat(sets.get()).isPositive();
+        assertThat(sum(STOCK)).isNotNegative();
+    }
+
+    @Test
+    void limitsThatACounterIsAlreadyOutside_areNotRecorded_andSayWhichAndItsTotal() throws InterruptedException {
+        SlottedCounters unlimited = migrated(instance("before"));
+        unlimited.add(STOCK, 5L, -3);
+        SlottedCounters limited = counters(instance("after").limits(STOCK, Limits.atLeast(0)));
+
+        assertThatThrownBy(() -> limited.add(STOCK, ITEM, 1)).isInstanceOf(SlottedException.class)
+                .hasMessageContaining("counter (record_type=7, record_id=5) has the total -3 already")
+                .hasMessageContaining("nothing was written");
+        assertThat(limited.get(STOCK, ITEM)).isZero();
+        unlimited.admin().set(STOCK, 5L, 0);
+        assertThat(limited.tryAdd(STOCK, ITEM, 1)).as("recorded once the counter is within").isTrue();
+        // A process given no limits learns recorded ones when it next reads the registry.
+        Thread.sleep(TypeRegistry.REFRESH.toMillis() + 200);
+        assertThat(unlimited.tryAdd(STOCK, 5L, -1)).as("and kept by the process given none").isFalse();
+    }
+
+    @Test
+    void aTypeWithLimits_isNotBoundInFoldMode() {
+        SlottedCounters counters = migrated(instance("one").limits(STOCK, Limits.atLeast(0)));
+        counters.add(STOCK, ITEM, 1);
+        db.execute("CREATE TABLE " + table + "_items (id BIGINT PRIMARY KEY, stock BIGINT NOT NULL)");
+        try {
+            assertThatThrownBy(() -> counters.owners().adopt(STOCK, OwnerColumn.parse(table + "_items.id.stock"),
+                    OwnerMode.FOLD)).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("has the limits 0..").hasMessageContaining("bind it in copy mode");
+        } finally {
+            db.dropTable(table + "_items");
+        }
     }
 
     @Test

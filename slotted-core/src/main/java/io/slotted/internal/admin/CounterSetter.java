@@ -1,6 +1,8 @@
 package io.slotted.internal.admin;
 
 import io.slotted.CounterOverflowException;
+import io.slotted.LimitExceededException;
+import io.slotted.Limits;
 import io.slotted.internal.dialect.SlotRow;
 import io.slotted.internal.jdbc.Database;
 import io.slotted.internal.jdbc.Retrier;
@@ -60,6 +62,11 @@ public final class CounterSetter {
      */
     public void set(CounterKey key, long count) {
         retrier.write("set counter " + key + " to " + count, (connection, dialect) -> {
+            registry.refreshIfStale(connection);
+            Limits limits = registry.limits(key.recordType());
+            if (!limits.allow(count)) {
+                throw LimitExceededException.ofSet(key.toString(), count, limits);
+            }
             Optional<Registration> folds = registry.registration(connection, key.recordType())
                     .filter(Registration::folds);
             return Transactions.inTransaction(connection, () -> {

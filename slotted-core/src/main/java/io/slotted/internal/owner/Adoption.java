@@ -88,6 +88,11 @@ public final class Adoption {
                     + bound.owner() + " in " + bound.mode().name().toLowerCase(java.util.Locale.ROOT)
                     + " mode; release it first ('slotted release') to bind it again; nothing was changed");
         }
+        if (mode == OwnerMode.FOLD && existing.isPresent() && existing.get().limits().bounded()) {
+            throw new IllegalArgumentException("counter type " + recordType + " has the limits "
+                    + existing.get().limits() + ", which do not take an owner column into account yet: bind"
+                    + " it in copy mode; nothing was changed");
+        }
         OwnerStatements table = database.ownerStatements(owner);
         long clashes = count(connection, mode == OwnerMode.FOLD ? table.foldClashSql() : table.copyClashSql(),
                 recordType);

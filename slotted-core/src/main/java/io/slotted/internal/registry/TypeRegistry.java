@@ -12,6 +12,7 @@ import io.slotted.internal.jdbc.Database;
 import io.slotted.internal.jdbc.Transactions;
 import io.slotted.internal.schema.SchemaMigrator;
 import io.slotted.internal.sql.TableName;
+import java.math.BigDecimal;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -192,6 +193,38 @@ public final class TypeRegistry {
                 + " registry); nothing was written");
     }
 
+    /**
+     * Refuses limits that the type's binding or a counter's total already breaks: no limit can be
+     * kept on a total it does not start within.
+     */
+    private void refuseOutside(Connection connection, Optional<Registration> existing, int recordType, Limits limits)
+            throws SQLException {
+        if (existing.isPresent() && existing.get().folds()) {
+            connection.rollback();
+            throw new SlottedException("record_type " + recordType + " folds into the owner column "
+                    + existing.get().owner() + ", which limits do not take into account yet: bind it in copy"
+                    + " mode, or give it no limits; nothing was written");
+        }
+        try (PreparedStatement select = connection.prepareStatement(
+                database.dialectOf(connection).slotStatements(database.table()).totalsOfType())) {
+            select.setInt(1, recordType);
+            try (ResultSet rows = select.executeQuery()) {
+                while (rows.next()) {
+                    BigDecimal total = rows.getBigDecimal(2);
+                    if (total != null && (total.compareTo(BigDecimal.valueOf(limits.min())) < 0
+                            || total.compareTo(BigDecimal.valueOf(limits.max())) > 0)) {
+                        long recordId = rows.getLong(1);
+                        connection.rollback();
+                        throw new SlottedException("cannot keep record_type " + recordType + " within the limits "
+                                + limits + ": counter (record_type=" + recordType + ", record_id=" + recordId
+                                + ") has the total " + total + " already; set it within them first (slotted set "
+                                + recordType + " " + recordId + " N); nothing was written");
+                    }
+                }
+            }
+        }
+    }
+
     /** In the caller's transaction: records the limits unless the row has them; true if it wrote them. */
     private boolean recordLimits(Connection connection, int recordType, Limits own) throws SQLException {
         Optional<Registration> existing = lock(connection, recordType, false);
@@ -201,6 +234,7 @@ public final class TypeRegistry {
             throw disagreement(recordType, recorded, own);
         }
         if (!recorded.bounded()) {
+            refuseOutside(connection, existing, recordType, own);
             write(connection, existing,
                     existing.orElse(new Registration(recordType, null, null, 0, 0, 0)).withLimits(own));
         }

@@ -32,6 +32,10 @@ public final class FailureMessage {
      * @return the message
      */
     public static String ofRefusal(LimitExceededException refused) {
+        if (refused.refusedASet()) {
+            return "limit exceeded: cannot set the counter to " + refused.total() + ", outside its type's limits "
+                    + refused.limits() + "; nothing was changed";
+        }
         return "limit exceeded: adding " + refused.delta() + " would take the counter's total " + refused.total()
                 + " outside its type's limits " + refused.limits() + "; nothing was applied";
     }
