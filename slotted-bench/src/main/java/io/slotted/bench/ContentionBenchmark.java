@@ -7,6 +7,7 @@ import io.slotted.bench.report.MarkdownReport;
 import io.slotted.bench.report.ResultTable;
 import io.slotted.bench.report.SvgChart;
 import io.slotted.bench.strategy.HandOffCeiling;
+import io.slotted.bench.strategy.LimitsStrategy;
 import io.slotted.bench.strategy.RedisIncr;
 import io.slotted.bench.strategy.BucketStrategy;
 import io.slotted.bench.strategy.EventStrategy;
@@ -83,7 +84,7 @@ import redis.clients.jedis.HostAndPort;
 public final class ContentionBenchmark implements Callable<Integer> {
     private static final List<String> STRATEGIES =
             List.of("single-row", "direct", "grouped", "buffered", "grouped-rollup", "grouped-hourly",
-                    "grouped-totals", "redis", "ceiling", "event", "event-joined", "event-joined-twice",
+                    "grouped-totals", "grouped-limited", "grouped-at-limit", "redis", "ceiling", "event", "event-joined", "event-joined-twice",
                     "event-grouped");
     private static final Pattern GROUPED_N = Pattern.compile("grouped-(\\d{1,2})");
     private static final Pattern LIMIT_N = Pattern.compile("limit-(\\d{1,4})");
@@ -129,7 +130,9 @@ public final class ContentionBenchmark implements Callable<Integer> {
                     + " redis only with --redis; grouped-rollup: grouped with the type folded into an"
                     + " owner table of every counter, rolled up every second; grouped-hourly: grouped"
                     + " with the type also counting per hour; grouped-totals: grouped, each increment an"
-                    + " addAndGet answering the counter's total; event, event-joined, event-grouped: an"
+                    + " addAndGet answering the counter's total; grouped-limited, grouped-at-limit: grouped"
+                    + " with the type kept within limits, each increment a tryAdd, far from the bound"
+                    + " (all applied) or at it (all refused); event, event-joined, event-grouped: an"
                     + " INSERT of an event row per increment, counted not at all, in its transaction,"
                     + " or by group commit after it; event-joined-twice: event-joined adding +2 and -1"
                     + " to the counter in the transaction; ceiling: group"
@@ -404,6 +407,8 @@ public final class ContentionBenchmark implements Callable<Integer> {
                 case "grouped-rollup" -> chosen.add(new RollUpStrategy(db));
                 case "grouped-hourly" -> chosen.add(new BucketStrategy(db));
                 case "grouped-totals" -> chosen.add(new TotalsStrategy(db));
+                case "grouped-limited", "grouped-at-limit" -> chosen.add(new LimitsStrategy(db,
+                        name.equals("grouped-at-limit")));
                 case "ceiling" -> chosen.add(new HandOffCeiling());
                 case "event", "event-joined", "event-joined-twice", "event-grouped" -> chosen.add(new EventStrategy(db,
                         EventStrategy.Counting.valueOf(name.toUpperCase(Locale.ROOT).replace('-', '_')),
