@@ -88,6 +88,17 @@ class ContentionBenchmarkTest {
     }
 
     @Test
+    void bench_limits_farFromTheBoundAndAtIt_areExact_countingRefusalsAsDecisions() throws Exception {
+        Path out = Path.of("target", "cli-bench-limits");
+        Run bench = run("--db", MariaDbTestDatabase.instance().jdbcUrl(), "--writers", "8",
+                "--duration", "1s", "--warmup", "200ms", "--workload", "hot",
+                "--strategies", "grouped-limited,grouped-at-limit", "--out", out.toString());
+
+        assertThat(bench.status()).as("exit status; the cells ran and were exact: %s", bench).isZero();
+        assertThat(bench.out()).contains("every cell exact").contains("grouped-limited").contains("grouped-at-limit");
+    }
+
+    @Test
     void bench_groupedTotals_isExact_andEveryAnswerWithinTheFinalTotal() throws Exception {
         Path out = Path.of("target", "cli-bench-totals");
         Run bench = run("--db", MariaDbTestDatabase.instance().jdbcUrl(), "--writers", "8",
