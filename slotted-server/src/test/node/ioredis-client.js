@@ -156,6 +156,30 @@ const scenarios = {
     await refused('too_long', () => redis.incr(longest + 'x'));
   },
 
+  async stock() {
+    // Type 3 is kept at 0 or above (serve --limits 3=0..): 32 clients sell a stock of 500, one at a
+    // time, until they are refused.
+    const redis = connect(writeToken);
+    const key = `3:${base}`;
+    show('restock', await redis.incrby(key, 500));
+    const selling = Array.from({ length: 32 }, async () => {
+      const mine = connect(writeToken);
+      let sold = 0;
+      for (;;) {
+        try {
+          if ((await mine.decr(key)) < 0) throw new Error('sold below 0');
+          sold++;
+        } catch (e) {
+          if (!(e instanceof Redis.ReplyError) || !e.message.includes('limit exceeded')) throw e;
+          return sold;
+        }
+      }
+    });
+    show('sold', (await Promise.all(selling)).reduce((a, b) => a + b));
+    await refused('sold_out', () => redis.decrby(key, 2));
+    show('left', await redis.get(key));
+  },
+
   async auth() {
     const key = `downloads:${base}`;
     // Without a token, ioredis's ready check (INFO) meets NOAUTH first: ioredis logs it on stderr as

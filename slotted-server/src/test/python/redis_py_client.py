@@ -116,6 +116,31 @@ def errors(base):
     show("get_full_after", r.get(full))
 
 
+def stock(base):
+    # Type 3 is kept at 0 or above (serve --limits 3=0..): 32 clients sell a stock of 500, one at a
+    # time, until they are refused.
+    r = connect(WRITE_TOKEN)
+    key = f"3:{base}"
+    show("restock", r.incrby(key, 500))
+
+    def seller(c):
+        mine, sold = connect(WRITE_TOKEN), 0
+        while True:
+            try:
+                if mine.decr(key) < 0:
+                    raise AssertionError("sold below 0")
+                sold += 1
+            except redis.ResponseError as e:
+                if "limit exceeded" not in str(e):
+                    raise
+                return sold
+
+    with ThreadPoolExecutor(max_workers=32) as threads:
+        show("sold", sum(threads.map(seller, range(32))))
+    refused("sold_out", r.decrby, key, 2)
+    show("left", r.get(key))
+
+
 def auth(base):
     key = f"downloads:{base}"
     refused("no_token", connect().incr, key)
@@ -151,7 +176,7 @@ def string_keys(base):
 
 
 SCENARIOS = {f.__name__: f for f in
-             (commands, transaction, failed_transaction, pipeline, concurrent, errors, auth, string_keys)}
+             (commands, transaction, failed_transaction, pipeline, concurrent, errors, stock, auth, string_keys)}
 
 if __name__ == "__main__":
     SCENARIOS[sys.argv[6]](int(sys.argv[5]))

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.slotted.Limits;
 import io.slotted.SlottedCounters;
 import io.slotted.WriteMode;
 import io.slotted.db.TestDatabase;
@@ -76,6 +77,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 @ParameterizedClass(name = "[{arguments}]")
 @MethodSource("io.slotted.db.TestDatabases#all")
 class OtherLanguageClientsSuite {
+    /** A type kept at 0 or above, as stock is. */
+    private static final int STOCK = 3;
     private static final AtomicInteger TABLES = new AtomicInteger();
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Duration SCRIPT_TIMEOUT = Duration.ofMinutes(2);
@@ -162,7 +165,8 @@ class OtherLanguageClientsSuite {
         server = SlottedServer.start(new ServerSettings(0, "127.0.0.1",
                 new DatabaseSettings(db.jdbcUrl(), null, null), tokens,
                 TypeNames.parse("downloads=1,views=2"),
-                new CounterSettings(table, WriteMode.GROUPED, null, Duration.ZERO)),
+                new CounterSettings(table, WriteMode.GROUPED, null, Duration.ZERO)
+                        .withLimits(Map.of(STOCK, Limits.atLeast(0)))),
                 HttpSettings.defaults(), RespSettings.on(0));
     }
 
@@ -287,6 +291,21 @@ class OtherLanguageClientsSuite {
                 refusal(client, "ERR increment or decrement would overflow"), full));
         assertThat(sqlRows(1, base)).isZero();
         assertThat(sqlTotal(1, base + 1)).isEqualTo(full);
+    }
+
+    // --- limits ---
+
+    /** The script's 32 clients sell a stock of 500 ({@code serve --limits 3=0..}) until refused. */
+    @ParameterizedTest
+    @EnumSource(Client.class)
+    void thirtyTwoClientsSellingAStock_sellExactlyAllOfIt_andAreThenRefused(Client client) throws Exception {
+        long id = newIds(1);
+
+        assertThat(run(client, "stock", id)).isEqualTo(json("""
+                {"restock": 500, "sold": 500, "sold_out": %s, "left": "0"}""",
+                refusal(client, "ERR limit exceeded: adding -2 would take the counter's total 0 outside its type's"
+                        + " limits 0..; nothing was applied")));
+        assertThat(sqlTotal(STOCK, id)).isZero();
     }
 
     // --- any key a Redis user writes ---

@@ -40,7 +40,21 @@ import java.util.TreeSet;
  * <p>The lock is taken once per write of the counter — once per flush in {@code GROUPED} mode,
  * where one flush decides every increment its callers queued — never once per increment. Locks
  * are taken in counter order, as every writer takes its rows, so two writes cannot deadlock on
- * each other.
+ * each other. A flush whose COMMIT is cut off is resolved through the flush ledger: if it landed,
+ * its callers get what that attempt decided; if not, the next attempt decides again, against the
+ * total as it is then.
+ *
+ * <p>What it costs, and what would cost less. Deciding under the lock makes a bounded flush the
+ * ledger's transaction (claim, lock, total, rows, COMMIT: four round trips) where an unbounded
+ * one is a single statement, and the flushes of one hot counter, in every process, take turns on
+ * its lock. The headroom is not spread: no flusher holds a share of it. The escrow method (O'Neil,
+ * 1986) would let a flusher spend a share without the lock: each slot row of a bounded counter
+ * would hold its share as its value, checked by the database when the row is written (a lower
+ * bound: a row may not go below 0, with the bound itself and any surplus in a reserve row that
+ * only locked writes change), so that a flush far from the bound stays one statement; a statement
+ * that finds its share spent fails whole, and that flush takes this path, which refills its slot
+ * from the reserve under the lock, or refuses. Reads would not change: a total is the sum of all
+ * the counter's rows, reserve included.
  */
 public final class BoundedCounters {
     private final Database database;
