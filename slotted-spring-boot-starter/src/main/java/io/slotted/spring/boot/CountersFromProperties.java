@@ -1,7 +1,9 @@
 package io.slotted.spring.boot;
 
+import io.slotted.Limits;
 import io.slotted.SlottedCounters;
 import io.slotted.SlottedCountersBuilder;
+import io.slotted.WriteMode;
 import java.util.Map;
 import java.util.function.Consumer;
 import javax.sql.DataSource;
@@ -52,7 +54,11 @@ final class CountersFromProperties {
         try {
             return builder.build();
         } catch (IllegalStateException e) {
-            // The one cross-field rule: reads-include-unwritten needs buffered mode.
+            // The cross-field rules: limits need a mode other than buffered, and
+            // reads-include-unwritten needs buffered mode.
+            if (p.getWriteMode() == WriteMode.BUFFERED) {
+                throw new InvalidSlottedPropertyException("slotted.write-mode", p.getWriteMode(), e);
+            }
             throw new InvalidSlottedPropertyException("slotted.reads-include-unwritten", true, e);
         }
     }
@@ -60,6 +66,7 @@ final class CountersFromProperties {
     private void type(int recordType, SlottedProperties.Type type) {
         String prefix = "slotted.types." + recordType;
         set(prefix + ".slots", type.getSlots(), slots -> builder.slots(recordType, slots));
+        set(prefix + ".limits", type.getLimits(), limits -> builder.limits(recordType, Limits.parse(limits)));
         SlottedProperties.Buckets buckets = type.getBuckets();
         if (buckets.getUnit() == null && buckets.getRetention() == null) {
             return;

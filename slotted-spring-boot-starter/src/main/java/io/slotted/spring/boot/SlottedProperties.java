@@ -69,7 +69,7 @@ public class SlottedProperties {
      */
     private boolean joinTransactions;
 
-    /** Settings of one counter type, by its record_type number: slots and time buckets. */
+    /** Settings of one counter type, by its record_type number: slots, time buckets and limits. */
     private Map<Integer, Type> types = new LinkedHashMap<>();
 
     /** What the slotted health indicator reports as down. */
@@ -223,6 +223,13 @@ public class SlottedProperties {
         /** Time buckets this type also counts in, for series and top-N reads. */
         private final Buckets buckets = new Buckets();
 
+        /**
+         * Limits this type's totals are kept within, written MIN..MAX with either end left out for
+         * none: 0.. for stock, ..1000 for a quota. An increment that would pass them is refused
+         * (LimitExceededException, or false from tryAdd). Not in buffered mode.
+         */
+        private String limits;
+
         public Integer getSlots() {
             return slots;
         }
@@ -233,6 +240,14 @@ public class SlottedProperties {
 
         public Buckets getBuckets() {
             return buckets;
+        }
+
+        public String getLimits() {
+            return limits;
+        }
+
+        public void setLimits(String limits) {
+            this.limits = limits;
         }
     }
 

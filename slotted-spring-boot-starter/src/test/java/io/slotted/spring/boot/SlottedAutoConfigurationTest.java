@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.zaxxer.hikari.HikariDataSource;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.slotted.BucketUnit;
+import io.slotted.Limits;
 import io.slotted.SlottedConfig;
 import io.slotted.SlottedCounters;
 import io.slotted.TimeBuckets;
@@ -176,6 +177,20 @@ class SlottedAutoConfigurationTest {
     }
 
     @Test
+    void limitsPerType_areKeptByTheCounters() {
+        runner.withPropertyValues("slotted.types.7.limits=0..", "slotted.types.8.limits=..1000").run(context -> {
+            assertThat(context).hasNotFailed();
+            SlottedCounters counters = context.getBean(SlottedCounters.class);
+            assertThat(counters.config().limits(7)).isEqualTo(Limits.atLeast(0));
+            assertThat(counters.config().limits(8)).isEqualTo(Limits.atMost(1000));
+            counters.add(7, 1L, 2);
+            assertThat(counters.tryAdd(7, 1L, -3)).isFalse();
+            assertThat(counters.tryAdd(7, 1L, -2)).isTrue();
+            assertThat(counters.get(7, 1L)).isZero();
+        });
+    }
+
+    @Test
     void migrateOff_leavesTheDatabaseAlone() {
         runner.withPropertyValues("slotted.migrate=false").run(context -> {
             try (var connection = context.getBean(DataSource.class).getConnection();
@@ -201,6 +216,10 @@ class SlottedAutoConfigurationTest {
         assertRefused("slotted.reads-include-unwritten=true", "slotted.reads-include-unwritten",
                 "applies to BUFFERED mode only");
         assertRefused("slotted.pool-size=2", "slotted.pool-size", "at least 3");
+        assertRefused("slotted.types.7.limits=5..3", "slotted.types.7.limits", "the lower bound 5 is above");
+        assertRefused("slotted.types.7.limits=..", "slotted.types.7.limits", "at least one end");
+        assertRefused(new String[] {"slotted.write-mode=buffered", "slotted.types.7.limits=0.."},
+                "slotted.write-mode", "limits need a mode that tells each caller");
         assertRefused(new String[] {"slotted.flushers=4", "slotted.pool-size=4"}, "slotted.pool-size",
                 "at least 5");
     }
