@@ -2,6 +2,7 @@ package io.slotted;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.entry;
 
 import com.zaxxer.hikari.HikariDataSource;
 import io.slotted.db.TestDatabase;
@@ -239,6 +240,28 @@ class LimitsSuite extends CounterTableTest {
         }
         assertThat(sets.get()).isPositive();
         assertThat(sum(STOCK)).isNotNegative();
+    }
+
+    @Test
+    void aRecountRepairOutsideTheLimits_isRefused_andRepairsNothing() {
+        SlottedCounters counters = migrated(instance("one").limits(STOCK, Limits.atLeast(0)));
+        counters.add(STOCK, ITEM, 2);
+        counters.add(STOCK, 2L, 9);
+        db.execute("CREATE TABLE " + table + "_truth (id BIGINT PRIMARY KEY, n BIGINT NOT NULL)");
+        try {
+            db.execute("INSERT INTO " + table + "_truth VALUES (1, -3), (2, 4)");
+            String source = "SELECT id, n FROM " + table + "_truth";
+
+            assertThatThrownBy(() -> counters.admin().recount(STOCK, source, true))
+                    .isInstanceOf(LimitExceededException.class).hasMessageContaining("adding -5");
+            assertThat(counters.getAll(STOCK, List.of(ITEM, 2L))).containsExactly(entry(ITEM, 2L), entry(2L, 9L));
+
+            db.execute("UPDATE " + table + "_truth SET n = 0 WHERE id = 1");
+            assertThat(counters.admin().recount(STOCK, source, true).fixed()).isEqualTo(2);
+            assertThat(counters.getAll(STOCK, List.of(ITEM, 2L))).containsExactly(entry(ITEM, 0L), entry(2L, 4L));
+        } finally {
+            db.dropTable(table + "_truth");
+        }
     }
 
     @Test

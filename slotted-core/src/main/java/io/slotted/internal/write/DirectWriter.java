@@ -129,29 +129,35 @@ public final class DirectWriter implements CounterWriter {
             add(key, delta);
             return totalAfterApplying(key);
         }
-        Long[] bounds = new Long[1];
-        Long total = retrier.write(describe(key, delta), (connection, dialect) -> {
+        Upserted upserted = retrier.write(describe(key, delta), (connection, dialect) -> {
             registry.refreshIfStale(connection);
             if (bounded.bounded(key.recordType())) {
-                bounds[0] = 1L; // limits another process recorded, learned just now
-                return null;
+                return Upserted.LIMITS_LEARNED; // limits another process recorded, learned just now
             }
             SlotRow row = row(key, delta);
             Optional<String> answering = registry.folds(key.recordType()) ? Optional.empty()
                     : dialect.upsertAnsweringTotalSql(database.table(), row);
             if (answering.isPresent() && connection.getAutoCommit()) {
                 try (Statement statement = connection.createStatement()) {
-                    return WrittenTotals.execute(statement, answering.get()).get(key);
+                    return new Upserted(WrittenTotals.execute(statement, answering.get()).get(key));
                 }
             }
             upsertAndCommit(connection, dialect, row);
-            return registry.folds(key.recordType()) ? null : totalAfterLanding(connection, dialect, key);
+            return new Upserted(registry.folds(key.recordType()) ? null : totalAfterLanding(connection, dialect, key));
         });
-        if (bounds[0] != null) {
+        if (upserted == Upserted.LIMITS_LEARNED) {
             return boundedAddAndGet(key, delta);
         }
         stats.applied(1);
-        return total != null ? total : totalAfterApplying(key);
+        return upserted.total() != null ? upserted.total() : totalAfterApplying(key);
+    }
+
+    /**
+     * What an {@link #addAndGet} upsert learned: the total, or null to read it after; or that it
+     * wrote nothing, because the type turned out to have limits.
+     */
+    private record Upserted(Long total) {
+        static final Upserted LIMITS_LEARNED = new Upserted(null);
     }
 
     /** {@link #addAndGet} of a counter with limits: a transaction that decides it and learns the total before COMMIT. */
