@@ -56,9 +56,13 @@ class LimitsSuite extends CounterTableTest {
 
     /** An instance as a process of its own would have it: its own pool, the given settings. */
     private SlottedCountersBuilder instance(String name) {
+        return instance(name, mode);
+    }
+
+    private SlottedCountersBuilder instance(String name, WriteMode writeMode) {
         HikariDataSource pool = db.applicationPool(table + "-" + name, 24);
         pools.add(pool);
-        return SlottedCounters.builder(pool).table(table).writeMode(mode);
+        return SlottedCounters.builder(pool).table(table).writeMode(writeMode);
     }
 
     private List<SlottedCounters> threeInstances(int recordType, Limits limits) {
@@ -194,6 +198,20 @@ class LimitsSuite extends CounterTableTest {
         assertThat(none.tryAdd(STOCK, ITEM, -6)).as("the recorded limits refuse it").isFalse();
         assertThat(none.tryAdd(STOCK, ITEM, -5)).isTrue();
         assertThat(first.get(STOCK, ITEM)).isZero();
+    }
+
+    @Test
+    void aBufferedProcessGivenNoLimits_keepsTheRecordedOnes_countingWhatTheyRefuseAsDropped() {
+        SlottedCounters recorder = migrated(instance("recorder").limits(STOCK, Limits.atLeast(0)));
+        recorder.add(STOCK, ITEM, 3);
+        SlottedCounters buffered = counters(instance("buffered", WriteMode.BUFFERED));
+
+        buffered.add(STOCK, ITEM, -2);
+        buffered.add(STOCK, ITEM, -2);
+        buffered.close(); // writes what was accepted
+
+        assertThat(recorder.get(STOCK, ITEM)).as("the first sale applied, the second refused").isEqualTo(1);
+        assertThat(buffered.stats().incrementsDropped()).isEqualTo(1);
     }
 
     @Test

@@ -101,11 +101,11 @@ final class Flush {
      * Tells the callers whose increments the limits refused, once the flush committed without
      * them.
      *
-     * @return how many were refused
+     * @return the refusals, by increment
      */
-    int deliverRefusals() {
+    Map<Pending, LimitExceededException> deliverRefusals() {
         refused.forEach(Pending::fail);
-        return refused.size();
+        return refused;
     }
 
     /** Whether any of its callers wants the counter's total after the commit. */

@@ -1,5 +1,6 @@
 package io.slotted.internal.group;
 
+import io.slotted.LimitExceededException;
 import io.slotted.SlottedConfig;
 import io.slotted.SlottedException;
 import io.slotted.Ticker;
@@ -107,7 +108,7 @@ final class FlushWriter {
             long started = ticker.read();
             long seq = nextSeq++;
             Written written = attempts.untilCommitted(flush.describe(), outcomeUnknown -> attempt(flush, seq, outcomeUnknown));
-            int refused = flush.deliverRefusals();
+            int refused = reportRefusals(flush.deliverRefusals());
             stats.flushed(flush.increments() - deliver(written.verdicts()) - refused, ticker.read() - started);
             if (flush.wantsTotals()) {
                 answerTotals(flush, written.totals());
@@ -214,6 +215,30 @@ final class FlushWriter {
         Set<CounterKey> wanted = flush.wantedTotals();
         wanted.removeIf(key -> registry.folds(key.recordType()));
         return wanted;
+    }
+
+    /**
+     * Counts the increments the limits refused. A caller released before its increment was decided
+     * (a {@code BUFFERED} process writing a type whose limits another process recorded) cannot be
+     * told: its increment is counted as dropped and logged.
+     *
+     * @return how many were refused
+     */
+    private int reportRefusals(Map<Pending, LimitExceededException> refused) {
+        int untold = 0;
+        LimitExceededException first = null;
+        for (Map.Entry<Pending, LimitExceededException> refusal : refused.entrySet()) {
+            if (refusal.getKey().callerReleased()) {
+                untold++;
+                first = first == null ? refusal.getValue() : first;
+            }
+        }
+        if (untold > 0) {
+            stats.dropped(untold);
+            LOG.error("dropped {} buffered increments that the limits refused, such as: {}", untold,
+                    first.getMessage());
+        }
+        return refused.size();
     }
 
     /**

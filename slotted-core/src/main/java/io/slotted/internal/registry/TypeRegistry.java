@@ -142,6 +142,9 @@ public final class TypeRegistry {
      * @throws SQLException if the registry cannot be read or written
      */
     public void agreeOnLimits(Connection connection, int recordType) throws SQLException {
+        if (config.limits().isEmpty()) {
+            return;
+        }
         Limits own = config.limits(recordType);
         if (!own.bounded()) {
             return;

@@ -19,7 +19,6 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.TreeSet;
 
 /**
  * Decides which increments of counters with {@link Limits} are applied: each refused increment
@@ -106,8 +105,8 @@ public final class BoundedCounters {
      * @throws SQLException if the registry cannot be read or written
      */
     public void agree(Connection connection, Collection<CounterKey> keys) throws SQLException {
-        for (int recordType : types(keys)) {
-            registry.agreeOnLimits(connection, recordType);
+        for (CounterKey key : keys) {
+            registry.agreeOnLimits(connection, key.recordType()); // a map lookup once they agree
         }
     }
 
@@ -164,11 +163,5 @@ public final class BoundedCounters {
                 return total == null ? 0 : total.longValueExact();
             }
         }
-    }
-
-    private static TreeSet<Integer> types(Collection<CounterKey> keys) {
-        TreeSet<Integer> types = new TreeSet<>();
-        keys.forEach(key -> types.add(key.recordType()));
-        return types;
     }
 }
