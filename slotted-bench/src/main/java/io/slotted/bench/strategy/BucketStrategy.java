@@ -57,17 +57,7 @@ public final class BucketStrategy implements Strategy {
     }
 
     /** A {@link SlottedRun} whose totals are checked against its buckets. */
-    private record BucketedRun(SlottedRun run) implements Run {
-        @Override
-        public Incrementer incrementer() {
-            return run.incrementer();
-        }
-
-        @Override
-        public void drain() {
-            run.drain();
-        }
-
+    private record BucketedRun(SlottedRun run) implements SlottedRunCheck {
         @Override
         public long[] totals() throws SQLException {
             long[] totals = run.totals();
@@ -98,14 +88,5 @@ public final class BucketStrategy implements Strategy {
             return sums;
         }
 
-        @Override
-        public EngineCounts engineCounts() {
-            return run.engineCounts();
-        }
-
-        @Override
-        public void close() throws SQLException {
-            run.close();
-        }
     }
 }

@@ -62,7 +62,7 @@ public final class LimitsStrategy implements Strategy {
     }
 
     /** A {@link SlottedRun} whose increments are decided, counting the refused ones per counter. */
-    private record DecidedRun(SlottedRun run, AtomicLongArray refused, boolean atTheLimit) implements Run {
+    private record DecidedRun(SlottedRun run, AtomicLongArray refused, boolean atTheLimit) implements SlottedRunCheck {
         @Override
         public Incrementer incrementer() {
             return recordId -> {
@@ -70,11 +70,6 @@ public final class LimitsStrategy implements Strategy {
                     refused.incrementAndGet((int) (recordId - 1));
                 }
             };
-        }
-
-        @Override
-        public void drain() {
-            run.drain();
         }
 
         @Override
@@ -90,14 +85,5 @@ public final class LimitsStrategy implements Strategy {
             return totals;
         }
 
-        @Override
-        public EngineCounts engineCounts() {
-            return run.engineCounts();
-        }
-
-        @Override
-        public void close() throws SQLException {
-            run.close();
-        }
     }
 }

@@ -31,7 +31,7 @@ public final class SlottedStrategy implements Strategy {
      * public constant; a test checks the two agree): reserved in the pool for GROUPED and BUFFERED,
      * and the ceiling's consumer count.
      */
-    static final int DEFAULT_FLUSHERS = 2;
+    public static final int DEFAULT_FLUSHERS = 2;
     /** The cap on writer connections when none is given: well under MariaDB's default of 151. */
     public static final int DEFAULT_MAX_CONNECTIONS = 64;
     /**

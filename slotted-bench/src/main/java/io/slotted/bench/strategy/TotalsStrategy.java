@@ -51,7 +51,7 @@ public final class TotalsStrategy implements Strategy {
      * A {@link SlottedRun} whose increments answer totals. The largest answer per counter is kept
      * without a lock: a lost race only keeps a smaller one, which the check still bounds.
      */
-    private record AnsweringRun(SlottedRun run, long[] largestAnswers) implements Run {
+    private record AnsweringRun(SlottedRun run, long[] largestAnswers) implements SlottedRunCheck {
         @Override
         public Incrementer incrementer() {
             return recordId -> {
@@ -68,11 +68,6 @@ public final class TotalsStrategy implements Strategy {
         }
 
         @Override
-        public void drain() {
-            run.drain();
-        }
-
-        @Override
         public long[] totals() throws SQLException {
             long[] totals = run.totals();
             for (int i = 0; i < totals.length; i++) {
@@ -84,14 +79,5 @@ public final class TotalsStrategy implements Strategy {
             return totals;
         }
 
-        @Override
-        public EngineCounts engineCounts() {
-            return run.engineCounts();
-        }
-
-        @Override
-        public void close() throws SQLException {
-            run.close();
-        }
     }
 }

@@ -14,7 +14,7 @@ import java.util.concurrent.Future;
  * fixed number of calls, so a test knows exactly what the store must hold. Writers are futures: a
  * writer's failure fails the test.
  */
-final class Writers {
+public final class Writers {
     private Writers() {
     }
 
@@ -30,7 +30,7 @@ final class Writers {
      * @return what the store must hold: the total of record id {@code i + 1} at index {@code i}
      * @throws Exception if a writer or the drain failed
      */
-    static long[] incrementAndDrain(Strategy.Run run, int writers, int calls, int keySpace, long seed)
+    public static long[] incrementAndDrain(Strategy.Run run, int writers, int calls, int keySpace, long seed)
             throws Exception {
         long[][] expected = new long[writers][keySpace];
         CountDownLatch go = new CountDownLatch(1);

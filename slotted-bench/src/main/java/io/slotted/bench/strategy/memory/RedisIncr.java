@@ -1,7 +1,9 @@
-package io.slotted.bench.strategy;
+package io.slotted.bench.strategy.memory;
 
 import io.slotted.bench.resp.RespConnection;
 import io.slotted.bench.resp.RespConnectionPool;
+import io.slotted.bench.strategy.EngineCounts;
+import io.slotted.bench.strategy.Strategy;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;

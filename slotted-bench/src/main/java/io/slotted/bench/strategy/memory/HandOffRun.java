@@ -1,5 +1,6 @@
-package io.slotted.bench.strategy;
+package io.slotted.bench.strategy.memory;
 
+import io.slotted.bench.strategy.Strategy;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Queue;

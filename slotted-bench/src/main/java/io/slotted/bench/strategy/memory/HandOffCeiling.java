@@ -1,4 +1,7 @@
-package io.slotted.bench.strategy;
+package io.slotted.bench.strategy.memory;
+
+import io.slotted.bench.strategy.SlottedStrategy;
+import io.slotted.bench.strategy.Strategy;
 
 /**
  * {@code ceiling}: group commit's hand-off with no database behind it, which is the most any

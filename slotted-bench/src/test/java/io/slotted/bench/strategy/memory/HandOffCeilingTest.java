@@ -1,14 +1,17 @@
-package io.slotted.bench.strategy;
+package io.slotted.bench.strategy.memory;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.zaxxer.hikari.HikariDataSource;
 import io.slotted.SlottedCounters;
 import io.slotted.WriteMode;
+import io.slotted.bench.strategy.SlottedStrategy;
+import io.slotted.bench.strategy.Strategy;
+import io.slotted.bench.strategy.Writers;
 import io.slotted.db.MariaDbTestDatabase;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.Test;
 
 /**
  * The ceiling strategy holds every acknowledged increment, counter by counter, like any other
@@ -38,8 +41,7 @@ class HandOffCeilingTest {
     @Test
     void ceiling_runsAsManyConsumersAsTheEngineHasFlushersByDefault() throws Exception {
         int engineDefault;
-        try (HikariDataSource pool = BenchPool.open(MariaDbTestDatabase.instance().jdbcUrl(), 1,
-                "flusher-default");
+        try (HikariDataSource pool = MariaDbTestDatabase.instance().applicationPool("flusher-default", 1);
                 SlottedCounters counters = SlottedCounters.builder(pool)
                         .writeMode(WriteMode.GROUPED).build()) {
             engineDefault = counters.config().flushers();

@@ -1,8 +1,10 @@
-package io.slotted.bench.strategy;
+package io.slotted.bench.strategy.memory;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.slotted.bench.TestRedis;
+import io.slotted.bench.strategy.Strategy;
+import io.slotted.bench.strategy.Writers;
 import java.util.UUID;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
