@@ -437,6 +437,10 @@ class ServiceSuite {
                 await().atMost(Duration.ofSeconds(30)).until(() -> ownerCount(owner, id) == 115);
 
                 assertThat(count(type, id)).isEqualTo(115);
+                // The roller counts a roll-up once its transaction has committed, a moment after
+                // the column shows it.
+                await().atMost(Duration.ofSeconds(10))
+                        .until(() -> metric(client.get("/metrics").send().text(), "slotted_rollups_total") > 0);
                 String metrics = client.get("/metrics").send().text();
                 assertThat(metric(metrics, "slotted_rollups_total")).isPositive();
                 assertThat(metric(metrics, "slotted_rollup_counters_total")).isGreaterThanOrEqualTo(1);
