@@ -70,8 +70,11 @@ public final class CounterSetter {
             Optional<Registration> folds = registry.registration(connection, key.recordType())
                     .filter(Registration::folds);
             return Transactions.inTransaction(connection, () -> {
+                if (limits.bounded()) { // the counter's lock first, as every decision takes it
+                    SlotRows.upsertOne(connection, dialect, database.table(), new SlotRow(key, 0, 0), stats::retried);
+                }
                 List<LockedSlots> locked = List.copyOf(SlotRows.lock(connection, database.slotStatements(),
-                        key.recordType(), List.of(key.recordId()), 0).values());
+                        key.recordType(), List.of(key.recordId()), SlotRows.EVERY_SLOT).values());
                 boolean inColumn = folds.isPresent()
                         && setOwnerColumn(connection, folds.get(), key, count);
                 List<SlotRow> rows = inColumn || count == 0 ? List.of()

@@ -1,7 +1,5 @@
 package io.slotted.internal.dialect;
 
-import io.slotted.internal.dialect.statements.InnoDbSlotStatements;
-import io.slotted.internal.dialect.statements.SlotStatements;
 import io.slotted.internal.sql.CounterKey;
 import io.slotted.internal.sql.SlotRange;
 import io.slotted.internal.sql.TableName;
@@ -50,11 +48,6 @@ public class MariaDbDialect extends Dialect {
      */
     public MariaDbDialect(boolean galera) {
         this.galera = galera;
-    }
-
-    @Override
-    public SlotStatements slotStatements(TableName counters) {
-        return new InnoDbSlotStatements(counters);
     }
 
     @Override

@@ -71,7 +71,14 @@ final class LedgerFlush {
     Map<CounterKey, Long> write(Connection connection, Flush flush, long seq, Map<Pending, IdempotencyKeys.Verdict> verdicts,
             Set<CounterKey> learn, FlushAttempts.CommitPoint commit) throws SQLException {
         begin(connection, flush);
-        return claimAndWrite(connection, flush, seq, verdicts, learn, commit);
+        if (bounded.anyBounded(flush.sums().keySet())) {
+            Map<CounterKey, Long> totals = claimAndWrite(connection, flush, seq, verdicts, learn, commit, true);
+            if (totals != null) {
+                return totals;
+            }
+            connection.rollback(); // an allowance ran out: decide under the counters' locks
+        }
+        return claimAndWrite(connection, flush, seq, verdicts, learn, commit, false);
     }
 
     /**
@@ -91,7 +98,7 @@ final class LedgerFlush {
             landedBefore(connection, flush, seq, verdicts);
             return Map.of();
         }
-        return claimAndWrite(connection, flush, seq, verdicts, learn, commit);
+        return claimAndWrite(connection, flush, seq, verdicts, learn, commit, false);
     }
 
     /**
@@ -107,16 +114,31 @@ final class LedgerFlush {
         }
     }
 
+    /**
+     * Claims the flush's number and writes it. With {@code fromAllowances}, the increments of
+     * bounded counters are spent from the flusher's allowances, without their locks; if one does
+     * not cover them, this answers null, having written nothing the caller may keep, and the
+     * caller rolls back. Without, they are decided under the counters' locks.
+     */
     private Map<CounterKey, Long> claimAndWrite(Connection connection, Flush flush, long seq,
-            Map<Pending, IdempotencyKeys.Verdict> verdicts, Set<CounterKey> learn, FlushAttempts.CommitPoint commit)
-            throws SQLException {
+            Map<Pending, IdempotencyKeys.Verdict> verdicts, Set<CounterKey> learn, FlushAttempts.CommitPoint commit,
+            boolean fromAllowances) throws SQLException {
         if (ledger.claim(connection, seq) == FlushLedger.Claim.ALREADY_COMMITTED) {
             landedBefore(connection, flush, seq, verdicts);
             return Map.of();
         }
         Dialect dialect = database.dialect();
         Deltas applied = recordKeys(connection, flush, seq, verdicts);
-        decideLimits(connection, flush, verdicts, applied);
+        if (fromAllowances) {
+            flush.clearRefusals();
+            List<Pending> decided = decided(flush, verdicts);
+            if (!bounded.spendAllowances(connection, held.allowanceSlot(),
+                    decided.stream().map(Pending::key).toList(), decided.stream().map(Pending::delta).toList(), applied)) {
+                return null;
+            }
+        } else {
+            decideLimits(connection, flush, verdicts, applied);
+        }
         SlotRows.upsert(connection, dialect, database.table(), applied.counterRows(held::slotFor));
         BucketRows.upsert(connection, dialect, database.buckets(), applied.bucketRows(held::slotFor));
         Map<CounterKey, Long> totals = learn.isEmpty() ? Map.of()
@@ -174,15 +196,10 @@ final class LedgerFlush {
         if (!bounded.anyBounded(flush.sums().keySet())) {
             return;
         }
-        List<Pending> decided = new ArrayList<>();
-        for (Pending increment : flush.pending()) {
-            IdempotencyKeys.Verdict verdict = verdicts.get(increment);
-            if (verdict == null || verdict.outcome() == IdempotencyKeys.Outcome.APPLIED) {
-                decided.add(increment);
-            }
-        }
+        List<Pending> decided = decided(flush, verdicts);
         List<LimitExceededException> refusals = bounded.decide(connection, database.dialect(),
-                decided.stream().map(Pending::key).toList(), decided.stream().map(Pending::delta).toList());
+                decided.stream().map(Pending::key).toList(), decided.stream().map(Pending::delta).toList(),
+                held.allowanceSlot());
         for (int i = 0; i < decided.size(); i++) {
             if (refusals.get(i) != null) {
                 Pending increment = decided.get(i);
@@ -190,6 +207,21 @@ final class LedgerFlush {
                 flush.refuse(increment, refusals.get(i));
             }
         }
+    }
+
+    /**
+     * The increments to decide, in their order: all but those whose key showed a replay or a
+     * conflict, which are not applied either way.
+     */
+    private static List<Pending> decided(Flush flush, Map<Pending, IdempotencyKeys.Verdict> verdicts) {
+        List<Pending> decided = new ArrayList<>();
+        for (Pending increment : flush.pending()) {
+            IdempotencyKeys.Verdict verdict = verdicts.get(increment);
+            if (verdict == null || verdict.outcome() == IdempotencyKeys.Outcome.APPLIED) {
+                decided.add(increment);
+            }
+        }
+        return decided;
     }
 
     /** How the keys' rows name this flush. */

@@ -113,7 +113,7 @@ final class RollUpPass {
 
     private RollUpReport foldLocked(Connection connection, OwnerStatements owner, int type,
             List<Long> chunk, ColumnRange range, ColumnUpdate update) throws SQLException {
-        Map<Long, LockedSlots> sums = SlotRows.lock(connection, database.slotStatements(), type, chunk, 0);
+        Map<Long, LockedSlots> sums = SlotRows.lock(connection, database.slotStatements(), type, chunk, SlotRows.EVERY_SLOT);
         Map<Long, Long> columns = lockOwnerRows(connection, owner, List.copyOf(sums.keySet()));
         long rolled = 0;
         long withoutOwner = 0;

@@ -107,7 +107,7 @@ final class ZeroRowSweep {
             deleted += retrier.write("delete the rows at 0 of " + chunk.size() + " counters of record_type "
                     + recordType, (connection, dialect) -> Transactions.inTransaction(connection, () -> {
                         List<LockedSlots> stillZero = SlotRows.lock(connection, database.slotStatements(),
-                                recordType, chunk, 0).values().stream().filter(LockedSlots::allZero).toList();
+                                recordType, chunk, SlotRows.EVERY_SLOT).values().stream().filter(LockedSlots::allZero).toList();
                         long rows = SlotRows.deleteZeros(connection, database.slotStatements(), recordType,
                                 stillZero);
                         connection.commit();

@@ -8,7 +8,6 @@ import io.slotted.internal.dialect.SlotRow;
 import io.slotted.internal.jdbc.Database;
 import io.slotted.internal.registry.TypeRegistry;
 import io.slotted.internal.sql.CounterKey;
-import java.math.BigDecimal;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -16,46 +15,68 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.Function;
 
 /**
  * Decides which increments of counters with {@link Limits} are applied: each refused increment
  * counts nowhere, every other one is applied, exactly, across every process and write path.
  *
- * <p>Why it is exact. Every write of a bounded counter, in every process, takes the lock of the
- * counter's slot 0 row first (an upsert that adds 0, so that the row exists to be locked even for
- * a counter never written), in the transaction that writes the counter, and holds it until that
- * transaction ends. Writes of one bounded counter are therefore one after another; the one
- * holding the lock reads the counter's total over all its slots, which then includes every write
- * committed before it and cannot change under it, and decides its increments one by one, in the
- * order given, against that total: an increment that keeps the total within the limits is applied
- * and moves the total on, one that would take it outside is refused. What it decides commits with
- * its rows, or not at all. So no write ever takes a total outside (no oversell), and an increment
- * is refused only when, at that moment, the total left no room for it (no undersell: no share of
- * the headroom sits unused in another process).
+ * <p>The headroom, and who may spend it. A counter with one bound (a lower one, such as stock
+ * that may not go below 0, or an upper one, such as a quota) keeps, beside its ordinary slot
+ * rows, allowance rows: one per group-commit flusher that spent from it lately, in slot
+ * {@code -1 - f} for the flusher's share {@code f} of the slots, below every ordinary slot. An
+ * allowance row holds the part of the headroom (the distance from the total to the bound) that
+ * its flusher may spend without asking anyone: for a lower bound a count of 0 or more, for an
+ * upper bound a count of 0 or less, which the flusher spends by moving it towards 0. The
+ * allowances are rows of the counter like any other: the total is still the sum of all its rows,
+ * so reads, roll-ups and recounts see no difference. What makes it exact is one invariant,
+ * stated here for a lower bound {@code L} (an upper bound is its mirror): <em>the ordinary rows
+ * sum to at least {@code L}, and every allowance row holds 0 or more.</em> The total, their sum,
+ * is then at least {@code L}.
  *
- * <p>The lock is taken once per write of the counter — once per flush in {@code GROUPED} mode,
- * where one flush decides every increment its callers queued — never once per increment. Locks
- * are taken in counter order, as every writer takes its rows, so two writes cannot deadlock on
- * each other. A flush whose COMMIT is cut off is resolved through the flush ledger: if it landed,
- * its callers get what that attempt decided; if not, the next attempt decides again, against the
- * total as it is then.
+ * <p>Far from the bound ({@link #spendAllowances}): a flush decrementing a counter spends from
+ * its own allowance row with one conditional {@code UPDATE} that adds the flush's sum only if the
+ * row holds at least what the flush's increments need, taken in their order; the database checks
+ * it on the row, under the row's lock, so two writers of one row cannot both spend its last
+ * unit. The row stays at 0 or more; the ordinary rows are not touched. Increments that move the
+ * total away from the bound (a restock) cannot break it and go to the ordinary rows as any
+ * increment does. No lock of the counter is taken: a flush far from the bound costs one
+ * statement per bounded counter in the flush's transaction.
  *
- * <p>What it costs, and what would cost less. Deciding under the lock makes a bounded flush the
- * ledger's transaction (claim, lock, total, rows, COMMIT: four round trips) where an unbounded
- * one is a single statement, and the flushes of one hot counter, in every process, take turns on
- * its lock. The headroom is not spread: no flusher holds a share of it. The escrow method (O'Neil,
- * 1986) would let a flusher spend a share without the lock: each slot row of a bounded counter
- * would hold its share as its value, checked by the database when the row is written (a lower
- * bound: a row may not go below 0, with the bound itself and any surplus in a reserve row that
- * only locked writes change), so that a flush far from the bound stays one statement; a statement
- * that finds its share spent fails whole, and that flush takes this path, which refills its slot
- * from the reserve under the lock, or refuses. Reads would not change: a total is the sum of all
- * the counter's rows, reserve included.
+ * <p>Near the bound, or when an allowance ran out ({@link #decide}): the write takes the
+ * counter's lock, its slot 0 row (an upsert that adds 0, so that the row exists to be locked even
+ * for a counter never written), in the transaction that writes the counter, and holds it until
+ * that transaction ends, so that the writes that take it are one after another. Holding it, the
+ * write reads and locks every row of the counter, allowances included, waiting for any flush
+ * still spending one, so the total it sums includes every write committed before and cannot
+ * change under it. It decides its increments one by one, in the order given, against that total:
+ * an increment that keeps the total within the limits is applied and moves the total on, one that
+ * would take it outside is refused. Then it moves headroom: if the other allowances together
+ * exceed the headroom left after its increments, it takes them all back into slot 0 (so no
+ * headroom is stranded in another flusher's row, and a refusal means that, at that moment, the
+ * total left no room: no undersell); and it gives its own flusher's allowance an eighth of the
+ * headroom no other allowance holds. The moves keep the total, and the invariant: the allowances
+ * hold no more than the headroom, so the ordinary rows stay at or above the bound. What it
+ * decides commits with its rows, or not at all. Two-sided limits have no allowances: every write
+ * takes the lock.
+ *
+ * <p>Locks are taken in counter order, as every writer takes its rows; within one counter, slot
+ * 0 first, then the rest, as a {@code set} takes them. A flush whose COMMIT is cut off is
+ * resolved through the flush ledger: if it landed, its callers get what that attempt decided; if
+ * not, the next attempt decides again, under the lock, against the total as it is then.
  */
 public final class BoundedCounters {
+    /** The allowance slot of a write that has none of its own: one outside a flusher. */
+    public static final int NO_ALLOWANCE = 0;
+    /** The most one allowance is given at once, so that the rows stay far within a slot's range. */
+    private static final long MOST_GRANTED = 1L << 32;
+    /** The share of the free headroom a flusher's allowance is given: one eighth. */
+    private static final int GRANTED_PART = 8;
+
     private final Database database;
     private final TypeRegistry registry;
 
@@ -68,6 +89,16 @@ public final class BoundedCounters {
     public BoundedCounters(Database database, TypeRegistry registry) {
         this.database = database;
         this.registry = registry;
+    }
+
+    /**
+     * The slot of a flusher's allowance rows.
+     *
+     * @param share the flusher's share of the slots, from 0
+     * @return a slot below 0
+     */
+    public static int allowanceSlot(int share) {
+        return -1 - share;
     }
 
     /**
@@ -111,30 +142,79 @@ public final class BoundedCounters {
     }
 
     /**
-     * Decides, in the caller's transaction, which increments to apply: those to bounded
-     * counters, each counter under its lock, held until the transaction ends; the others are
-     * always applied.
+     * Applies the increments of bounded counters from the flusher's allowances, in the caller's
+     * transaction, without any counter's lock: each counter whose increments move its total
+     * towards its bound has their sum taken out of {@code applied} and spent from its allowance
+     * row. Stops at the first counter whose allowance does not cover its increments, or whose
+     * limits have no allowances; the caller then rolls back and decides under the locks.
+     *
+     * @param connection a connection in a transaction, which the caller commits
+     * @param allowanceSlot the flusher's allowance slot
+     * @param keys each increment's counter
+     * @param deltas each increment's amount, in the order they are decided
+     * @param applied the sums to write, from which those spent are taken
+     * @return true if every increment of a bounded counter is applied; false if the transaction
+     *     has to be rolled back
+     * @throws SQLException if a statement fails
+     */
+    public boolean spendAllowances(Connection connection, int allowanceSlot, List<CounterKey> keys,
+            List<Long> deltas, Deltas applied) throws SQLException {
+        Map<CounterKey, List<Long>> byCounter = byCounter(keys, i -> deltas.get(i));
+        if (byCounter.isEmpty()) {
+            return true;
+        }
+        try (PreparedStatement spend = connection.prepareStatement(database.slotStatements().spendAllowance())) {
+            for (Map.Entry<CounterKey, List<Long>> counter : byCounter.entrySet()) {
+                CounterKey key = counter.getKey();
+                Limits limits = registry.limits(key.recordType());
+                Side side = Side.of(limits);
+                if (side == null || registry.folds(key.recordType())) {
+                    return false;
+                }
+                long needed = side.needed(counter.getValue());
+                if (needed == 0) {
+                    continue; // every prefix moves away from the bound: an ordinary row takes it
+                }
+                spend.setLong(1, applied.counters().getOrDefault(key, 0L));
+                spend.setInt(2, key.recordType());
+                spend.setLong(3, key.recordId());
+                spend.setInt(4, allowanceSlot);
+                spend.setLong(5, side.lower ? needed : Long.MIN_VALUE);
+                spend.setLong(6, side.lower ? Long.MAX_VALUE : -needed);
+                if (spend.executeUpdate() == 0) {
+                    return false;
+                }
+                applied.counters().remove(key);
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Decides under the counters' locks, in the caller's transaction, which increments to apply:
+     * those to bounded counters, each counter under its lock, held until the transaction ends;
+     * the others are always applied. Moves the counters' headroom as the class comment says.
      *
      * @param connection a connection in a transaction, which the caller commits with the rows
      * @param dialect its database's dialect
      * @param keys each increment's counter
      * @param deltas each increment's amount, in the order they are decided
+     * @param allowanceSlot the writer's allowance slot, given a part of the headroom; or
+     *     {@link #NO_ALLOWANCE}
      * @return for each increment, null when it may be applied, else why it is refused
-     * @throws SQLException if a lock or a read fails
+     * @throws SQLException if a lock, a read or a move fails
      */
     public List<LimitExceededException> decide(Connection connection, Dialect dialect, List<CounterKey> keys,
-            List<Long> deltas) throws SQLException {
+            List<Long> deltas, int allowanceSlot) throws SQLException {
         List<LimitExceededException> refusals = new ArrayList<>(Collections.nCopies(keys.size(), null));
-        Map<CounterKey, List<Integer>> byCounter = new TreeMap<>();
-        for (int i = 0; i < keys.size(); i++) {
-            if (bounded(keys.get(i).recordType())) {
-                byCounter.computeIfAbsent(keys.get(i), k -> new ArrayList<>()).add(i);
-            }
-        }
-        for (Map.Entry<CounterKey, List<Integer>> counter : byCounter.entrySet()) {
+        for (Map.Entry<CounterKey, List<Integer>> counter : byCounter(keys, i -> i).entrySet()) {
             CounterKey key = counter.getKey();
             Limits limits = registry.limits(key.recordType());
-            long total = lockAndRead(connection, dialect, key);
+            Map<Integer, Long> rows = lockAndRead(connection, dialect, key);
+            long total = 0;
+            for (long count : rows.values()) {
+                total = Math.addExact(total, count);
+            }
             for (int i : counter.getValue()) {
                 long delta = deltas.get(i);
                 if (limits.allowAdding(total, delta)) {
@@ -143,25 +223,155 @@ public final class BoundedCounters {
                     refusals.set(i, new LimitExceededException(key.toString(), delta, total, limits));
                 }
             }
+            Side side = Side.of(limits);
+            if (side != null) {
+                moveHeadroom(connection, dialect, key, side, rows, total, allowanceSlot);
+            }
         }
         return refusals;
     }
 
-    /** Takes the counter's lock, its slot 0 row, and reads its total as committed before the lock. */
-    private long lockAndRead(Connection connection, Dialect dialect, CounterKey key) throws SQLException {
+    /**
+     * {@link #decide} for a write outside a flusher, which holds no allowance.
+     *
+     * @param connection a connection in a transaction, which the caller commits with the rows
+     * @param dialect its database's dialect
+     * @param keys each increment's counter
+     * @param deltas each increment's amount, in the order they are decided
+     * @return for each increment, null when it may be applied, else why it is refused
+     * @throws SQLException if a lock, a read or a move fails
+     */
+    public List<LimitExceededException> decide(Connection connection, Dialect dialect, List<CounterKey> keys,
+            List<Long> deltas) throws SQLException {
+        return decide(connection, dialect, keys, deltas, NO_ALLOWANCE);
+    }
+
+    /** The increments of bounded counters, by counter in counter order, each as {@code of(index)}. */
+    private <T> Map<CounterKey, List<T>> byCounter(List<CounterKey> keys, Function<Integer, T> of) {
+        Map<CounterKey, List<T>> byCounter = new TreeMap<>();
+        for (int i = 0; i < keys.size(); i++) {
+            if (bounded(keys.get(i).recordType())) {
+                byCounter.computeIfAbsent(keys.get(i), k -> new ArrayList<>()).add(of.apply(i));
+            }
+        }
+        return byCounter;
+    }
+
+    /** Takes the counter's lock, its slot 0 row, then reads and locks all its rows: slot to count. */
+    private Map<Integer, Long> lockAndRead(Connection connection, Dialect dialect, CounterKey key) throws SQLException {
         if (registry.folds(key.recordType())) {
             throw new SlottedException("counter " + key + " has limits and its type folds into an owner column:"
                     + " limits do not take the column into account yet; bind the type in copy mode, or drop"
                     + " its limits; nothing was applied");
         }
         SlotRows.upsertOne(connection, dialect, database.table(), new SlotRow(key, 0, 0), () -> { });
-        try (PreparedStatement select = connection.prepareStatement(database.slotStatements().lockedTotal())) {
+        Map<Integer, Long> rows = new TreeMap<>();
+        try (PreparedStatement select = connection.prepareStatement(database.slotStatements().lockCounter())) {
             select.setInt(1, key.recordType());
             select.setLong(2, key.recordId());
             try (ResultSet row = select.executeQuery()) {
-                BigDecimal total = row.next() ? row.getBigDecimal(1) : null;
-                return total == null ? 0 : total.longValueExact();
+                while (row.next()) {
+                    rows.put(row.getInt(1), row.getLong(2));
+                }
             }
+        }
+        return rows;
+    }
+
+    /**
+     * Moves headroom between slot 0 and the allowance rows, keeping the total: takes every other
+     * allowance back if together they exceed the headroom left (or one holds the wrong sign), and
+     * gives the writer's own allowance, if it has one, a part of what no other allowance holds.
+     */
+    private void moveHeadroom(Connection connection, Dialect dialect, CounterKey key, Side side,
+            Map<Integer, Long> rows, long total, int allowanceSlot) throws SQLException {
+        long headroom = side.headroom(total);
+        long others = 0;
+        boolean takeBack = false;
+        for (Map.Entry<Integer, Long> row : rows.entrySet()) {
+            if (row.getKey() < 0 && row.getKey() != allowanceSlot) {
+                long held = side.held(row.getValue());
+                takeBack |= held < 0;
+                others = saturatedAdd(others, Math.max(held, 0));
+            }
+        }
+        takeBack |= others > headroom;
+        long free = takeBack ? headroom : headroom - others;
+        long granted = allowanceSlot == NO_ALLOWANCE ? 0 : Math.min(free / GRANTED_PART, MOST_GRANTED);
+        List<SlotRow> moves = new ArrayList<>();
+        long toSlotZero = 0;
+        for (Map.Entry<Integer, Long> row : rows.entrySet()) {
+            int slot = row.getKey();
+            if (slot < 0 && slot != allowanceSlot && takeBack && row.getValue() != 0) {
+                moves.add(new SlotRow(key, slot, -row.getValue()));
+                toSlotZero += row.getValue();
+            }
+        }
+        if (allowanceSlot != NO_ALLOWANCE) {
+            long own = rows.getOrDefault(allowanceSlot, 0L);
+            long wanted = side.lower ? granted : -granted;
+            if (wanted != own) {
+                moves.add(new SlotRow(key, allowanceSlot, wanted - own));
+                toSlotZero += own - wanted;
+            }
+        }
+        if (toSlotZero != 0) {
+            moves.add(new SlotRow(key, 0, toSlotZero));
+        }
+        moves.sort(Comparator.comparingInt(SlotRow::slot));
+        for (SlotRow move : moves) {
+            SlotRows.upsertOne(connection, dialect, database.table(), move, () -> { });
+        }
+    }
+
+    private static long saturatedAdd(long a, long b) {
+        long sum = a + b;
+        return ((a ^ sum) & (b ^ sum)) < 0 ? Long.MAX_VALUE : sum;
+    }
+
+    /**
+     * The one bound of limits that have one: which way the allowances hold headroom.
+     *
+     * @param lower true for a lower bound, whose allowances hold counts of 0 or more
+     * @param bound the bound
+     */
+    private record Side(boolean lower, long bound) {
+        /** The side of limits with exactly one bound; null for limits with two, or none. */
+        static Side of(Limits limits) {
+            boolean lower = limits.min() != Long.MIN_VALUE;
+            boolean upper = limits.max() != Long.MAX_VALUE;
+            if (lower == upper) {
+                return null;
+            }
+            return lower ? new Side(true, limits.min()) : new Side(false, limits.max());
+        }
+
+        /** How far a total is from the bound, 0 or more for a total within it. */
+        long headroom(long total) {
+            long distance = lower ? total - bound : bound - total;
+            boolean overflowed = lower ? (total >= 0 && bound < 0 && distance < 0)
+                    : (bound >= 0 && total < 0 && distance < 0);
+            return overflowed ? Long.MAX_VALUE : distance;
+        }
+
+        /** How much headroom an allowance row's count holds; below 0 if it holds the wrong sign. */
+        long held(long count) {
+            return lower ? count : -count;
+        }
+
+        /**
+         * What an allowance must hold to take some increments, in their order, without any prefix
+         * of them passing the bound: 0 if none moves the total towards the bound beyond where an
+         * earlier one moved it away.
+         */
+        long needed(List<Long> deltas) {
+            long running = 0;
+            long needed = 0;
+            for (long delta : deltas) {
+                running += delta;
+                needed = Math.max(needed, lower ? -running : running);
+            }
+            return needed;
         }
     }
 }

@@ -30,6 +30,12 @@ import java.util.function.ToIntFunction;
  */
 public final class SlotRows {
     /**
+     * The lowest slot: rows from it up are all a counter's rows, its bounded counters' allowance
+     * rows below slot 0 included ({@link BoundedCounters}).
+     */
+    public static final int EVERY_SLOT = Integer.MIN_VALUE;
+
+    /**
      * H2's {@code MERGE} can lose the race to create a new slot row; repeating it finds the row.
      * More losses in a row than this mean something else is wrong.
      */

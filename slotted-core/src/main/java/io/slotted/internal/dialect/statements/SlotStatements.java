@@ -110,16 +110,28 @@ public class SlotStatements {
     }
 
     /**
-     * One counter's total over its slots, read by a transaction that holds the lock of the
-     * counter's slot 0 row, which every decision of a bounded counter takes first: it must see
-     * every increment committed before the lock was granted. Here a plain read: PostgreSQL and H2
-     * read in each statement of a read-committed transaction what was committed before it began.
-     * Binds the type and the id.
+     * Reads and locks every row of one counter, allowance rows included, in key order: what a
+     * decision of a bounded counter reads once it holds the counter's lock, its slot 0 row. A
+     * locking read returns each row as last committed, waiting for a writer that holds it, on
+     * every database, whatever a transaction's snapshot. Binds the type and the id.
      *
-     * @return the SQL text; one row, null when there is nothing
+     * @return the SQL text; rows of (slot, count)
      */
-    public String lockedTotal() {
-        return total();
+    public String lockCounter() {
+        return "SELECT slot, count FROM " + counters + " WHERE record_type = ? AND record_id = ? ORDER BY slot"
+                + " FOR UPDATE";
+    }
+
+    /**
+     * Spends from an allowance row of a bounded counter without its lock: adds the amount only if
+     * the row holds, before it, a value within a range, the allowance that every increment of the
+     * amount's prefix fits in. Binds the amount, then type, id and slot, then the range's ends.
+     *
+     * @return the SQL text; one row updated if the allowance covered the amount, else none
+     */
+    public String spendAllowance() {
+        return "UPDATE " + counters + " SET count = count + ? WHERE record_type = ? AND record_id = ? AND slot = ?"
+                + " AND count BETWEEN ? AND ?";
     }
 
     /**

@@ -3,6 +3,7 @@ package io.slotted.internal.group.commit;
 import io.slotted.Ticker;
 import io.slotted.internal.jdbc.Database;
 import io.slotted.internal.sql.CounterKey;
+import io.slotted.internal.write.BoundedCounters;
 import io.slotted.internal.write.SlotPicker;
 import io.slotted.internal.write.SlotShare;
 import java.sql.Connection;
@@ -140,5 +141,10 @@ public final class HeldConnection {
     /** A slot of the flusher's share, for one counter's row or bucket row. */
     public int slotFor(CounterKey key) {
         return share.pick(slots, key.recordType());
+    }
+
+    /** The slot of the flusher's allowance rows, where it spends bounded counters' headroom. */
+    public int allowanceSlot() {
+        return BoundedCounters.allowanceSlot(share.share());
     }
 }

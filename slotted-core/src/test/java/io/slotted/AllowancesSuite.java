@@ -1,0 +1,189 @@
+package io.slotted;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.zaxxer.hikari.HikariDataSource;
+import io.slotted.db.TestDatabase;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * How a bounded counter's headroom moves between the flushers of several processes: a flusher
+ * given an allowance spends it without the counter's lock; one whose allowance does not cover its
+ * increments takes the lock, and takes back what other flushers hold when the headroom left needs
+ * it, so that nothing is stranded in another process's allowance. Each instance runs one flusher,
+ * on a pool of its own, as a process would.
+ */
+@ParameterizedClass(name = "[{arguments}]")
+@MethodSource("io.slotted.db.TestDatabases#all")
+class AllowancesSuite extends CounterTableTest {
+    private static final int STOCK = 7;
+    private static final int QUOTA = 8;
+    private static final long ITEM = 1;
+
+    private final List<HikariDataSource> pools = new ArrayList<>();
+    private final ExecutorService callers = Executors.newCachedThreadPool();
+
+    AllowancesSuite(TestDatabase db) {
+        super(db);
+    }
+
+    @AfterEach
+    void closePools() {
+        callers.shutdownNow();
+        pools.forEach(HikariDataSource::close);
+    }
+
+    private SlottedCounters instance(String name, int recordType, Limits limits) {
+        return instance(name, recordType, limits, WriteMode.GROUPED);
+    }
+
+    private SlottedCounters instance(String name, int recordType, Limits limits, WriteMode mode) {
+        HikariDataSource pool = db.applicationPool(table + "-" + name, 4);
+        pools.add(pool);
+        SlottedCountersBuilder builder = SlottedCounters.builder(pool).table(table).writeMode(mode).flushers(1)
+                .limits(recordType, limits);
+        return pools.size() == 1 ? migrated(builder) : counters(builder);
+    }
+
+    @Test
+    void farFromTheBound_aFlushSpendsItsAllowance_withoutWaitingForTheCountersLock() throws Exception {
+        SlottedCounters counters = instance("p0", STOCK, Limits.atLeast(0));
+        counters.add(STOCK, ITEM, 1000);
+        assertThat(counters.tryAdd(STOCK, ITEM, -1)).isTrue();
+        assertThat(allowances(STOCK)).as("the first decrement, under the lock, gave the flusher an eighth"
+                + " of the headroom left").containsExactly(124L);
+
+        Connection holder = lockCounter(STOCK);
+        try {
+            Future<Boolean> spent = callers.submit(() -> counters.tryAdd(STOCK, ITEM, -3));
+            assertThat(spent.get(30, TimeUnit.SECONDS)).as("spent from the allowance while another"
+                    + " transaction held the counter's lock").isTrue();
+            assertThat(allowances(STOCK)).containsExactly(121L);
+
+            Future<Boolean> waiting = callers.submit(() -> counters.tryAdd(STOCK, ITEM, -200));
+            Thread.sleep(1000);
+            assertThat(waiting).as("a decrement its allowance does not cover waits for the lock").isNotDone();
+            holder.rollback();
+            assertThat(waiting.get(30, TimeUnit.SECONDS)).isTrue();
+        } finally {
+            holder.close();
+        }
+        assertThat(sum(STOCK)).isEqualTo(1000 - 1 - 3 - 200);
+        assertThat(counters.get(STOCK, ITEM)).isEqualTo(796);
+    }
+
+    @Test
+    void aProcessNeedingTheLastUnits_takesBackWhatAnotherProcessesFlusherHolds() {
+        SlottedCounters first = instance("p0", STOCK, Limits.atLeast(0));
+        SlottedCounters second = instance("p1", STOCK, Limits.atLeast(0), WriteMode.DIRECT);
+        first.add(STOCK, ITEM, 81);
+        assertThat(first.tryAdd(STOCK, ITEM, -1)).isTrue();
+        assertThat(allowances(STOCK)).as("the first process's flusher holds an eighth of the 80 left")
+                .containsExactly(10L);
+
+        assertThat(second.tryAdd(STOCK, ITEM, -80)).as("the whole of what is left is sold, the first"
+                + " process's allowance included").isTrue();
+        assertThat(sum(STOCK)).isZero();
+        assertThat(allowances(STOCK)).as("taken back").allMatch(count -> count == 0);
+        assertThat(first.tryAdd(STOCK, ITEM, -1)).isFalse();
+        assertThat(second.tryAdd(STOCK, ITEM, -1)).isFalse();
+        assertThat(sum(STOCK)).isZero();
+    }
+
+    @Test
+    void anUpperBound_holdsItsAllowancesBelowZero_andTakesThemBackTheSameWay() {
+        SlottedCounters first = instance("p0", QUOTA, Limits.atMost(100));
+        SlottedCounters second = instance("p1", QUOTA, Limits.atMost(100), WriteMode.DIRECT);
+        assertThat(first.tryAdd(QUOTA, ITEM, 4)).isTrue();
+        assertThat(allowances(QUOTA)).as("an eighth of the 96 left, held as a count below 0")
+                .containsExactly(-12L);
+        assertThat(first.tryAdd(QUOTA, ITEM, 2)).isTrue();
+        assertThat(allowances(QUOTA)).containsExactly(-10L);
+
+        assertThat(second.tryAdd(QUOTA, ITEM, 94)).isTrue();
+        assertThat(sum(QUOTA)).isEqualTo(100);
+        assertThat(first.tryAdd(QUOTA, ITEM, 1)).isFalse();
+        assertThat(first.tryAdd(QUOTA, ITEM, -30)).as("moving away from the bound is never refused").isTrue();
+        assertThat(first.get(QUOTA, ITEM)).isEqualTo(70);
+    }
+
+    @Test
+    void allowancesArePartOfTheTotal_andASetReplacesThemWithTheNewCount() {
+        SlottedCounters counters = instance("p0", STOCK, Limits.atLeast(0));
+        counters.add(STOCK, ITEM, 801);
+        assertThat(counters.tryAdd(STOCK, ITEM, -1)).isTrue();
+        assertThat(allowances(STOCK)).containsExactly(100L);
+        assertThat(counters.get(STOCK, ITEM)).isEqualTo(800);
+
+        counters.admin().set(STOCK, ITEM, 50);
+        assertThat(sum(STOCK)).isEqualTo(50);
+        assertThat(allowances(STOCK)).as("a set replaces every row of the counter").isEmpty();
+        assertThat(counters.tryAdd(STOCK, ITEM, -50)).isTrue();
+        assertThat(counters.tryAdd(STOCK, ITEM, -1)).isFalse();
+        assertThat(counters.get(STOCK, ITEM)).isZero();
+    }
+
+    /** Opens a transaction holding the counter's lock, its slot 0 row, as a decision does. */
+    private Connection lockCounter(int recordType) throws SQLException {
+        Connection holder = db.dataSource().getConnection();
+        holder.setAutoCommit(false);
+        try (PreparedStatement lock = holder.prepareStatement("SELECT count FROM " + table
+                + " WHERE record_type = ? AND record_id = ? AND slot = 0 FOR UPDATE")) {
+            lock.setInt(1, recordType);
+            lock.setLong(2, ITEM);
+            try (ResultSet row = lock.executeQuery()) {
+                assertThat(row.next()).as("the counter's slot 0 row").isTrue();
+            }
+        }
+        return holder;
+    }
+
+    /** The counter's allowance rows, the rows below slot 0, by slot. */
+    private List<Long> allowances(int recordType) {
+        Map<Integer, Long> rows = new TreeMap<>();
+        try (Connection connection = db.dataSource().getConnection();
+                PreparedStatement select = connection.prepareStatement("SELECT slot, count FROM " + table
+                        + " WHERE record_type = ? AND record_id = ? AND slot < 0")) {
+            select.setInt(1, recordType);
+            select.setLong(2, ITEM);
+            try (ResultSet row = select.executeQuery()) {
+                while (row.next()) {
+                    rows.put(row.getInt(1), row.getLong(2));
+                }
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+        return List.copyOf(rows.values());
+    }
+
+    private long sum(int recordType) {
+        try (Connection connection = db.dataSource().getConnection();
+                PreparedStatement select = connection.prepareStatement("SELECT COALESCE(SUM(count), 0) FROM "
+                        + table + " WHERE record_type = ? AND record_id = ?")) {
+            select.setInt(1, recordType);
+            select.setLong(2, ITEM);
+            try (ResultSet row = select.executeQuery()) {
+                row.next();
+                return row.getLong(1);
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
