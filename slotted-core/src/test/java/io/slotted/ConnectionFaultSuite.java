@@ -12,6 +12,8 @@ import io.slotted.db.ServerTestDatabase;
 import io.slotted.db.ServerTestDatabase.PrivateServers;
 import io.slotted.db.TestDatabase;
 import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -451,6 +453,42 @@ class ConnectionFaultSuite {
             assertThat(proxy.cuts()).isEqualTo(3);
             assertThat(counters.stats().outcomesResolved()).isEqualTo(2);
             assertThat(counters.get(7, 1L)).isZero();
+        }
+    }
+
+    /**
+     * A flush spending from its allowance, without the counter's lock, whose COMMIT is lost: its
+     * mark, set in the same transaction, tells the retry it landed; cut before the server got it,
+     * it is written again, decided under the lock as every retry after a lost COMMIT is. Either
+     * way it counts once.
+     */
+    @Test
+    void aFlushSpendingItsAllowanceWhoseCommitIsLost_countsOnce() throws Exception {
+        try (SlottedCounters counters = SlottedCounters.builder(viaProxy).table(table).writeMode(WriteMode.GROUPED)
+                .flushers(1).retryBackoff(Duration.ofMillis(5)).limits(7, Limits.atLeast(0)).build()) {
+            counters.migrate();
+            counters.add(7, 1L, 1001);
+            assertThat(counters.tryAdd(7, 1L, -1)).as("decided under the lock, which gives the allowance").isTrue();
+            int resolvedBefore = Math.toIntExact(counters.stats().outcomesResolved());
+
+            proxy.cutNextCommit(Cut.AFTER_SERVER_RECEIVES);
+            assertThat(counters.tryAdd(7, 1L, -2)).as("spent, and found landed").isTrue();
+            proxy.cutNextCommit(Cut.BEFORE_SERVER_RECEIVES);
+            assertThat(counters.tryAdd(7, 1L, -3)).as("spent, written again").isTrue();
+            assertThat(counters.tryAdd(7, 1L, -4)).isTrue();
+
+            assertThat(proxy.cuts()).isEqualTo(2);
+            assertThat(counters.stats().outcomesResolved() - resolvedBefore).isEqualTo(1);
+            assertThat(counters.get(7, 1L)).isEqualTo(1001 - 1 - 2 - 3 - 4);
+            try (Connection connection = db.dataSource().getConnection();
+                    Statement statement = connection.createStatement();
+                    ResultSet row = statement.executeQuery("SELECT count FROM " + table
+                            + " WHERE record_type = 7 AND record_id = 1 AND slot < 0")) {
+                assertThat(row.next()).isTrue();
+                assertThat(row.getLong(1)).as("the allowance: the retry of the flush cut before the server"
+                        + " got it decided under the lock and gave an eighth of the 995 left; the last sale spent"
+                        + " from it").isEqualTo(995 / 8 - 4);
+            }
         }
     }
 

@@ -583,7 +583,7 @@ public abstract class Dialect {
 
     /** The mark and the rows as comma-separated tuples. */
     protected static String tuples(FlushMark mark, List<SlotRow> rows) {
-        return mark.tuple() + ", " + tuples(rows);
+        return rows.isEmpty() ? mark.tuple() : mark.tuple() + ", " + tuples(rows);
     }
 
     /** The rows as comma-separated tuples. */

@@ -170,12 +170,18 @@ final class FlushWriter {
     private Map<CounterKey, Long> firstTry(Connection connection, Flush flush, long seq,
             Map<Pending, IdempotencyKeys.Verdict> verdicts, FlushAttempts.CommitPoint commit) throws SQLException {
         refreshSlotCounts(connection);
-        Optional<String> statement = oneStatement.statement(flush, seq);
+        flush.clearRefusals(); // what an earlier attempt decided did not commit: this one decides anew
+        Optional<OneStatementFlush.Marked> statement = oneStatement.statement(flush, seq);
         Set<CounterKey> learn = totalsToLearn(flush);
         if (statement.isPresent()) {
-            return oneStatement.write(connection, flush, statement.get(), learn, commit);
+            Optional<Map<CounterKey, Long>> totals = oneStatement.write(connection, flush, statement.get(), learn,
+                    commit);
+            if (totals.isPresent()) {
+                return totals.get();
+            }
+            return ledgerFlush.write(connection, flush, seq, verdicts, learn, commit, false); // an allowance ran out
         }
-        return ledgerFlush.write(connection, flush, seq, verdicts, learn, commit);
+        return ledgerFlush.write(connection, flush, seq, verdicts, learn, commit, true);
     }
 
     /**

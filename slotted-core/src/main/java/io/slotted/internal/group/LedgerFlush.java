@@ -20,6 +20,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -61,24 +62,31 @@ final class LedgerFlush {
     }
 
     /**
-     * Writes a flush that no earlier attempt can have committed.
+     * Writes a flush that no earlier attempt can have committed. Its increments of bounded
+     * counters are first tried on the flusher's allowances, if {@code tryAllowances}; where an
+     * allowance does not cover them, the transaction is rolled back and written again with them
+     * decided under the counters' locks ({@link BoundedCounters}).
      *
      * @param verdicts filled with what each keyed increment's key found
      * @param learn the counters whose totals to learn before COMMIT
      * @param commit passed right before COMMIT is sent
+     * @param tryAllowances false when a try at spending the allowances has just failed
      * @return the totals learned, none if {@code learn} is empty
      */
     Map<CounterKey, Long> write(Connection connection, Flush flush, long seq, Map<Pending, IdempotencyKeys.Verdict> verdicts,
-            Set<CounterKey> learn, FlushAttempts.CommitPoint commit) throws SQLException {
+            Set<CounterKey> learn, FlushAttempts.CommitPoint commit, boolean tryAllowances) throws SQLException {
         begin(connection, flush);
-        if (bounded.anyBounded(flush.sums().keySet())) {
-            Map<CounterKey, Long> totals = claimAndWrite(connection, flush, seq, verdicts, learn, commit, true);
-            if (totals != null) {
-                return totals;
+        if (tryAllowances && bounded.anyBounded(flush.sums().keySet()) && bounded.spends(
+                flush.pending().stream().map(Pending::key).toList(), flush.pending().stream().map(Pending::delta).toList(),
+                flush.sums()).isPresent()) {
+            Optional<Map<CounterKey, Long>> totals = claimAndWrite(connection, flush, seq, verdicts, learn, commit,
+                    true);
+            if (totals.isPresent()) {
+                return totals.get();
             }
-            connection.rollback(); // an allowance ran out: decide under the counters' locks
+            connection.rollback();
         }
-        return claimAndWrite(connection, flush, seq, verdicts, learn, commit, false);
+        return claimAndWrite(connection, flush, seq, verdicts, learn, commit, false).orElseThrow();
     }
 
     /**
@@ -98,7 +106,7 @@ final class LedgerFlush {
             landedBefore(connection, flush, seq, verdicts);
             return Map.of();
         }
-        return claimAndWrite(connection, flush, seq, verdicts, learn, commit, false);
+        return claimAndWrite(connection, flush, seq, verdicts, learn, commit, false).orElseThrow();
     }
 
     /**
@@ -115,26 +123,23 @@ final class LedgerFlush {
     }
 
     /**
-     * Claims the flush's number and writes it. With {@code fromAllowances}, the increments of
-     * bounded counters are spent from the flusher's allowances, without their locks; if one does
-     * not cover them, this answers null, having written nothing the caller may keep, and the
-     * caller rolls back. Without, they are decided under the counters' locks.
+     * Claims the flush's number and writes the flush. With {@code fromAllowances}, its increments
+     * of bounded counters are spent from the flusher's allowances; if one does not cover them,
+     * this answers empty, and the caller rolls back. Without, they are decided under the
+     * counters' locks.
      */
-    private Map<CounterKey, Long> claimAndWrite(Connection connection, Flush flush, long seq,
+    private Optional<Map<CounterKey, Long>> claimAndWrite(Connection connection, Flush flush, long seq,
             Map<Pending, IdempotencyKeys.Verdict> verdicts, Set<CounterKey> learn, FlushAttempts.CommitPoint commit,
             boolean fromAllowances) throws SQLException {
         if (ledger.claim(connection, seq) == FlushLedger.Claim.ALREADY_COMMITTED) {
             landedBefore(connection, flush, seq, verdicts);
-            return Map.of();
+            return Optional.of(Map.of());
         }
         Dialect dialect = database.dialect();
         Deltas applied = recordKeys(connection, flush, seq, verdicts);
         if (fromAllowances) {
-            flush.clearRefusals();
-            List<Pending> decided = decided(flush, verdicts);
-            if (!bounded.spendAllowances(connection, held.allowanceSlot(),
-                    decided.stream().map(Pending::key).toList(), decided.stream().map(Pending::delta).toList(), applied)) {
-                return null;
+            if (!spendAllowances(connection, flush, verdicts, applied)) {
+                return Optional.empty();
             }
         } else {
             decideLimits(connection, flush, verdicts, applied);
@@ -145,7 +150,7 @@ final class LedgerFlush {
                 : WrittenTotals.query(connection, dialect, database.table(), learn);
         commit.pass();
         connection.commit();
-        return totals;
+        return Optional.of(totals);
     }
 
     /**
@@ -182,6 +187,23 @@ final class LedgerFlush {
             }
         }
         return applied;
+    }
+
+    /**
+     * Spends the increments of bounded counters from the flusher's allowances, taking each spent
+     * sum out of the rows to write; false if an allowance does not cover its counter's increments,
+     * or a counter must be decided under its lock.
+     */
+    private boolean spendAllowances(Connection connection, Flush flush, Map<Pending, IdempotencyKeys.Verdict> verdicts,
+            Deltas applied) throws SQLException {
+        List<Pending> decided = decided(flush, verdicts);
+        Optional<List<BoundedCounters.Spend>> spends = bounded.spends(decided.stream().map(Pending::key).toList(),
+                decided.stream().map(Pending::delta).toList(), applied.counters());
+        if (spends.isEmpty() || !bounded.spend(connection, held.allowanceSlot(), spends.get())) {
+            return false;
+        }
+        spends.get().forEach(spend -> applied.counters().remove(spend.key()));
+        return true;
     }
 
     /**

@@ -14,10 +14,12 @@ import io.slotted.internal.write.WrittenTotals;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * The common flush as one statement: the flusher's mark set to the flush's number and the slot
@@ -28,9 +30,10 @@ import java.util.Set;
  * <p>It serves a flush that carries no idempotency keys (only the ledger's transaction records
  * them), has rows to write, and has no more counters than the dialect puts in one statement
  * ({@link Dialect#rowsPerAddingStatement}), on a database that has the upsert; and only as a flush's first try, or a retry after failures that left nothing
- * behind. When counters of the flush keep time buckets, the statement and the bucket rows'
- * upserts go as one batch in a transaction, which the drivers send in one round trip, and commit
- * together.
+ * behind. When counters of the flush keep time buckets, or it spends from the flusher's
+ * allowances of bounded counters, the spends, the statement and the bucket rows' upserts go as
+ * one batch in a transaction, which the drivers send in one round trip, and commit together: a
+ * bounded counter far from its bound costs one more round trip (COMMIT) than an unbounded one.
  *
  * <p>Its statement commits itself, so once it is sent a lost connection leaves the outcome
  * unknown, and every later attempt goes through {@link LedgerFlush#resolve}, which looks for the
@@ -52,27 +55,43 @@ final class OneStatementFlush {
     }
 
     /**
-     * The flush as one statement, if it has no idempotency keys and no counter with limits (whose
-     * increments are decided under a lock, in a transaction), has rows to write, fits one
-     * statement, and the database has the upsert for it. Picks the flush's slots: the registry
-     * must be current.
+     * The flush as one statement, if it has no idempotency keys, fits one statement, and the
+     * database has the upsert for it; with, before it, the spends from the flusher's allowances
+     * of its increments of bounded counters ({@link BoundedCounters#spends}), unless one of them
+     * must be decided under its lock. Picks the flush's slots: the registry must be current.
      */
-    Optional<String> statement(Flush flush, long seq) {
-        if (!flush.keyed().isEmpty() || flush.counters() > database.dialect().rowsPerAddingStatement()
-                || bounded.anyBounded(flush.sums().keySet())) {
+    Optional<Marked> statement(Flush flush, long seq) {
+        if (!flush.keyed().isEmpty() || flush.counters() > database.dialect().rowsPerAddingStatement()) {
             return Optional.empty();
         }
-        List<SlotRow> rows = flush.deltas().counterRows(held::slotFor);
-        if (rows.isEmpty()) {
+        List<BoundedCounters.Spend> spends = List.of();
+        if (bounded.anyBounded(flush.sums().keySet())) {
+            Optional<List<BoundedCounters.Spend>> fromAllowances = bounded.spends(
+                    flush.pending().stream().map(Pending::key).toList(),
+                    flush.pending().stream().map(Pending::delta).toList(), flush.sums());
+            if (fromAllowances.isEmpty()) {
+                return Optional.empty();
+            }
+            spends = fromAllowances.get();
+        }
+        Set<CounterKey> spent = spends.stream().map(BoundedCounters.Spend::key).collect(Collectors.toSet());
+        List<SlotRow> rows = new ArrayList<>(flush.deltas().counterRows(held::slotFor));
+        rows.removeIf(row -> spent.contains(row.key()));
+        if (rows.isEmpty() && spends.isEmpty()) {
             return Optional.empty();
         }
-        return database.dialect().oneStatementFlushSql(database.table(), ledger.mark(seq), rows);
+        List<BoundedCounters.Spend> spending = spends;
+        return database.dialect().oneStatementFlushSql(database.table(), ledger.mark(seq), rows)
+                .map(sql -> new Marked(spending, sql));
     }
 
     /**
-     * Writes the flush's statement: alone in auto-commit when no counter of the flush keeps time
-     * buckets; otherwise in a transaction, followed by the bucket rows and COMMIT. Either way the
-     * mark commits with the rows, so a lost commit is resolved as for any marked flush.
+     * Writes the flush's statement: alone in auto-commit when it spends no allowance and no
+     * counter of the flush keeps time buckets; otherwise in a transaction, the spends first and
+     * the bucket rows after, all sent as one batch, which the drivers send in one round trip, and
+     * then COMMIT. Either way the mark commits with the rows, so a lost commit is resolved as for
+     * any marked flush. If an allowance did not cover its spend, the transaction is rolled back
+     * and nothing is written: the caller decides those increments under the counters' locks.
      *
      * <p>The totals of the counters in {@code learn} come with the statement where the
      * connections take several statements in one packet; else from a query right after it in
@@ -80,20 +99,22 @@ final class OneStatementFlush {
      * after an auto-commit flush follows a flush that has landed: if it fails, the flush stands
      * and the totals are read again as reads do.
      *
-     * @param statement the flush's statement, from {@link #statement}
+     * @param marked the flush's statement, from {@link #statement}
      * @param learn the counters whose totals to learn
-     * @param commit passed before anything is sent: the statement commits itself
-     * @return the totals learned, none if {@code learn} is empty
+     * @param commit passed before the statement that commits is sent
+     * @return the totals learned, none if {@code learn} is empty; empty if an allowance did not
+     *     cover its spend
      */
-    Map<CounterKey, Long> write(Connection connection, Flush flush, String statement, Set<CounterKey> learn,
+    Optional<Map<CounterKey, Long>> write(Connection connection, Flush flush, Marked marked, Set<CounterKey> learn,
             FlushAttempts.CommitPoint commit) throws SQLException {
         List<BucketRow> bucketRows = flush.deltas().bucketRows(held::slotFor);
-        connection.setAutoCommit(bucketRows.isEmpty());
-        commit.pass();
-        if (bucketRows.isEmpty()) {
-            return alone(connection, statement, learn);
+        boolean alone = bucketRows.isEmpty() && marked.spends().isEmpty();
+        connection.setAutoCommit(alone);
+        if (alone) {
+            commit.pass();
+            return Optional.of(alone(connection, marked.sql(), learn));
         }
-        return withBuckets(connection, statement, bucketRows, learn);
+        return inTransaction(connection, marked, bucketRows, learn, commit);
     }
 
     private Map<CounterKey, Long> alone(Connection connection, String marked, Set<CounterKey> learn)
@@ -109,20 +130,40 @@ final class OneStatementFlush {
         return learn.isEmpty() ? Map.of() : totalsAfterLanding(connection, dialect, learn);
     }
 
-    private Map<CounterKey, Long> withBuckets(Connection connection, String marked, List<BucketRow> bucketRows,
-            Set<CounterKey> learn) throws SQLException {
+    private Optional<Map<CounterKey, Long>> inTransaction(Connection connection, Marked marked,
+            List<BucketRow> bucketRows, Set<CounterKey> learn, FlushAttempts.CommitPoint commit) throws SQLException {
         Dialect dialect = database.dialect();
         try (Statement statement = connection.createStatement()) {
-            statement.addBatch(marked);
+            for (BoundedCounters.Spend spend : marked.spends()) {
+                statement.addBatch(database.slotStatements().spendAllowance(spend.amount(), spend.key(),
+                        held.allowanceSlot(), spend.low(), spend.high()));
+            }
+            statement.addBatch(marked.spends().isEmpty() ? marked.sql() : withoutFlushComment(marked.sql()));
             for (String upsert : BucketRows.statements(dialect, database.buckets(), bucketRows)) {
                 statement.addBatch(upsert);
             }
-            statement.executeBatch();
+            int[] updated = statement.executeBatch();
+            for (int i = 0; i < marked.spends().size(); i++) {
+                if (updated[i] == 0) {
+                    connection.rollback();
+                    return Optional.empty();
+                }
+            }
         }
         Map<CounterKey, Long> totals = learn.isEmpty() ? Map.of()
                 : WrittenTotals.query(connection, dialect, database.table(), learn);
+        commit.pass();
         connection.commit();
-        return totals;
+        return Optional.of(totals);
+    }
+
+    /**
+     * The statement without the comment that begins a flush committing by itself: sent after the
+     * spends, it commits only with the COMMIT that follows, once the spends are known to have
+     * covered their increments, and is told by that COMMIT.
+     */
+    private static String withoutFlushComment(String marked) {
+        return marked.startsWith(Dialect.FLUSH_COMMENT) ? marked.substring(Dialect.FLUSH_COMMENT.length()) : marked;
     }
 
     /**
@@ -143,5 +184,14 @@ final class OneStatementFlush {
             held.release();
             return Map.of();
         }
+    }
+
+    /**
+     * A flush's marked statement, and the spends from allowances that go before it.
+     *
+     * @param spends the spends, in counter order; none for a flush without bounded counters
+     * @param sql the statement that upserts the other rows and the mark
+     */
+    record Marked(List<BoundedCounters.Spend> spends, String sql) {
     }
 }

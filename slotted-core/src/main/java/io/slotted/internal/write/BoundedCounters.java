@@ -18,7 +18,10 @@ import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 
 /**
@@ -38,7 +41,7 @@ import java.util.function.Function;
  * sum to at least {@code L}, and every allowance row holds 0 or more.</em> The total, their sum,
  * is then at least {@code L}.
  *
- * <p>Far from the bound ({@link #spendAllowances}): a flush decrementing a counter spends from
+ * <p>Far from the bound ({@link #spends}): a flush decrementing a counter spends from
  * its own allowance row with one conditional {@code UPDATE} that adds the flush's sum only if the
  * row holds at least what the flush's increments need, taken in their order; the database checks
  * it on the row, under the row's lock, so two writers of one row cannot both spend its last
@@ -77,8 +80,16 @@ public final class BoundedCounters {
     /** The share of the free headroom a flusher's allowance is given: one eighth. */
     private static final int GRANTED_PART = 8;
 
+    /** Forgotten past this many, which only costs their flushes a try at spending. */
+    private static final int MOST_EMPTY_REMEMBERED = 10_000;
+
     private final Database database;
     private final TypeRegistry registry;
+    /**
+     * Counters whose allowance this flusher's last decision left empty: near or at their bound,
+     * where a try at spending would only fail, so their flushes go straight to the lock.
+     */
+    private final Set<CounterKey> emptyAllowances = ConcurrentHashMap.newKeySet();
 
     /**
      * Creates the decisions of a counter table.
@@ -142,52 +153,76 @@ public final class BoundedCounters {
     }
 
     /**
-     * Applies the increments of bounded counters from the flusher's allowances, in the caller's
-     * transaction, without any counter's lock: each counter whose increments move its total
-     * towards its bound has their sum taken out of {@code applied} and spent from its allowance
-     * row. Stops at the first counter whose allowance does not cover its increments, or whose
-     * limits have no allowances; the caller then rolls back and decides under the locks.
+     * What a flush spends from the flusher's allowances to apply its increments of bounded
+     * counters without their locks: for each bounded counter whose increments, in their order,
+     * move its total towards its bound, their sum and the range the allowance row must hold a
+     * count within to cover every prefix of them. Counters whose increments only move away from
+     * the bound spend nothing: their ordinary rows take them, as any counter's do.
      *
-     * @param connection a connection in a transaction, which the caller commits
-     * @param allowanceSlot the flusher's allowance slot
      * @param keys each increment's counter
      * @param deltas each increment's amount, in the order they are decided
-     * @param applied the sums to write, from which those spent are taken
-     * @return true if every increment of a bounded counter is applied; false if the transaction
-     *     has to be rolled back
+     * @param sums the sum to write per counter
+     * @return the spends, in counter order; empty if some bounded counter must be decided under
+     *     its lock instead: its limits have two bounds, its type folds, or its allowance was
+     *     left empty by this flusher's last decision of it
+     */
+    public Optional<List<Spend>> spends(List<CounterKey> keys, List<Long> deltas, Map<CounterKey, Long> sums) {
+        List<Spend> spends = new ArrayList<>();
+        for (Map.Entry<CounterKey, List<Long>> counter : byCounter(keys, deltas::get).entrySet()) {
+            CounterKey key = counter.getKey();
+            Side side = Side.of(registry.limits(key.recordType()));
+            if (side == null || registry.folds(key.recordType())) {
+                return Optional.empty();
+            }
+            long needed = side.needed(counter.getValue());
+            if (needed > 0) {
+                if (emptyAllowances.contains(key)) {
+                    return Optional.empty();
+                }
+                spends.add(side.lower ? new Spend(key, sums.getOrDefault(key, 0L), needed, Long.MAX_VALUE)
+                        : new Spend(key, sums.getOrDefault(key, 0L), Long.MIN_VALUE, -needed));
+            }
+        }
+        return Optional.of(spends);
+    }
+
+    /**
+     * Spends from the flusher's allowances, in the caller's transaction, one statement each.
+     *
+     * @param connection a connection in a transaction, which the caller commits or rolls back
+     * @param allowanceSlot the flusher's allowance slot
+     * @param spends what to spend, from {@link #spends}
+     * @return true if every allowance covered its spend; false if the transaction has to be
+     *     rolled back and the increments decided under the locks
      * @throws SQLException if a statement fails
      */
-    public boolean spendAllowances(Connection connection, int allowanceSlot, List<CounterKey> keys,
-            List<Long> deltas, Deltas applied) throws SQLException {
-        Map<CounterKey, List<Long>> byCounter = byCounter(keys, i -> deltas.get(i));
-        if (byCounter.isEmpty()) {
-            return true;
-        }
-        try (PreparedStatement spend = connection.prepareStatement(database.slotStatements().spendAllowance())) {
-            for (Map.Entry<CounterKey, List<Long>> counter : byCounter.entrySet()) {
-                CounterKey key = counter.getKey();
-                Limits limits = registry.limits(key.recordType());
-                Side side = Side.of(limits);
-                if (side == null || registry.folds(key.recordType())) {
+    public boolean spend(Connection connection, int allowanceSlot, List<Spend> spends) throws SQLException {
+        try (PreparedStatement update = connection.prepareStatement(database.slotStatements().spendAllowance())) {
+            for (Spend spend : spends) {
+                update.setLong(1, spend.amount());
+                update.setInt(2, spend.key().recordType());
+                update.setLong(3, spend.key().recordId());
+                update.setInt(4, allowanceSlot);
+                update.setLong(5, spend.low());
+                update.setLong(6, spend.high());
+                if (update.executeUpdate() == 0) {
                     return false;
                 }
-                long needed = side.needed(counter.getValue());
-                if (needed == 0) {
-                    continue; // every prefix moves away from the bound: an ordinary row takes it
-                }
-                spend.setLong(1, applied.counters().getOrDefault(key, 0L));
-                spend.setInt(2, key.recordType());
-                spend.setLong(3, key.recordId());
-                spend.setInt(4, allowanceSlot);
-                spend.setLong(5, side.lower ? needed : Long.MIN_VALUE);
-                spend.setLong(6, side.lower ? Long.MAX_VALUE : -needed);
-                if (spend.executeUpdate() == 0) {
-                    return false;
-                }
-                applied.counters().remove(key);
             }
         }
         return true;
+    }
+
+    /**
+     * One spend from an allowance row: add {@code amount} if the row holds a count from
+     * {@code low} to {@code high}.
+     *
+     * @param key the counter
+     * @param amount the sum of its increments
+     * @param low the least count the row must hold
+     * @param high the most count the row may hold
+     */
+    public record Spend(CounterKey key, long amount, long low, long high) {
     }
 
     /**
@@ -308,6 +343,7 @@ public final class BoundedCounters {
             }
         }
         if (allowanceSlot != NO_ALLOWANCE) {
+            remember(key, granted == 0);
             long own = rows.getOrDefault(allowanceSlot, 0L);
             long wanted = side.lower ? granted : -granted;
             if (wanted != own) {
@@ -322,6 +358,17 @@ public final class BoundedCounters {
         for (SlotRow move : moves) {
             SlotRows.upsertOne(connection, dialect, database.table(), move, () -> { });
         }
+    }
+
+    private void remember(CounterKey key, boolean empty) {
+        if (!empty) {
+            emptyAllowances.remove(key);
+            return;
+        }
+        if (emptyAllowances.size() >= MOST_EMPTY_REMEMBERED) {
+            emptyAllowances.clear();
+        }
+        emptyAllowances.add(key);
     }
 
     private static long saturatedAdd(long a, long b) {
