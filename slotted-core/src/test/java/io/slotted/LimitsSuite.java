@@ -282,6 +282,59 @@ class LimitsSuite extends CounterTableTest {
         }
     }
 
+    /**
+     * A recount repairing a counter that drifted 300 above its source of truth, over and over,
+     * while 16 writers sell from it, each sale and its row in the source committing together:
+     * the repair is decided under the same lock as the sales, the total never goes below 0, and
+     * at the end the counter equals the truth exactly.
+     */
+    @Test
+    void recountRepairsRacingTheWriters_endEqualToTheTruth_andNeverTakeTheTotalOutside() throws Exception {
+        SlottedCounters counters = migrated(instance("one").limits(STOCK, Limits.atLeast(0)));
+        db.execute("CREATE TABLE " + table + "_truth (id BIGINT PRIMARY KEY, n BIGINT NOT NULL)");
+        try {
+            db.execute("INSERT INTO " + table + "_truth VALUES (" + ITEM + ", 2000)");
+            counters.add(STOCK, ITEM, 2000 + 300);
+            String source = "SELECT id, n FROM " + table + "_truth";
+            AtomicBoolean selling = new AtomicBoolean(true);
+            AtomicLong fixed = new AtomicLong();
+            Thread repairs = new Thread(() -> {
+                while (selling.get()) {
+                    fixed.addAndGet(counters.admin().recount(STOCK, source, true).fixed());
+                }
+            }, "recount");
+            try (Sampler sampler = new Sampler(STOCK)) {
+                repairs.start();
+                runConcurrently(16, t -> {
+                    for (int sale = 0; sale < 100; sale++) {
+                        sellOneRecordingIt(counters);
+                    }
+                });
+                selling.set(false);
+                repairs.join();
+                assertThat(sampler.lowest()).as("the lowest total SQL saw").isGreaterThanOrEqualTo(0);
+            }
+            fixed.addAndGet(counters.admin().recount(STOCK, source, true).fixed());
+            assertThat(fixed.get()).as("the drift was repaired once").isEqualTo(1);
+            assertThat(sum(STOCK)).isEqualTo(2000 - 1600);
+            assertThat(counters.admin().recount(STOCK, source, false).differing()).isZero();
+        } finally {
+            db.dropTable(table + "_truth");
+        }
+    }
+
+    /** One sale and its row in the source of truth, in one transaction of the application's. */
+    private void sellOneRecordingIt(SlottedCounters counters) throws SQLException {
+        try (Connection connection = db.dataSource().getConnection()) {
+            connection.setAutoCommit(false);
+            counters.add(connection, STOCK, ITEM, -1);
+            try (Statement statement = connection.createStatement()) {
+                statement.executeUpdate("UPDATE " + table + "_truth SET n = n - 1 WHERE id = " + ITEM);
+            }
+            connection.commit();
+        }
+    }
+
     @Test
     void limitsThatACounterIsAlreadyOutside_areNotRecorded_andSayWhichAndItsTotal() throws InterruptedException {
         SlottedCounters unlimited = migrated(instance("before"));

@@ -125,8 +125,10 @@ public class SlotStatements {
 
     /**
      * Spends from an allowance row of a bounded counter without its lock: adds the amount only if
-     * the row holds, before it, a value within a range, the allowance that every increment of the
-     * amount's prefix fits in. Binds the amount, then type, id and slot, then the range's ends.
+     * the row holds a count within a range, the counts that cover every prefix of the increments
+     * summed in the amount. The database checks the range on the row under its lock, so two
+     * writers of one row cannot both spend its last unit. Binds the amount, then type, id and
+     * slot, then the range's ends.
      *
      * @return the SQL text; one row updated if the allowance covered the amount, else none
      */
