@@ -494,6 +494,40 @@ public abstract class Dialect {
     }
 
     /**
+     * One statement that spends from allowance rows of bounded counters and sets the flusher's
+     * mark to the flush's number, in the caller's transaction, where this database has the
+     * one-statement flush ({@link #oneStatementFlushSql}); its update count tells whether every
+     * allowance covered its spend: one row per spend and the mark. The caller commits only then,
+     * and the mark, committed with the spends, tells a retry after a lost COMMIT that they
+     * landed; it is set only if it does not hold the flush's number yet ({@link #markUnlessFenced}),
+     * so a statement held up on its way until after its retry fails whole. Only numbers are
+     * written into the text. Empty where the database has no one-statement flush.
+     *
+     * @param table the checked counter table name
+     * @param mark the flusher's mark with this flush's number
+     * @param spends the spends, in counter order, at least one
+     * @return the statement, or empty
+     */
+    public Optional<String> spendAndMarkSql(TableName table, FlushMark mark, List<AllowanceSpend> spends) {
+        return Optional.empty();
+    }
+
+    /** {@link #spendAndMarkSql} in standard SQL, for the databases that have it. */
+    protected static String spendAndMark(TableName table, FlushMark mark, List<AllowanceSpend> spends) {
+        StringBuilder amounts = new StringBuilder("CASE");
+        StringBuilder rows = new StringBuilder("(record_type = " + FlushMark.RECORD_TYPE + " AND record_id = "
+                + mark.recordId() + " AND slot = " + mark.slot() + ")");
+        for (AllowanceSpend spend : spends) {
+            amounts.append(" WHEN record_type = ").append(spend.key().recordType()).append(" AND record_id = ")
+                    .append(spend.key().recordId()).append(" THEN ").append(spend.amount());
+            rows.append(" OR ").append(spend.condition());
+        }
+        return "UPDATE " + table + " SET count = CASE WHEN record_type = " + FlushMark.RECORD_TYPE + " THEN "
+                + markUnlessFenced("count", Integer.toString(mark.value())) + " ELSE count + " + amounts + " END END"
+                + " WHERE " + rows;
+    }
+
+    /**
      * The flush of {@link #oneStatementFlushSql} and the query of its totals as one packet of
      * two statements, for connections that {@link #takesMultiStatements take them}, so that a
      * flush learns its totals in its own round trip. The flush commits in auto-commit (or, on

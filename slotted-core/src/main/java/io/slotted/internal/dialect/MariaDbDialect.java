@@ -197,6 +197,11 @@ public class MariaDbDialect extends Dialect {
      * others; MySQL names the inserted row with an alias, MariaDB with {@code VALUES()}.
      */
     @Override
+    public Optional<String> spendAndMarkSql(TableName table, FlushMark mark, List<AllowanceSpend> spends) {
+        return Optional.of(spendAndMark(table, mark, spends));
+    }
+
+    @Override
     public Optional<String> oneStatementFlushSql(TableName table, FlushMark mark, List<SlotRow> rows) {
         return Optional.of(FLUSH_COMMENT + upsert(table, tuples(mark, rows),
                 "IF(record_type = " + FlushMark.RECORD_TYPE + ", " + markUnlessFenced("count", "%s") + ", "

@@ -47,6 +47,11 @@ public final class PostgresDialect extends Dialect {
 
     /** One {@code INSERT … ON CONFLICT DO UPDATE} that sets the mark row and adds to the others. */
     @Override
+    public Optional<String> spendAndMarkSql(TableName table, FlushMark mark, List<AllowanceSpend> spends) {
+        return Optional.of(spendAndMark(table, mark, spends));
+    }
+
+    @Override
     public Optional<String> oneStatementFlushSql(TableName table, FlushMark mark, List<SlotRow> rows) {
         return Optional.of(FLUSH_COMMENT + upsert(table, tuples(mark, rows), "CASE WHEN c.record_type = "
                 + FlushMark.RECORD_TYPE + " THEN " + markUnlessFenced("c.count", "excluded.count") + " ELSE "

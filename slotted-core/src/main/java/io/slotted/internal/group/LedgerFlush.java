@@ -1,6 +1,7 @@
 package io.slotted.internal.group;
 
 import io.slotted.LimitExceededException;
+import io.slotted.internal.dialect.AllowanceSpend;
 import io.slotted.internal.dialect.Dialect;
 import io.slotted.internal.group.commit.FlushAttempts;
 import io.slotted.internal.group.commit.FlushLedger;
@@ -78,7 +79,7 @@ final class LedgerFlush {
         begin(connection, flush);
         if (tryAllowances && bounded.anyBounded(flush.sums().keySet()) && bounded.spends(
                 flush.pending().stream().map(Pending::key).toList(), flush.pending().stream().map(Pending::delta).toList(),
-                flush.sums()).isPresent()) {
+                flush.sums(), held.allowanceSlot()).isPresent()) {
             Optional<Map<CounterKey, Long>> totals = claimAndWrite(connection, flush, seq, verdicts, learn, commit,
                     true);
             if (totals.isPresent()) {
@@ -197,9 +198,9 @@ final class LedgerFlush {
     private boolean spendAllowances(Connection connection, Flush flush, Map<Pending, IdempotencyKeys.Verdict> verdicts,
             Deltas applied) throws SQLException {
         List<Pending> decided = decided(flush, verdicts);
-        Optional<List<BoundedCounters.Spend>> spends = bounded.spends(decided.stream().map(Pending::key).toList(),
-                decided.stream().map(Pending::delta).toList(), applied.counters());
-        if (spends.isEmpty() || !bounded.spend(connection, held.allowanceSlot(), spends.get())) {
+        Optional<List<AllowanceSpend>> spends = bounded.spends(decided.stream().map(Pending::key).toList(),
+                decided.stream().map(Pending::delta).toList(), applied.counters(), held.allowanceSlot());
+        if (spends.isEmpty() || !bounded.spend(connection, spends.get())) {
             return false;
         }
         spends.get().forEach(spend -> applied.counters().remove(spend.key()));

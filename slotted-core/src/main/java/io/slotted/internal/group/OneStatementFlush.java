@@ -1,5 +1,6 @@
 package io.slotted.internal.group;
 
+import io.slotted.internal.dialect.AllowanceSpend;
 import io.slotted.internal.dialect.BucketRow;
 import io.slotted.internal.dialect.Dialect;
 import io.slotted.internal.dialect.SlotRow;
@@ -10,6 +11,7 @@ import io.slotted.internal.jdbc.Database;
 import io.slotted.internal.sql.CounterKey;
 import io.slotted.internal.write.BoundedCounters;
 import io.slotted.internal.write.BucketRows;
+import io.slotted.internal.write.SlotRows;
 import io.slotted.internal.write.WrittenTotals;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -56,42 +58,48 @@ final class OneStatementFlush {
 
     /**
      * The flush as one statement, if it has no idempotency keys, fits one statement, and the
-     * database has the upsert for it; with, before it, the spends from the flusher's allowances
-     * of its increments of bounded counters ({@link BoundedCounters#spends}), unless one of them
-     * must be decided under its lock. Picks the flush's slots: the registry must be current.
+     * database has the upsert for it. A flush with increments of bounded counters that the
+     * flusher's allowances can take ({@link BoundedCounters#spends}) spends them and sets the mark
+     * in one statement instead, with the other counters' rows upserted after it; one with a
+     * counter that must be decided under its lock has none. Picks the flush's slots: the registry
+     * must be current.
      */
     Optional<Marked> statement(Flush flush, long seq) {
-        if (!flush.keyed().isEmpty() || flush.counters() > database.dialect().rowsPerAddingStatement()) {
+        Dialect dialect = database.dialect();
+        if (!flush.keyed().isEmpty() || flush.counters() > dialect.rowsPerAddingStatement()) {
             return Optional.empty();
         }
-        List<BoundedCounters.Spend> spends = List.of();
+        List<AllowanceSpend> spends = List.of();
         if (bounded.anyBounded(flush.sums().keySet())) {
-            Optional<List<BoundedCounters.Spend>> fromAllowances = bounded.spends(
+            Optional<List<AllowanceSpend>> fromAllowances = bounded.spends(
                     flush.pending().stream().map(Pending::key).toList(),
-                    flush.pending().stream().map(Pending::delta).toList(), flush.sums());
+                    flush.pending().stream().map(Pending::delta).toList(), flush.sums(), held.allowanceSlot());
             if (fromAllowances.isEmpty()) {
                 return Optional.empty();
             }
             spends = fromAllowances.get();
         }
-        Set<CounterKey> spent = spends.stream().map(BoundedCounters.Spend::key).collect(Collectors.toSet());
+        Set<CounterKey> spent = spends.stream().map(AllowanceSpend::key).collect(Collectors.toSet());
         List<SlotRow> rows = new ArrayList<>(flush.deltas().counterRows(held::slotFor));
         rows.removeIf(row -> spent.contains(row.key()));
-        if (rows.isEmpty() && spends.isEmpty()) {
-            return Optional.empty();
+        if (spends.isEmpty()) {
+            return rows.isEmpty() ? Optional.empty()
+                    : dialect.oneStatementFlushSql(database.table(), ledger.mark(seq), rows)
+                            .map(sql -> new Marked(sql, 0, List.of()));
         }
-        List<BoundedCounters.Spend> spending = spends;
-        return database.dialect().oneStatementFlushSql(database.table(), ledger.mark(seq), rows)
-                .map(sql -> new Marked(spending, sql));
+        int spendCount = spends.size();
+        return dialect.spendAndMarkSql(database.table(), ledger.mark(seq), spends)
+                .map(sql -> new Marked(sql, spendCount + 1, rows));
     }
 
     /**
      * Writes the flush's statement: alone in auto-commit when it spends no allowance and no
-     * counter of the flush keeps time buckets; otherwise in a transaction, the spends first and
-     * the bucket rows after, all sent as one batch, which the drivers send in one round trip, and
-     * then COMMIT. Either way the mark commits with the rows, so a lost commit is resolved as for
-     * any marked flush. If an allowance did not cover its spend, the transaction is rolled back
-     * and nothing is written: the caller decides those increments under the counters' locks.
+     * counter of the flush keeps time buckets. Otherwise in a transaction: the statement and the
+     * bucket rows' upserts as one batch, which the drivers send in one round trip, then, after
+     * spends, the other counters' rows, and COMMIT. Either way the mark commits with the rows, so
+     * a lost commit is resolved as for any marked flush. If an allowance did not cover its spend,
+     * the transaction is rolled back and nothing is written: the caller then decides the flush's
+     * increments under the counters' locks.
      *
      * <p>The totals of the counters in {@code learn} come with the statement where the
      * connections take several statements in one packet; else from a query right after it in
@@ -108,11 +116,14 @@ final class OneStatementFlush {
     Optional<Map<CounterKey, Long>> write(Connection connection, Flush flush, Marked marked, Set<CounterKey> learn,
             FlushAttempts.CommitPoint commit) throws SQLException {
         List<BucketRow> bucketRows = flush.deltas().bucketRows(held::slotFor);
-        boolean alone = bucketRows.isEmpty() && marked.spends().isEmpty();
+        boolean alone = bucketRows.isEmpty() && !marked.spends();
         connection.setAutoCommit(alone);
         if (alone) {
             commit.pass();
             return Optional.of(alone(connection, marked.sql(), learn));
+        }
+        if (!marked.spends()) {
+            commit.pass(); // the statement begins as a flush that commits by itself, for the fault proxy
         }
         return inTransaction(connection, marked, bucketRows, learn, commit);
     }
@@ -134,36 +145,22 @@ final class OneStatementFlush {
             List<BucketRow> bucketRows, Set<CounterKey> learn, FlushAttempts.CommitPoint commit) throws SQLException {
         Dialect dialect = database.dialect();
         try (Statement statement = connection.createStatement()) {
-            for (BoundedCounters.Spend spend : marked.spends()) {
-                statement.addBatch(database.slotStatements().spendAllowance(spend.amount(), spend.key(),
-                        held.allowanceSlot(), spend.low(), spend.high()));
-            }
-            statement.addBatch(marked.spends().isEmpty() ? marked.sql() : withoutFlushComment(marked.sql()));
+            statement.addBatch(marked.sql());
             for (String upsert : BucketRows.statements(dialect, database.buckets(), bucketRows)) {
                 statement.addBatch(upsert);
             }
             int[] updated = statement.executeBatch();
-            for (int i = 0; i < marked.spends().size(); i++) {
-                if (updated[i] == 0) {
-                    connection.rollback();
-                    return Optional.empty();
-                }
+            if (marked.spends() && updated[0] != marked.rowsToUpdate()) {
+                connection.rollback();
+                return Optional.empty();
             }
         }
+        SlotRows.upsert(connection, dialect, database.table(), marked.rowsAfter());
         Map<CounterKey, Long> totals = learn.isEmpty() ? Map.of()
                 : WrittenTotals.query(connection, dialect, database.table(), learn);
         commit.pass();
         connection.commit();
         return Optional.of(totals);
-    }
-
-    /**
-     * The statement without the comment that begins a flush committing by itself: sent after the
-     * spends, it commits only with the COMMIT that follows, once the spends are known to have
-     * covered their increments, and is told by that COMMIT.
-     */
-    private static String withoutFlushComment(String marked) {
-        return marked.startsWith(Dialect.FLUSH_COMMENT) ? marked.substring(Dialect.FLUSH_COMMENT.length()) : marked;
     }
 
     /**
@@ -187,11 +184,18 @@ final class OneStatementFlush {
     }
 
     /**
-     * A flush's marked statement, and the spends from allowances that go before it.
+     * A flush's statement, and what goes with it.
      *
-     * @param spends the spends, in counter order; none for a flush without bounded counters
-     * @param sql the statement that upserts the other rows and the mark
+     * @param sql the statement that sets the mark: the upsert of the flush's rows, or the spends
+     *     from allowances
+     * @param rowsToUpdate for spends, the rows the statement updates if every allowance covered
+     *     its spend, the mark's included; 0 for an upsert
+     * @param rowsAfter for spends, the other counters' rows, upserted after it
      */
-    record Marked(List<BoundedCounters.Spend> spends, String sql) {
+    record Marked(String sql, int rowsToUpdate, List<SlotRow> rowsAfter) {
+        /** Whether the statement spends from allowances. */
+        boolean spends() {
+            return rowsToUpdate > 0;
+        }
     }
 }

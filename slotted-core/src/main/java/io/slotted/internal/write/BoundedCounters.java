@@ -3,6 +3,7 @@ package io.slotted.internal.write;
 import io.slotted.LimitExceededException;
 import io.slotted.Limits;
 import io.slotted.SlottedException;
+import io.slotted.internal.dialect.AllowanceSpend;
 import io.slotted.internal.dialect.Dialect;
 import io.slotted.internal.dialect.SlotRow;
 import io.slotted.internal.jdbc.Database;
@@ -155,19 +156,21 @@ public final class BoundedCounters {
     /**
      * What a flush spends from the flusher's allowances to apply its increments of bounded
      * counters without their locks: for each bounded counter whose increments, in their order,
-     * move its total towards its bound, their sum and the range the allowance row must hold a
-     * count within to cover every prefix of them. Counters whose increments only move away from
-     * the bound spend nothing: their ordinary rows take them, as any counter's do.
+     * move its total towards its bound, their sum and the counts the allowance row must hold to
+     * cover every prefix of them. Counters whose increments only move away from the bound spend
+     * nothing: their ordinary rows take them, as any counter's do.
      *
      * @param keys each increment's counter
      * @param deltas each increment's amount, in the order they are decided
      * @param sums the sum to write per counter
+     * @param allowanceSlot the flusher's allowance slot
      * @return the spends, in counter order; empty if some bounded counter must be decided under
      *     its lock instead: its limits have two bounds, its type folds, or its allowance was
      *     left empty by this flusher's last decision of it
      */
-    public Optional<List<Spend>> spends(List<CounterKey> keys, List<Long> deltas, Map<CounterKey, Long> sums) {
-        List<Spend> spends = new ArrayList<>();
+    public Optional<List<AllowanceSpend>> spends(List<CounterKey> keys, List<Long> deltas, Map<CounterKey, Long> sums,
+            int allowanceSlot) {
+        List<AllowanceSpend> spends = new ArrayList<>();
         for (Map.Entry<CounterKey, List<Long>> counter : byCounter(keys, deltas::get).entrySet()) {
             CounterKey key = counter.getKey();
             Side side = Side.of(registry.limits(key.recordType()));
@@ -179,30 +182,30 @@ public final class BoundedCounters {
                 if (emptyAllowances.contains(key)) {
                     return Optional.empty();
                 }
-                spends.add(side.lower ? new Spend(key, sums.getOrDefault(key, 0L), needed, Long.MAX_VALUE)
-                        : new Spend(key, sums.getOrDefault(key, 0L), Long.MIN_VALUE, -needed));
+                long amount = sums.getOrDefault(key, 0L);
+                spends.add(side.lower ? new AllowanceSpend(key, allowanceSlot, amount, needed, Long.MAX_VALUE)
+                        : new AllowanceSpend(key, allowanceSlot, amount, Long.MIN_VALUE, -needed));
             }
         }
         return Optional.of(spends);
     }
 
     /**
-     * Spends from the flusher's allowances, in the caller's transaction, one statement each.
+     * Spends from allowances, in the caller's transaction, one statement each.
      *
      * @param connection a connection in a transaction, which the caller commits or rolls back
-     * @param allowanceSlot the flusher's allowance slot
      * @param spends what to spend, from {@link #spends}
      * @return true if every allowance covered its spend; false if the transaction has to be
      *     rolled back and the increments decided under the locks
      * @throws SQLException if a statement fails
      */
-    public boolean spend(Connection connection, int allowanceSlot, List<Spend> spends) throws SQLException {
+    public boolean spend(Connection connection, List<AllowanceSpend> spends) throws SQLException {
         try (PreparedStatement update = connection.prepareStatement(database.slotStatements().spendAllowance())) {
-            for (Spend spend : spends) {
+            for (AllowanceSpend spend : spends) {
                 update.setLong(1, spend.amount());
                 update.setInt(2, spend.key().recordType());
                 update.setLong(3, spend.key().recordId());
-                update.setInt(4, allowanceSlot);
+                update.setInt(4, spend.slot());
                 update.setLong(5, spend.low());
                 update.setLong(6, spend.high());
                 if (update.executeUpdate() == 0) {
@@ -211,18 +214,6 @@ public final class BoundedCounters {
             }
         }
         return true;
-    }
-
-    /**
-     * One spend from an allowance row: add {@code amount} if the row holds a count from
-     * {@code low} to {@code high}.
-     *
-     * @param key the counter
-     * @param amount the sum of its increments
-     * @param low the least count the row must hold
-     * @param high the most count the row may hold
-     */
-    public record Spend(CounterKey key, long amount, long low, long high) {
     }
 
     /**

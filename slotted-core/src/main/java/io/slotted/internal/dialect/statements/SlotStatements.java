@@ -1,6 +1,5 @@
 package io.slotted.internal.dialect.statements;
 
-import io.slotted.internal.sql.CounterKey;
 import io.slotted.internal.sql.TableName;
 import java.util.Collections;
 
@@ -133,28 +132,8 @@ public class SlotStatements {
      * @return the SQL text; one row updated if the allowance covered the amount, else none
      */
     public String spendAllowance() {
-        return spendAllowance("?", "?", "?", "?", "?", "?");
-    }
-
-    /**
-     * {@link #spendAllowance()} with its values written in, for a batch of different statements,
-     * which a driver sends in one round trip.
-     *
-     * @param amount the amount
-     * @param key the counter
-     * @param slot the allowance row's slot
-     * @param low the least count the row must hold
-     * @param high the most count it may hold
-     * @return the SQL text
-     */
-    public String spendAllowance(long amount, CounterKey key, int slot, long low, long high) {
-        return spendAllowance(Long.toString(amount), Integer.toString(key.recordType()),
-                Long.toString(key.recordId()), Integer.toString(slot), Long.toString(low), Long.toString(high));
-    }
-
-    private String spendAllowance(String amount, String type, String id, String slot, String low, String high) {
-        return "UPDATE " + counters + " SET count = count + " + amount + " WHERE record_type = " + type
-                + " AND record_id = " + id + " AND slot = " + slot + " AND count BETWEEN " + low + " AND " + high;
+        return "UPDATE " + counters + " SET count = count + ? WHERE record_type = ? AND record_id = ? AND slot = ?"
+                + " AND count BETWEEN ? AND ?";
     }
 
     /**

@@ -158,6 +158,23 @@ public final class FlushLedger {
         }
     }
 
+    /**
+     * Makes the mark again if it was pruned with the flusher's ledger row while the flusher
+     * idled: a flush spending bounded counters' allowances only updates the mark, which has to
+     * exist. A one-statement flush since may have made it already.
+     */
+    private void restoreMark(Connection connection) throws SQLException {
+        try (PreparedStatement select = connection.prepareStatement(sql().lockMark())) {
+            bindMarkKey(select, markKey);
+            try (ResultSet row = select.executeQuery()) {
+                if (row.next()) {
+                    return;
+                }
+            }
+        }
+        insertMark(connection, NO_FLUSH);
+    }
+
     private void insertMark(Connection connection, int value) throws SQLException {
         FlushMark mark = new FlushMark(markKey.recordId(), markKey.slot(), value);
         try (PreparedStatement insert = connection.prepareStatement(sql().insertMark())) {
@@ -212,6 +229,7 @@ public final class FlushLedger {
         }
         Long current = current(connection);
         if (current == null) {
+            restoreMark(connection);
             return insertFirst(connection, seq);
         }
         if (current == seq) {
