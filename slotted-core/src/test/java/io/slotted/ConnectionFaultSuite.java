@@ -441,7 +441,9 @@ class ConnectionFaultSuite {
         try (SlottedCounters counters = SlottedCounters.builder(viaProxy).table(table).writeMode(WriteMode.GROUPED)
                 .flushers(1).retryBackoff(Duration.ofMillis(5)).limits(7, Limits.atLeast(0)).build()) {
             counters.migrate();
-            counters.add(7, 1L, 2);
+            counters.add(7, 1L, 3);
+            assertThat(counters.tryAdd(7, 1L, -1)).as("decided under the lock, which leaves the flusher no"
+                    + " allowance of 2: the flushes below take the lock too").isTrue();
 
             proxy.cutNextCommit(Cut.AFTER_SERVER_RECEIVES);
             assertThat(counters.tryAdd(7, 1L, -1)).as("applied, and found landed").isTrue();

@@ -14,9 +14,9 @@ import io.slotted.internal.sql.CounterKey;
  * @param high the most count the row may hold
  */
 public record AllowanceSpend(CounterKey key, int slot, long amount, long low, long high) {
-    /** The row, if it covers the spend, as a SQL condition of numbers. */
-    String condition() {
-        return "(record_type = " + key.recordType() + " AND record_id = " + key.recordId() + " AND slot = " + slot
-                + " AND count BETWEEN " + low + " AND " + high + ")";
+    /** The row, if it covers the spend, as a SQL condition of numbers on columns named {@code prefix…}. */
+    String condition(String prefix) {
+        return "(" + prefix + "record_type = " + key.recordType() + " AND " + prefix + "record_id = " + key.recordId()
+                + " AND " + prefix + "slot = " + slot + " AND " + prefix + "count BETWEEN " + low + " AND " + high + ")";
     }
 }

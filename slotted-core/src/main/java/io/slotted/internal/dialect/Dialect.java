@@ -512,19 +512,61 @@ public abstract class Dialect {
         return Optional.empty();
     }
 
+    /**
+     * {@link #spendAndMarkSql} as one statement that commits by itself, in auto-commit, landing
+     * whole or not at all: every allowance covers its spend and the mark is set, or nothing
+     * changes. Run with {@link java.sql.Statement#execute}: it answers either a count of updated
+     * rows, 0 when nothing changed, or one row of the value 1 when it landed; where the database
+     * cannot make it change nothing otherwise, it fails with an error that
+     * {@link #spendFellShort} tells apart.
+     * Empty where the database cannot write it as one statement; the flush then spends in a
+     * transaction ({@link #spendAndMarkSql}).
+     *
+     * @param table the checked counter table name
+     * @param mark the flusher's mark with this flush's number
+     * @param spends the spends, in counter order, at least one
+     * @return the statement, or empty
+     */
+    public Optional<String> spendAndMarkAloneSql(TableName table, FlushMark mark, List<AllowanceSpend> spends) {
+        return Optional.empty();
+    }
+
+    /**
+     * Whether a statement of {@link #spendAndMarkAloneSql} failed because an allowance did not
+     * cover its spend, having changed nothing.
+     *
+     * @param e the failure
+     * @return true if the flush's increments are to be decided under the counters' locks
+     */
+    public boolean spendFellShort(SQLException e) {
+        return false;
+    }
+
     /** {@link #spendAndMarkSql} in standard SQL, for the databases that have it. */
     protected static String spendAndMark(TableName table, FlushMark mark, List<AllowanceSpend> spends) {
+        return "UPDATE " + table + " SET count = CASE WHEN record_type = " + FlushMark.RECORD_TYPE + " THEN "
+                + markUnlessFenced("count", Integer.toString(mark.value())) + " ELSE count + " + spentAmounts(spends)
+                + " END WHERE (record_type = " + FlushMark.RECORD_TYPE + " AND record_id = " + mark.recordId()
+                + " AND slot = " + mark.slot() + ") OR " + spentRows(spends);
+    }
+
+    /** Each spent row's amount, by its counter: a {@code CASE} expression of numbers. */
+    protected static String spentAmounts(List<AllowanceSpend> spends) {
         StringBuilder amounts = new StringBuilder("CASE");
-        StringBuilder rows = new StringBuilder("(record_type = " + FlushMark.RECORD_TYPE + " AND record_id = "
-                + mark.recordId() + " AND slot = " + mark.slot() + ")");
         for (AllowanceSpend spend : spends) {
             amounts.append(" WHEN record_type = ").append(spend.key().recordType()).append(" AND record_id = ")
                     .append(spend.key().recordId()).append(" THEN ").append(spend.amount());
-            rows.append(" OR ").append(spend.condition());
         }
-        return "UPDATE " + table + " SET count = CASE WHEN record_type = " + FlushMark.RECORD_TYPE + " THEN "
-                + markUnlessFenced("count", Integer.toString(mark.value())) + " ELSE count + " + amounts + " END END"
-                + " WHERE " + rows;
+        return amounts.append(" END").toString();
+    }
+
+    /** The allowance rows that cover their spends, as one condition. */
+    protected static String spentRows(List<AllowanceSpend> spends) {
+        StringBuilder rows = new StringBuilder();
+        for (AllowanceSpend spend : spends) {
+            rows.append(rows.length() == 0 ? "(" : " OR ").append(spend.condition(""));
+        }
+        return rows.append(")").toString();
     }
 
     /**

@@ -196,6 +196,26 @@ public class MariaDbDialect extends Dialect {
      * One {@code INSERT … ON DUPLICATE KEY UPDATE} whose update sets the mark row and adds to the
      * others; MySQL names the inserted row with an alias, MariaDB with {@code VALUES()}.
      */
+    /**
+     * A multi-table {@code UPDATE} joining the mark to each allowance row that covers its spend:
+     * if one does not, the join has no row and nothing is updated.
+     */
+    @Override
+    public Optional<String> spendAndMarkAloneSql(TableName table, FlushMark mark, List<AllowanceSpend> spends) {
+        StringBuilder joins = new StringBuilder();
+        StringBuilder sets = new StringBuilder(" SET m.count = "
+                + markUnlessFenced("m.count", Integer.toString(mark.value())));
+        for (int i = 0; i < spends.size(); i++) {
+            AllowanceSpend spend = spends.get(i);
+            String alias = "a" + i;
+            joins.append(" JOIN ").append(table).append(' ').append(alias).append(" ON ")
+                    .append(spend.condition(alias + "."));
+            sets.append(", ").append(alias).append(".count = ").append(alias).append(".count + ").append(spend.amount());
+        }
+        return Optional.of(FLUSH_COMMENT + "UPDATE " + table + " m" + joins + sets + " WHERE m.record_type = "
+                + FlushMark.RECORD_TYPE + " AND m.record_id = " + mark.recordId() + " AND m.slot = " + mark.slot());
+    }
+
     @Override
     public Optional<String> spendAndMarkSql(TableName table, FlushMark mark, List<AllowanceSpend> spends) {
         return Optional.of(spendAndMark(table, mark, spends));

@@ -46,6 +46,28 @@ public final class PostgresDialect extends Dialect {
     }
 
     /** One {@code INSERT … ON CONFLICT DO UPDATE} that sets the mark row and adds to the others. */
+    /**
+     * The spends and the mark as two {@code UPDATE}s in one {@code WITH}, and a final division
+     * by zero unless each updated every row it was meant to: the error fails the statement whole.
+     * The divisor holds subqueries, so the planner cannot fold it into an error of its own.
+     */
+    @Override
+    public Optional<String> spendAndMarkAloneSql(TableName table, FlushMark mark, List<AllowanceSpend> spends) {
+        return Optional.of(FLUSH_COMMENT + "WITH spent AS (UPDATE " + table + " SET count = count + "
+                + spentAmounts(spends) + " WHERE " + spentRows(spends) + " RETURNING 1), marked AS (UPDATE " + table
+                + " SET count = "
+                + markUnlessFenced("count", Integer.toString(mark.value())) + " WHERE record_type = "
+                + FlushMark.RECORD_TYPE + " AND record_id = " + mark.recordId() + " AND slot = " + mark.slot()
+                + " RETURNING 1) SELECT 1 / CASE WHEN (SELECT count(*) FROM spent) = " + spends.size()
+                + " AND (SELECT count(*) FROM marked) = 1 THEN 1 ELSE 0 END");
+    }
+
+    /** PostgreSQL's division by zero, which only the spend's own statement makes. */
+    @Override
+    public boolean spendFellShort(SQLException e) {
+        return "22012".equals(e.getSQLState());
+    }
+
     @Override
     public Optional<String> spendAndMarkSql(TableName table, FlushMark mark, List<AllowanceSpend> spends) {
         return Optional.of(spendAndMark(table, mark, spends));

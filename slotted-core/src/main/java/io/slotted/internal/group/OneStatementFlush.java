@@ -85,11 +85,17 @@ final class OneStatementFlush {
         if (spends.isEmpty()) {
             return rows.isEmpty() ? Optional.empty()
                     : dialect.oneStatementFlushSql(database.table(), ledger.mark(seq), rows)
-                            .map(sql -> new Marked(sql, 0, List.of()));
+                            .map(sql -> new Marked(sql, 0, List.of(), true));
         }
         int spendCount = spends.size();
+        if (rows.isEmpty() && flush.deltas().bucketRows(held::slotFor).isEmpty()) {
+            Optional<String> alone = dialect.spendAndMarkAloneSql(database.table(), ledger.mark(seq), spends);
+            if (alone.isPresent()) {
+                return Optional.of(new Marked(alone.get(), spendCount + 1, List.of(), true));
+            }
+        }
         return dialect.spendAndMarkSql(database.table(), ledger.mark(seq), spends)
-                .map(sql -> new Marked(sql, spendCount + 1, rows));
+                .map(sql -> new Marked(sql, spendCount + 1, rows, false));
     }
 
     /**
@@ -116,8 +122,12 @@ final class OneStatementFlush {
     Optional<Map<CounterKey, Long>> write(Connection connection, Flush flush, Marked marked, Set<CounterKey> learn,
             FlushAttempts.CommitPoint commit) throws SQLException {
         List<BucketRow> bucketRows = flush.deltas().bucketRows(held::slotFor);
-        boolean alone = bucketRows.isEmpty() && !marked.spends();
+        boolean alone = marked.alone() && bucketRows.isEmpty();
         connection.setAutoCommit(alone);
+        if (alone && marked.spends()) {
+            commit.pass();
+            return spendAlone(connection, marked, learn);
+        }
         if (alone) {
             commit.pass();
             return Optional.of(alone(connection, marked.sql(), learn));
@@ -139,6 +149,28 @@ final class OneStatementFlush {
             statement.executeUpdate(marked);
         }
         return learn.isEmpty() ? Map.of() : totalsAfterLanding(connection, dialect, learn);
+    }
+
+    /**
+     * The spends and the mark as one statement that commits by itself: it lands whole, or
+     * changes nothing when an allowance did not cover its spend, which it tells by the rows it
+     * updated or by an error of its own ({@link Dialect#spendAndMarkAloneSql}).
+     */
+    private Optional<Map<CounterKey, Long>> spendAlone(Connection connection, Marked marked, Set<CounterKey> learn)
+            throws SQLException {
+        Dialect dialect = database.dialect();
+        try (Statement statement = connection.createStatement()) {
+            boolean answered = statement.execute(marked.sql());
+            if (!answered && statement.getUpdateCount() == 0) {
+                return Optional.empty(); // it updates every row or none: the mark always changes
+            }
+        } catch (SQLException e) {
+            if (dialect.spendFellShort(e)) {
+                return Optional.empty();
+            }
+            throw e;
+        }
+        return Optional.of(learn.isEmpty() ? Map.of() : totalsAfterLanding(connection, dialect, learn));
     }
 
     private Optional<Map<CounterKey, Long>> inTransaction(Connection connection, Marked marked,
@@ -190,9 +222,11 @@ final class OneStatementFlush {
      *     from allowances
      * @param rowsToUpdate for spends, the rows the statement updates if every allowance covered
      *     its spend, the mark's included; 0 for an upsert
-     * @param rowsAfter for spends, the other counters' rows, upserted after it
+     * @param rowsAfter for spends in a transaction, the other counters' rows, upserted after it
+     * @param alone whether the statement commits by itself, in auto-commit, when the flush has no
+     *     bucket rows
      */
-    record Marked(String sql, int rowsToUpdate, List<SlotRow> rowsAfter) {
+    record Marked(String sql, int rowsToUpdate, List<SlotRow> rowsAfter, boolean alone) {
         /** Whether the statement spends from allowances. */
         boolean spends() {
             return rowsToUpdate > 0;
