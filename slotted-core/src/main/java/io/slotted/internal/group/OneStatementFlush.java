@@ -32,10 +32,11 @@ import java.util.stream.Collectors;
  * <p>It serves a flush that carries no idempotency keys (only the ledger's transaction records
  * them), has rows to write, and has no more counters than the dialect puts in one statement
  * ({@link Dialect#rowsPerAddingStatement}), on a database that has the upsert; and only as a flush's first try, or a retry after failures that left nothing
- * behind. When counters of the flush keep time buckets, or it spends from the flusher's
- * allowances of bounded counters, the spends, the statement and the bucket rows' upserts go as
- * one batch in a transaction, which the drivers send in one round trip, and commit together: a
- * bounded counter far from its bound costs one more round trip (COMMIT) than an unbounded one.
+ * behind. When counters of the flush keep time buckets, the statement and the bucket rows'
+ * upserts go as one batch in a transaction, which the drivers send in one round trip, and commit
+ * together. A flush whose bounded counters the flusher's allowances can take spends them and sets
+ * the mark in one statement ({@link Dialect#spendAndMarkAloneSql}), alone when it has nothing
+ * else to write, else in a transaction with the other rows after it.
  *
  * <p>Its statement commits itself, so once it is sent a lost connection leaves the outcome
  * unknown, and every later attempt goes through {@link LedgerFlush#resolve}, which looks for the

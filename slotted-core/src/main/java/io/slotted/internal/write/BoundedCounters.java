@@ -42,15 +42,20 @@ import java.util.function.Function;
  * sum to at least {@code L}, and every allowance row holds 0 or more.</em> The total, their sum,
  * is then at least {@code L}.
  *
- * <p>Far from the bound ({@link #spends}): a flush decrementing a counter spends from
- * its own allowance row with one conditional {@code UPDATE} that adds the flush's sum only if the
- * row holds at least what the flush's increments need, taken in their order; the database checks
- * it on the row, under the row's lock, so two writers of one row cannot both spend its last
- * unit. The row stays at 0 or more; the ordinary rows are not touched. Increments that move the
- * total away from the bound (a restock) cannot break it and go to the ordinary rows as any
- * increment does. No lock of the counter is taken: a flush far from the bound costs one
- * statement per bounded counter in the flush's transaction.
- *
+ * <p>Far from the bound ({@link #spends}): a flush decrementing a counter spends from its own
+ * allowance row with a conditional {@code UPDATE} that adds the flush's sum only if the row holds
+ * at least what the flush's increments need, taken in their order; the database checks it on the
+ * row, under the row's lock, so two writers of one row cannot both spend its last unit. The row
+ * stays at 0 or more; the ordinary rows are not touched. Increments that move the total away from
+ * the bound (a restock) cannot break it and go to the ordinary rows as any increment does. No
+ * lock of the counter is taken. Where the database has the one-statement flush, the spends and
+ * the flusher's mark are one statement that commits by itself, and lands whole or changes
+ * nothing ({@code Dialect.spendAndMarkAloneSql}); a flush whose mark shows it landed is found so
+ * after a lost COMMIT, as any marked flush is. Elsewhere the spends go in the flush's transaction.
+ * If an allowance does not cover its spend, nothing is written, and the flush is decided under
+ * the locks. A flusher whose last decision of a counter left its allowance empty goes to the lock
+ * at once: near the bound a try would only fail.
+
  * <p>Near the bound, or when an allowance ran out ({@link #decide}): the write takes the
  * counter's lock, its slot 0 row (an upsert that adds 0, so that the row exists to be locked even
  * for a counter never written), in the transaction that writes the counter, and holds it until
