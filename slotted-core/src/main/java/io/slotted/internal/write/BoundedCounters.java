@@ -81,8 +81,11 @@ import java.util.function.Function;
 public final class BoundedCounters {
     /** The allowance slot of a write that has none of its own: one outside a flusher. */
     public static final int NO_ALLOWANCE = 0;
-    /** The most one allowance is given at once, so that the rows stay far within a slot's range. */
-    private static final long MOST_GRANTED = 1L << 32;
+    /**
+     * The most one allowance is given at once: 2^30, so that an allowance row, and slot 0 from
+     * which it is moved, stay within even a table whose count column is a 32-bit {@code INT}.
+     */
+    private static final long MOST_GRANTED = 1L << 30;
     /** The share of the free headroom a flusher's allowance is given: one eighth. */
     private static final int GRANTED_PART = 8;
 
