@@ -148,8 +148,9 @@ public final class SlottedCountersBuilder {
      * outside is refused ({@link LimitExceededException}, or false from
      * {@link SlottedCounters#tryAdd}) and counts nowhere; every other increment is applied. The
      * first process to write the type records the limits in the database; a process given other
-     * limits for it refuses to write, and one given none enforces the recorded ones. Each flush
-     * decides its bounded counters' increments under the counter's lock, once per flush.
+     * limits for it refuses to write, and one given none enforces the recorded ones. Far from a
+     * bound, a flush spends from its flusher's allowance of the headroom without the counter's
+     * lock; near it, the flush decides its increments under the counter's lock, once per flush.
      * Not in {@code BUFFERED} mode, whose callers are released before their increments are decided.
      *
      * @param recordType the counter type

@@ -399,9 +399,10 @@ class ConnectionFaultSuite {
     }
 
     /**
-     * Counters with limits, decided under the counter's lock in the flush's transaction, with
-     * every seventh COMMIT cut after the server received it: each cut flush is learned from the
-     * ledger with the decisions of the attempt that landed, so exactly the stock is sold.
+     * Counters with limits, spent from allowances far from the bound and decided under the
+     * counter's lock near it, with every seventh COMMIT cut after the server received it: each
+     * cut flush is learned from its mark or the ledger with the decisions of the attempt that
+     * landed, so exactly the stock is sold.
      */
     @Test
     void boundedFlushesWithEverySeventhCommitCut_sellExactlyTheStock() throws Exception {
