@@ -193,10 +193,6 @@ public class MariaDbDialect extends Dialect {
     }
 
     /**
-     * One {@code INSERT … ON DUPLICATE KEY UPDATE} whose update sets the mark row and adds to the
-     * others; MySQL names the inserted row with an alias, MariaDB with {@code VALUES()}.
-     */
-    /**
      * A multi-table {@code UPDATE} joining the mark to each allowance row that covers its spend:
      * if one does not, the join has no row and nothing is updated.
      */
@@ -221,6 +217,10 @@ public class MariaDbDialect extends Dialect {
         return Optional.of(spendAndMark(table, mark, spends));
     }
 
+    /**
+     * One {@code INSERT … ON DUPLICATE KEY UPDATE} whose update sets the mark row and adds to the
+     * others; MySQL names the inserted row with an alias, MariaDB with {@code VALUES()}.
+     */
     @Override
     public Optional<String> oneStatementFlushSql(TableName table, FlushMark mark, List<SlotRow> rows) {
         return Optional.of(FLUSH_COMMENT + upsert(table, tuples(mark, rows),

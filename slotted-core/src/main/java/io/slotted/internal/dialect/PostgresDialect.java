@@ -45,7 +45,6 @@ public final class PostgresDialect extends Dialect {
                 + " DO UPDATE SET count = " + checkedSlotValue("c.count + excluded.count");
     }
 
-    /** One {@code INSERT … ON CONFLICT DO UPDATE} that sets the mark row and adds to the others. */
     /**
      * The spends and the mark as two {@code UPDATE}s in one {@code WITH}, and a final division
      * by zero unless each updated every row it was meant to: the error fails the statement whole.
@@ -73,6 +72,7 @@ public final class PostgresDialect extends Dialect {
         return Optional.of(spendAndMark(table, mark, spends));
     }
 
+    /** One {@code INSERT … ON CONFLICT DO UPDATE} that sets the mark row and adds to the others. */
     @Override
     public Optional<String> oneStatementFlushSql(TableName table, FlushMark mark, List<SlotRow> rows) {
         return Optional.of(FLUSH_COMMENT + upsert(table, tuples(mark, rows), "CASE WHEN c.record_type = "

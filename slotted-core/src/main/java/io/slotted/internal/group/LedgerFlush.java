@@ -104,6 +104,9 @@ final class LedgerFlush {
             throws SQLException {
         begin(connection, flush);
         if (ledger.markShows(connection, seq)) {
+            if (!ledger.claimed(connection, seq)) {
+                flush.clearRefusals(); // it landed as one statement, which applies every increment
+            }
             landedBefore(connection, flush, seq, verdicts);
             return Map.of();
         }

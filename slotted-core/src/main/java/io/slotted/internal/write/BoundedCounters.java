@@ -31,10 +31,12 @@ import java.util.function.Function;
  *
  * <p>The headroom, and who may spend it. A counter with one bound (a lower one, such as stock
  * that may not go below 0, or an upper one, such as a quota) keeps, beside its ordinary slot
- * rows, allowance rows: one per group-commit flusher that spent from it lately, in slot
- * {@code -1 - f} for the flusher's share {@code f} of the slots, below every ordinary slot. An
- * allowance row holds the part of the headroom (the distance from the total to the bound) that
- * its flusher may spend without asking anyone: for a lower bound a count of 0 or more, for an
+ * rows, allowance rows: one per share of the slots whose group-commit flusher spent from it
+ * lately, in slot {@code -1 - f} for share {@code f}, below every ordinary slot (flusher
+ * {@code f} of each process owns share {@code f}, so the flushers of one index in several
+ * processes share a row, as they share ordinary rows). An allowance row holds the part of the
+ * headroom (the distance from the total to the bound) that its flushers may spend without asking
+ * anyone: for a lower bound a count of 0 or more, for an
  * upper bound a count of 0 or less, which the flusher spends by moving it towards 0. The
  * allowances are rows of the counter like any other: the total is still the sum of all its rows,
  * so reads, roll-ups and recounts see no difference. What makes it exact is one invariant,
@@ -46,8 +48,9 @@ import java.util.function.Function;
  * allowance row with a conditional {@code UPDATE} that adds the flush's sum only if the row holds
  * at least what the flush's increments need, taken in their order; the database checks it on the
  * row, under the row's lock, so two writers of one row cannot both spend its last unit. The row
- * stays at 0 or more; the ordinary rows are not touched. Increments that move the total away from
- * the bound (a restock) cannot break it and go to the ordinary rows as any increment does. No
+ * stays at 0 or more; the ordinary rows are not touched, and a restock in the same flush adds to
+ * the allowance with the rest. A flush whose increments of a counter all move the total away from
+ * the bound (a restock) cannot break it: they go to the ordinary rows as any increment does. No
  * lock of the counter is taken. Where the database has the one-statement flush, the spends and
  * the flusher's mark are one statement that commits by itself, and lands whole or changes
  * nothing ({@code Dialect.spendAndMarkAloneSql}); a flush whose mark shows it landed is found so
@@ -73,8 +76,10 @@ import java.util.function.Function;
  * decides commits with its rows, or not at all. Two-sided limits have no allowances: every write
  * takes the lock.
  *
- * <p>Locks are taken in counter order, as every writer takes its rows; within one counter, slot
- * 0 first, then the rest, as a {@code set} takes them. A flush whose COMMIT is cut off is
+ * <p>Decisions take their locks in counter order; within one counter, slot 0 first, then the
+ * rest, as a {@code set} takes them. A spend's statement takes its rows in the order the database
+ * picks, so it may deadlock with a decision over several counters; the database then aborts one,
+ * which is retried as any deadlock is. A flush whose COMMIT is cut off is
  * resolved through the flush ledger: if it landed, its callers get what that attempt decided; if
  * not, the next attempt decides again, under the lock, against the total as it is then.
  */
@@ -82,8 +87,8 @@ public final class BoundedCounters {
     /** The allowance slot of a write that has none of its own: one outside a flusher. */
     public static final int NO_ALLOWANCE = 0;
     /**
-     * The most one allowance is given at once: 2^30, so that an allowance row, and slot 0 from
-     * which it is moved, stay within even a table whose count column is a 32-bit {@code INT}.
+     * The most one allowance is given at once: 2^30, so that a grant stays within even a table
+     * whose count column is a 32-bit {@code INT}.
      */
     private static final long MOST_GRANTED = 1L << 30;
     /** The share of the free headroom a flusher's allowance is given: one eighth. */
@@ -330,7 +335,7 @@ public final class BoundedCounters {
             }
         }
         takeBack |= others > headroom;
-        long free = takeBack ? headroom : headroom - others;
+        long free = Math.max(0, takeBack ? headroom : headroom - others); // below 0 if already outside
         long granted = allowanceSlot == NO_ALLOWANCE ? 0 : Math.min(free / GRANTED_PART, MOST_GRANTED);
         List<SlotRow> moves = new ArrayList<>();
         long toSlotZero = 0;

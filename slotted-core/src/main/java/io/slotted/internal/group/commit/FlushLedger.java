@@ -145,6 +145,21 @@ public final class FlushLedger {
     }
 
     /**
+     * Whether the flusher's ledger row holds flush {@code seq}'s number: whether an attempt of
+     * the flush written as the ledger's transaction committed, rather than one sent as one
+     * statement, which sets only the mark.
+     *
+     * @param connection a connection in the caller's transaction
+     * @param seq the flush's number
+     * @return true if the ledger claimed it
+     * @throws SQLException if the read fails
+     */
+    public boolean claimed(Connection connection, long seq) throws SQLException {
+        Long current = current(connection);
+        return current != null && current == seq;
+    }
+
+    /**
      * Sets the mark to the flush's number in the caller's transaction, which writes the flush
      * again: from then on the lost statement can never land (see {@link #markShows}).
      */
