@@ -1,8 +1,10 @@
 package io.slotted;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.zaxxer.hikari.HikariDataSource;
+import io.slotted.db.ServerTestDatabase;
 import io.slotted.db.TestDatabase;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -67,6 +69,9 @@ class AllowancesSuite extends CounterTableTest {
         assertThat(counters.tryAdd(STOCK, ITEM, -1)).isTrue();
         assertThat(allowances(STOCK)).as("the first decrement, under the lock, gave the flusher an eighth"
                 + " of the headroom left").containsExactly(124L);
+        assertThat(counters.tryAdd(STOCK, ITEM, -1)).isTrue();
+        assertThat(allowances(STOCK)).as("the second, under the lock too, found the row: an eighth of 998"
+                + " is still 124").containsExactly(124L);
 
         Connection holder = lockCounter(STOCK);
         try {
@@ -83,8 +88,8 @@ class AllowancesSuite extends CounterTableTest {
         } finally {
             holder.close();
         }
-        assertThat(sum(STOCK)).isEqualTo(1000 - 1 - 3 - 200);
-        assertThat(counters.get(STOCK, ITEM)).isEqualTo(796);
+        assertThat(sum(STOCK)).isEqualTo(1000 - 1 - 1 - 3 - 200);
+        assertThat(counters.get(STOCK, ITEM)).isEqualTo(795);
     }
 
     @Test
@@ -113,9 +118,12 @@ class AllowancesSuite extends CounterTableTest {
         assertThat(allowances(QUOTA)).as("an eighth of the 96 left, held as a count below 0")
                 .containsExactly(-12L);
         assertThat(first.tryAdd(QUOTA, ITEM, 2)).isTrue();
-        assertThat(allowances(QUOTA)).containsExactly(-10L);
+        assertThat(allowances(QUOTA)).as("decided under the lock again, which found the row: an eighth of"
+                + " the 94 left").containsExactly(-11L);
+        assertThat(first.tryAdd(QUOTA, ITEM, 3)).isTrue();
+        assertThat(allowances(QUOTA)).as("spent").containsExactly(-8L);
 
-        assertThat(second.tryAdd(QUOTA, ITEM, 94)).isTrue();
+        assertThat(second.tryAdd(QUOTA, ITEM, 91)).isTrue();
         assertThat(sum(QUOTA)).isEqualTo(100);
         assertThat(first.tryAdd(QUOTA, ITEM, 1)).isFalse();
         assertThat(first.tryAdd(QUOTA, ITEM, -30)).as("moving away from the bound is never refused").isTrue();
@@ -132,10 +140,34 @@ class AllowancesSuite extends CounterTableTest {
 
         counters.admin().set(STOCK, ITEM, 50);
         assertThat(sum(STOCK)).isEqualTo(50);
-        assertThat(allowances(STOCK)).as("a set replaces every row of the counter").isEmpty();
+        assertThat(allowances(STOCK)).as("a set replaces every row's count, and leaves allowance rows at 0:"
+                + " they are never deleted").containsExactly(0L);
         assertThat(counters.tryAdd(STOCK, ITEM, -50)).isTrue();
         assertThat(counters.tryAdd(STOCK, ITEM, -1)).isFalse();
         assertThat(counters.get(STOCK, ITEM)).isZero();
+    }
+
+    @Test
+    void anAllowanceRowDeletedByHand_whileItsFlusherSpendsFromIt_failsTheFlush_andNothingOfItCounts() throws SQLException {
+        SlottedCounters counters = instance("p0", STOCK, Limits.atLeast(0));
+        counters.add(STOCK, ITEM, 1000);
+        assertThat(counters.tryAdd(STOCK, ITEM, -1)).isTrue();
+        assertThat(counters.tryAdd(STOCK, ITEM, -1)).isTrue();
+        assertThat(counters.tryAdd(STOCK, ITEM, -1)).isTrue();
+        assertThat(allowances(STOCK)).as("the third was spent from the allowance").containsExactly(123L);
+
+        db.execute("DELETE FROM " + table + " WHERE record_type = " + STOCK + " AND slot < 0");
+        if (!(db instanceof ServerTestDatabase)) {
+            // H2 spends in the flush's transaction, where a missing row is one that does not
+            // cover the spend: the transaction is rolled back and the decrement decided under the lock.
+            assertThat(counters.tryAdd(STOCK, ITEM, -1)).isTrue();
+            assertThat(sum(STOCK)).isEqualTo(1000 - 4 - 123);
+            return;
+        }
+        assertThatThrownBy(() -> counters.tryAdd(STOCK, ITEM, -1)).isInstanceOf(SlottedException.class)
+                .hasMessageContaining("allowance row").hasMessageContaining("must not be deleted by hand");
+        assertThat(sum(STOCK)).as("the 123 deleted by hand, and nothing of the failed decrement")
+                .isEqualTo(1000 - 3 - 123);
     }
 
     /** Opens a transaction holding the counter's lock, its slot 0 row, as a decision does. */

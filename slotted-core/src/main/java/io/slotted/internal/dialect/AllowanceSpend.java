@@ -16,7 +16,17 @@ import io.slotted.internal.sql.CounterKey;
 public record AllowanceSpend(CounterKey key, int slot, long amount, long low, long high) {
     /** The row, if it covers the spend, as a SQL condition of numbers on columns named {@code prefix…}. */
     String condition(String prefix) {
-        return "(" + prefix + "record_type = " + key.recordType() + " AND " + prefix + "record_id = " + key.recordId()
-                + " AND " + prefix + "slot = " + slot + " AND " + prefix + "count BETWEEN " + low + " AND " + high + ")";
+        return "(" + row(prefix) + " AND " + covered(prefix + "count") + ")";
+    }
+
+    /** The row, whatever it holds, as a SQL condition of numbers on columns named {@code prefix…}. */
+    String row(String prefix) {
+        return prefix + "record_type = " + key.recordType() + " AND " + prefix + "record_id = " + key.recordId()
+                + " AND " + prefix + "slot = " + slot;
+    }
+
+    /** Whether a count covers the spend, as a SQL condition. */
+    String covered(String count) {
+        return count + " BETWEEN " + low + " AND " + high;
     }
 }

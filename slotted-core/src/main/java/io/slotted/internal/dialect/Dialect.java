@@ -514,13 +514,15 @@ public abstract class Dialect {
 
     /**
      * {@link #spendAndMarkSql} as one statement that commits by itself, in auto-commit, landing
-     * whole or not at all: every allowance covers its spend and the mark is set, or nothing
-     * changes. Run with {@link java.sql.Statement#execute}: it answers either a count of updated
-     * rows, 0 when nothing changed, or one row of the value 1 when it landed; where the database
-     * cannot make it change nothing otherwise, it fails with an error that
-     * {@link #spendFellShort} tells apart.
-     * Empty where the database cannot write it as one statement; the flush then spends in a
-     * transaction ({@link #spendAndMarkSql}).
+     * whole or not at all: every allowance covers its spend and the mark is set, updating one row
+     * per spend and the mark; or an allowance falls short and the statement fails with an error
+     * that {@link #spendFellShort} tells apart, having changed nothing. It is one plain
+     * {@code UPDATE} of those rows, which costs the server what an unbounded flush's upsert does
+     * (a join or a second {@code UPDATE} to check the allowances first measured slower), so it
+     * counts on every allowance row it names being there: a flusher names only rows it has seen,
+     * and no allowance row is ever deleted ({@code BoundedCounters}). Empty where the database
+     * cannot write it as one statement; the flush then spends in a transaction
+     * ({@link #spendAndMarkSql}).
      *
      * @param table the checked counter table name
      * @param mark the flusher's mark with this flush's number
@@ -540,6 +542,25 @@ public abstract class Dialect {
      */
     public boolean spendFellShort(SQLException e) {
         return false;
+    }
+
+    /**
+     * {@link #spendAndMarkAloneSql} in standard SQL, for the databases that have it: each
+     * allowance row's new count is the spend added if the row covers it, else {@code shortfall},
+     * an expression of {@code count} that fails the statement.
+     */
+    protected static String spendAndMarkAlone(TableName table, FlushMark mark, List<AllowanceSpend> spends,
+            String shortfall) {
+        StringBuilder counts = new StringBuilder("CASE WHEN record_type = " + FlushMark.RECORD_TYPE + " THEN "
+                + markUnlessFenced("count", Integer.toString(mark.value())));
+        StringBuilder rows = new StringBuilder("(record_type = " + FlushMark.RECORD_TYPE + " AND record_id = "
+                + mark.recordId() + " AND slot = " + mark.slot() + ")");
+        for (AllowanceSpend spend : spends) {
+            counts.append(" WHEN ").append(spend.row("")).append(" THEN CASE WHEN ").append(spend.covered("count"))
+                    .append(" THEN count + ").append(spend.amount()).append(" ELSE ").append(shortfall).append(" END");
+            rows.append(" OR (").append(spend.row("")).append(')');
+        }
+        return "UPDATE " + table + " SET count = " + counts + " END WHERE " + rows;
     }
 
     /** {@link #spendAndMarkSql} in standard SQL, for the databases that have it. */

@@ -36,6 +36,8 @@ import java.util.TreeMap;
  * flush yet and would report it missing.
  */
 public class MariaDbDialect extends Dialect {
+    /** "BIGINT value is out of range", an arithmetic overflow. */
+    private static final int OUT_OF_RANGE = 1690;
     private static final String CLUSTER_STATUS = "SHOW GLOBAL STATUS WHERE Variable_name IN"
             + " ('wsrep_ready', 'wsrep_cluster_size', 'wsrep_local_index')";
 
@@ -193,23 +195,20 @@ public class MariaDbDialect extends Dialect {
     }
 
     /**
-     * A multi-table {@code UPDATE} joining the mark to each allowance row that covers its spend:
-     * if one does not, the join has no row and nothing is updated.
+     * An allowance that falls short overflows a {@code BIGINT}, an error whatever the session's
+     * {@code sql_mode} (a division by zero is one only in some modes). It is the error a fenced
+     * mark makes too, which a flush's own try never meets: its number is new to the mark.
      */
     @Override
     public Optional<String> spendAndMarkAloneSql(TableName table, FlushMark mark, List<AllowanceSpend> spends) {
-        StringBuilder joins = new StringBuilder();
-        StringBuilder sets = new StringBuilder(" SET m.count = "
-                + markUnlessFenced("m.count", Integer.toString(mark.value())));
-        for (int i = 0; i < spends.size(); i++) {
-            AllowanceSpend spend = spends.get(i);
-            String alias = "a" + i;
-            joins.append(" JOIN ").append(table).append(' ').append(alias).append(" ON ")
-                    .append(spend.condition(alias + "."));
-            sets.append(", ").append(alias).append(".count = ").append(alias).append(".count + ").append(spend.amount());
-        }
-        return Optional.of(FLUSH_COMMENT + "UPDATE " + table + " m" + joins + sets + " WHERE m.record_type = "
-                + FlushMark.RECORD_TYPE + " AND m.record_id = " + mark.recordId() + " AND m.slot = " + mark.slot());
+        return Optional.of(FLUSH_COMMENT + spendAndMarkAlone(table, mark, spends,
+                "ABS(count) + 9223372036854775807 + 1"));
+    }
+
+    /** MariaDB's and MySQL's "value is out of range" (1690). */
+    @Override
+    public boolean spendFellShort(SQLException e) {
+        return e.getErrorCode() == OUT_OF_RANGE;
     }
 
     @Override
@@ -297,7 +296,7 @@ public class MariaDbDialect extends Dialect {
             case 1062 -> Failure.DUPLICATE_KEY;                 // duplicate entry
             case 1146 -> Failure.MISSING_TABLE;                 // no such table
             case 1054 -> Failure.WRONG_SHAPE;                   // unknown column
-            case 1264, 1690 -> Failure.OVERFLOW;                // out of range value
+            case 1264, OUT_OF_RANGE -> Failure.OVERFLOW;                // out of range value
             case 1927, 2006, 2013 -> Failure.CONNECTION;        // killed, gone away, lost
             default -> Failure.OTHER;
         };

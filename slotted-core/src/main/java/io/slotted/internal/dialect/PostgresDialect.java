@@ -45,20 +45,10 @@ public final class PostgresDialect extends Dialect {
                 + " DO UPDATE SET count = " + checkedSlotValue("c.count + excluded.count");
     }
 
-    /**
-     * The spends and the mark as two {@code UPDATE}s in one {@code WITH}, and a final division
-     * by zero unless each updated every row it was meant to: the error fails the statement whole.
-     * The divisor holds subqueries, so the planner cannot fold it into an error of its own.
-     */
+    /** An allowance that falls short divides its count by zero, an error nothing else here makes. */
     @Override
     public Optional<String> spendAndMarkAloneSql(TableName table, FlushMark mark, List<AllowanceSpend> spends) {
-        return Optional.of(FLUSH_COMMENT + "WITH spent AS (UPDATE " + table + " SET count = count + "
-                + spentAmounts(spends) + " WHERE " + spentRows(spends) + " RETURNING 1), marked AS (UPDATE " + table
-                + " SET count = "
-                + markUnlessFenced("count", Integer.toString(mark.value())) + " WHERE record_type = "
-                + FlushMark.RECORD_TYPE + " AND record_id = " + mark.recordId() + " AND slot = " + mark.slot()
-                + " RETURNING 1) SELECT 1 / CASE WHEN (SELECT count(*) FROM spent) = " + spends.size()
-                + " AND (SELECT count(*) FROM marked) = 1 THEN 1 ELSE 0 END");
+        return Optional.of(FLUSH_COMMENT + spendAndMarkAlone(table, mark, spends, "count / 0"));
     }
 
     /** PostgreSQL's division by zero, which only the spend's own statement makes. */

@@ -1,5 +1,6 @@
 package io.slotted.internal.group;
 
+import io.slotted.SlottedException;
 import io.slotted.internal.dialect.AllowanceSpend;
 import io.slotted.internal.dialect.BucketRow;
 import io.slotted.internal.dialect.Dialect;
@@ -153,17 +154,21 @@ final class OneStatementFlush {
     }
 
     /**
-     * The spends and the mark as one statement that commits by itself: it lands whole, or
-     * changes nothing when an allowance did not cover its spend, which it tells by the rows it
-     * updated or by an error of its own ({@link Dialect#spendAndMarkAloneSql}).
+     * The spends and the mark as one statement that commits by itself: it lands whole, or fails
+     * with an error of its own, having changed nothing, when an allowance did not cover its spend
+     * ({@link Dialect#spendAndMarkAloneSql}).
      */
     private Optional<Map<CounterKey, Long>> spendAlone(Connection connection, Marked marked, Set<CounterKey> learn)
             throws SQLException {
         Dialect dialect = database.dialect();
         try (Statement statement = connection.createStatement()) {
-            boolean answered = statement.execute(marked.sql());
-            if (!answered && statement.getUpdateCount() == 0) {
-                return Optional.empty(); // it updates every row or none: the mark always changes
+            int updated = statement.executeUpdate(marked.sql());
+            if (updated != marked.rowsToUpdate()) {
+                // It set the mark without some spend: an allowance row was deleted by hand, which
+                // Slotted never does. Its callers are told it failed rather than that it landed.
+                throw new SlottedException("a flush updated " + updated + " rows instead of " + marked.rowsToUpdate()
+                        + ": an allowance row of a bounded counter (slot below 0) was deleted while it was being"
+                        + " spent; allowance rows must not be deleted by hand");
             }
         } catch (SQLException e) {
             if (dialect.spendFellShort(e)) {

@@ -56,8 +56,11 @@ import java.util.function.Function;
  * nothing ({@code Dialect.spendAndMarkAloneSql}); a flush whose mark shows it landed is found so
  * after a lost COMMIT, as any marked flush is. Elsewhere the spends go in the flush's transaction.
  * If an allowance does not cover its spend, nothing is written, and the flush is decided under
- * the locks. A flusher whose last decision of a counter left its allowance empty goes to the lock
- * at once: near the bound a try would only fail.
+ * the locks. A flusher spends only from an allowance row that its last decision of the counter
+ * found, and left holding something; otherwise it goes to the lock at once: near the bound a try
+ * would only fail. No allowance row is ever deleted (a {@code set} leaves it at 0, the sweep of
+ * rows at 0 passes it by), so a row once found is there for every later spend, and the
+ * statement that commits by itself can be one plain {@code UPDATE} of the rows it names.
 
  * <p>Near the bound, or when an allowance ran out ({@link #decide}): the write takes the
  * counter's lock, its slot 0 row (an upsert that adds 0, so that the row exists to be locked even
@@ -94,16 +97,19 @@ public final class BoundedCounters {
     /** The share of the free headroom a flusher's allowance is given: one eighth. */
     private static final int GRANTED_PART = 8;
 
-    /** Forgotten past this many, which only costs their flushes a try at spending. */
-    private static final int MOST_EMPTY_REMEMBERED = 10_000;
+    /** Forgotten past this many, which only costs their next flushes the lock. */
+    private static final int MOST_REMEMBERED = 10_000;
 
     private final Database database;
     private final TypeRegistry registry;
     /**
-     * Counters whose allowance this flusher's last decision left empty: near or at their bound,
-     * where a try at spending would only fail, so their flushes go straight to the lock.
+     * Counters whose allowance row this flusher's last decision found, locked, and left holding
+     * something: the only ones its flushes spend from. The row is known to be there, since no
+     * allowance row is ever deleted (at 0 it stays), so a spend can be one plain {@code UPDATE}
+     * of the rows it names; and a counter near or at its bound, whose allowance was left empty,
+     * goes straight to the lock, where a try at spending would only fail.
      */
-    private final Set<CounterKey> emptyAllowances = ConcurrentHashMap.newKeySet();
+    private final Set<CounterKey> spendable = ConcurrentHashMap.newKeySet();
 
     /**
      * Creates the decisions of a counter table.
@@ -192,7 +198,7 @@ public final class BoundedCounters {
             }
             long needed = side.needed(counter.getValue());
             if (needed > 0) {
-                if (emptyAllowances.contains(key)) {
+                if (!spendable.contains(key)) {
                     return Optional.empty();
                 }
                 long amount = sums.getOrDefault(key, 0L);
@@ -347,7 +353,7 @@ public final class BoundedCounters {
             }
         }
         if (allowanceSlot != NO_ALLOWANCE) {
-            remember(key, granted == 0);
+            remember(key, rows.containsKey(allowanceSlot) && granted > 0);
             long own = rows.getOrDefault(allowanceSlot, 0L);
             long wanted = side.lower ? granted : -granted;
             if (wanted != own) {
@@ -364,15 +370,20 @@ public final class BoundedCounters {
         }
     }
 
-    private void remember(CounterKey key, boolean empty) {
-        if (!empty) {
-            emptyAllowances.remove(key);
+    /**
+     * Remembers whether the flusher may spend from a counter's allowance. A row the decision did
+     * not find, which it may just have given its first grant, is spendable from the next decision
+     * on, which finds it committed.
+     */
+    private void remember(CounterKey key, boolean spendableNow) {
+        if (!spendableNow) {
+            spendable.remove(key);
             return;
         }
-        if (emptyAllowances.size() >= MOST_EMPTY_REMEMBERED) {
-            emptyAllowances.clear();
+        if (spendable.size() >= MOST_REMEMBERED) {
+            spendable.clear();
         }
-        emptyAllowances.add(key);
+        spendable.add(key);
     }
 
     private static long saturatedAdd(long a, long b) {

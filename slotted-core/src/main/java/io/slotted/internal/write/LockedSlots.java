@@ -53,6 +53,20 @@ public final class LockedSlots {
     }
 
     /**
+     * The locked rows below a slot, as rows locked by themselves.
+     *
+     * @param slot the first slot left out
+     * @return the rows in lower slots
+     */
+    LockedSlots belowSlot(int slot) {
+        LockedSlots below = new LockedSlots(recordId);
+        for (int i = 0; i < slots.size() && slots.get(i) < slot; i++) {
+            below.add(slots.get(i), counts.get(i));
+        }
+        return below;
+    }
+
+    /**
      * Whether every locked row holds 0, which a sum of 0 does not tell.
      *
      * @return true if no row holds anything

@@ -233,7 +233,9 @@ public final class SlotRows {
 
     /**
      * Deletes exactly the slot rows a transaction locked with {@link #lock}: rows created since by
-     * other writers are not touched.
+     * other writers are not touched. Allowance rows (below slot 0) are set to 0 instead, as
+     * {@link #zero} does: they are never deleted, since a flusher spends from one it has seen
+     * without taking the counter's lock ({@link BoundedCounters}), and counts on finding it.
      *
      * @param connection the connection holding the locks
      * @param sql the counter table's statements
@@ -249,15 +251,20 @@ public final class SlotRows {
         // A batch of single-row deletes by the full key: each is a point lookup of a row this
         // transaction holds. One statement naming every row instead let InnoDB scan the type's
         // range and wait on rows the flushers had locked, which deadlocked with them.
+        List<LockedSlots> allowances = new ArrayList<>();
         try (PreparedStatement delete = connection.prepareStatement(sql.deleteSlot())) {
             for (LockedSlots rows : locked) {
+                allowances.add(rows.belowSlot(0));
                 for (int slot : rows.slots()) {
-                    bindKey(delete, 1, recordType, rows.recordId(), slot);
-                    delete.addBatch();
+                    if (slot >= 0) {
+                        bindKey(delete, 1, recordType, rows.recordId(), slot);
+                        delete.addBatch();
+                    }
                 }
             }
             delete.executeBatch();
         }
+        zero(connection, sql, recordType, allowances);
     }
 
     /**
@@ -295,7 +302,8 @@ public final class SlotRows {
     }
 
     /**
-     * Deletes the locked rows that hold 0, each by its whole key and only if it still holds 0.
+     * Deletes the locked rows that hold 0, each by its whole key and only if it still holds 0;
+     * never an allowance row (below slot 0), as {@link #delete} says.
      *
      * @param connection the connection holding the locks
      * @param sql the counter table's statements
@@ -312,8 +320,10 @@ public final class SlotRows {
         try (PreparedStatement delete = connection.prepareStatement(sql.deleteZeroSlot())) {
             for (LockedSlots counter : locked) {
                 for (int slot : counter.slots()) {
-                    bindKey(delete, 1, recordType, counter.recordId(), slot);
-                    delete.addBatch();
+                    if (slot >= 0) {
+                        bindKey(delete, 1, recordType, counter.recordId(), slot);
+                        delete.addBatch();
+                    }
                 }
             }
             long deleted = 0;

@@ -24,7 +24,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * The statements that spend bounded counters' allowances and set the flusher's mark, run on the
  * real servers: each lands whole or changes nothing, and the one that commits by itself says
- * which, with two counters of which one allowance falls short, and against a mark already fenced.
+ * which, with two counters of which one allowance falls short, against a mark already fenced, and
+ * naming a row that is not there.
  */
 @ParameterizedClass(name = "[{arguments}]")
 @MethodSource("io.slotted.db.TestDatabases#servers")
@@ -78,9 +79,19 @@ class SpendStatementsSuite {
     @Test
     void alone_whenTheMarkAlreadyHoldsTheFlushsNumber_failsWhole() throws SQLException {
         db.execute("UPDATE " + table + " SET count = 5 WHERE record_type = " + FlushMark.RECORD_TYPE);
-        assertThatThrownBy(() -> runAlone(spends(3))).isInstanceOf(SQLException.class)
-                .satisfies(e -> assertThat(dialect.spendFellShort((SQLException) e)).isFalse());
+        String sql = dialect.spendAndMarkAloneSql(TableName.parse(table), MARK, spends(3)).orElseThrow();
+        assertThatThrownBy(() -> db.execute(sql)).as("fenced").hasCauseInstanceOf(SQLException.class);
         assertThat(rows()).isEqualTo(Map.of(-1, 10L, -2, 3L, 5, 5L));
+    }
+
+    @Test
+    void alone_namingAnAllowanceRowThatIsNotThere_updatesFewerRowsThanItNames() throws SQLException {
+        db.execute("DELETE FROM " + table + " WHERE record_type = 7 AND record_id = 2");
+        String sql = dialect.spendAndMarkAloneSql(TableName.parse(table), MARK, spends(3)).orElseThrow();
+        try (Connection connection = db.dataSource().getConnection(); Statement statement = connection.createStatement()) {
+            assertThat(statement.executeUpdate(sql)).as("the mark and one spend of the two it names: the count"
+                    + " the flush checks, since no allowance row is ever deleted but by hand").isEqualTo(2);
+        }
     }
 
     @Test
@@ -101,8 +112,8 @@ class SpendStatementsSuite {
     private boolean runAlone(List<AllowanceSpend> spends) throws SQLException {
         String sql = dialect.spendAndMarkAloneSql(TableName.parse(table), MARK, spends).orElseThrow();
         try (Connection connection = db.dataSource().getConnection(); Statement statement = connection.createStatement()) {
-            boolean answered = statement.execute(sql);
-            return answered || statement.getUpdateCount() > 0;
+            assertThat(statement.executeUpdate(sql)).as("a row per spend and the mark").isEqualTo(spends.size() + 1);
+            return true;
         } catch (SQLException e) {
             if (dialect.spendFellShort(e)) {
                 return false;
