@@ -139,6 +139,83 @@ class GaleraClusterTest {
     }
 
     /**
+     * A stock sold from every node at once: the nodes' decisions do not share row locks, only the
+     * cluster's certification of what each transaction wrote, so the counter's lock is a row every
+     * decision writes. Exactly the stock is sold, and no node's total is ever seen below 0.
+     */
+    @Test
+    void stockOf3000_24WritersOverEveryNode_sellExactlyTheStock_andNoNodeSeesItBelowZero() throws Exception {
+        String stockTable = table + "_stock";
+        List<SlottedCounters> sellers = new ArrayList<>();
+        List<HikariDataSource> causal = new ArrayList<>();
+        try {
+            for (int node = 1; node <= GaleraCluster.NODES; node++) {
+                HikariDataSource pool = cluster.pool(node, 12);
+                pools.add(pool);
+                causal.add(causalPool(node));
+                pools.add(causal.get(node - 1));
+                // Near the bound every node decides under the counter's lock, and two nodes deciding
+                // at once fail one COMMIT: more attempts than the default 5, as docs/scaling.md says.
+                SlottedCounters onNode = SlottedCounters.builder(pool).table(stockTable).flushers(2)
+                        .limits(HOT, Limits.atLeast(0)).maxAttempts(50)
+                        .outcomeResolutionTimeout(Duration.ofSeconds(3)).build();
+                if (node == 1) {
+                    onNode.migrate();
+                }
+                sellers.add(onNode);
+            }
+            sellers.get(0).add(HOT, 1L, 3_000);
+            AtomicLong sold = new AtomicLong();
+            AtomicLong smallestRefused = new AtomicLong(Long.MAX_VALUE);
+            AtomicLong lowestSeen = new AtomicLong(Long.MAX_VALUE);
+            AtomicBoolean selling = new AtomicBoolean(true);
+            ExecutorService writers = Executors.newFixedThreadPool(25);
+            Future<?> sampler = writers.submit(() -> {
+                while (selling.get()) {
+                    for (HikariDataSource onNode : causal) {
+                        lowestSeen.accumulateAndGet(sumOn(onNode, stockTable), Math::min);
+                    }
+                }
+                return null;
+            });
+            List<Future<?>> done = new ArrayList<>();
+            for (int w = 0; w < 24; w++) {
+                SlottedCounters onNode = sellers.get(w % GaleraCluster.NODES);
+                Random random = new Random(SEED + w);
+                done.add(writers.submit(() -> {
+                    while (true) {
+                        int amount = 1 + random.nextInt(5);
+                        if (!onNode.tryAdd(HOT, 1L, -amount)) {
+                            smallestRefused.accumulateAndGet(amount, Math::min);
+                            return null;
+                        }
+                        sold.addAndGet(amount);
+                    }
+                }));
+            }
+            for (Future<?> writer : done) {
+                writer.get();
+            }
+            selling.set(false);
+            sampler.get();
+            writers.shutdown();
+
+            System.out.printf("galera stock: sold %d, lowest total seen %d, smallest refused %d%n", sold.get(),
+                    lowestSeen.get(), smallestRefused.get());
+            assertThat(lowestSeen.get()).as("the lowest total SQL saw on any node while the writers sold")
+                    .isGreaterThanOrEqualTo(0);
+            for (int node = 1; node <= GaleraCluster.NODES; node++) {
+                long left = sumOn(causal.get(node - 1), stockTable);
+                assertThat(left).as("what is left, read on node %d", node).isEqualTo(3_000 - sold.get());
+                assertThat(left).as("what is left is less than the smallest refused request")
+                        .isBetween(0L, smallestRefused.get() - 1);
+            }
+        } finally {
+            sellers.forEach(SlottedCounters::close);
+        }
+    }
+
+    /**
      * Node 2's instance has a failover pool: once node 2 is gone its flushers reconnect to node 1,
      * and a flush whose COMMIT was cut off by the kill learns there, from its mark and the ledger,
      * whether it landed. Its callers that fail anyway move their keys to the other instances.
@@ -213,6 +290,16 @@ class GaleraClusterTest {
      */
     private HikariDataSource causalPool(int node) {
         return cluster.pool(node, 2, "SET SESSION wsrep_sync_wait = 1");
+    }
+
+    /** The stock's total as a node has it, read through a causal pool: after all the cluster committed. */
+    private static long sumOn(HikariDataSource causal, String stockTable) throws SQLException {
+        try (Connection connection = causal.getConnection(); Statement statement = connection.createStatement();
+                ResultSet row = statement.executeQuery("SELECT COALESCE(SUM(count), 0) FROM " + stockTable
+                        + " WHERE record_type = " + HOT + " AND record_id = 1")) {
+            row.next();
+            return row.getLong(1);
+        }
     }
 
     /** Each node's count of local transactions that failed certification, since it started. */

@@ -494,6 +494,18 @@ public abstract class Dialect {
     }
 
     /**
+     * Whether a row lock taken here holds back only this server's writers. On a node of a Galera
+     * cluster a transaction on another node does not wait for it: the cluster orders two
+     * transactions only by the rows each wrote, failing the later COMMIT of two that wrote the
+     * same row. A lock that must hold across the cluster is then a row that each holder writes.
+     *
+     * @return true on a Galera node
+     */
+    public boolean locksOnlyLocally() {
+        return false;
+    }
+
+    /**
      * One statement that spends from allowance rows of bounded counters and sets the flusher's
      * mark to the flush's number, in the caller's transaction, where this database has the
      * one-statement flush ({@link #oneStatementFlushSql}); its update count tells whether every

@@ -80,6 +80,11 @@ public class MariaDbDialect extends Dialect {
     }
 
     @Override
+    public boolean locksOnlyLocally() {
+        return galera;
+    }
+
+    @Override
     public void causalReads(Connection connection, boolean causal) throws SQLException {
         if (galera) {
             try (Statement statement = connection.createStatement()) {

@@ -79,6 +79,13 @@ import java.util.function.Function;
  * decides commits with its rows, or not at all. Two-sided limits have no allowances: every write
  * takes the lock.
  *
+ * <p>On a Galera cluster a row lock holds back only the writers of its own node; the nodes
+ * order transactions by the rows each wrote, failing the later COMMIT of two that wrote the same
+ * row, which is then retried as a deadlock is. So there a decision writes its counter's slot 0
+ * row for real (adds 1, then takes it away), and of two decisions made at once on two nodes the
+ * second fails and decides again against the first's outcome. A hot bounded counter near its
+ * bound then costs retries, as many as nodes decide at once.
+ *
  * <p>Decisions take their locks in counter order; within one counter, slot 0 first, then the
  * rest, as a {@code set} takes them. A spend's statement takes its rows in the order the database
  * picks, so it may deadlock with a decision over several counters; the database then aborts one,
@@ -310,6 +317,12 @@ public final class BoundedCounters {
                     + " its limits; nothing was applied");
         }
         SlotRows.upsertOne(connection, dialect, database.table(), new SlotRow(key, 0, 0), () -> { });
+        if (dialect.locksOnlyLocally()) {
+            // Adding 0 changes nothing, which a cluster does not certify: the row is written for
+            // real, and back, so that of two decisions on two nodes at once, one fails at COMMIT.
+            SlotRows.upsertOne(connection, dialect, database.table(), new SlotRow(key, 0, 1), () -> { });
+            SlotRows.upsertOne(connection, dialect, database.table(), new SlotRow(key, 0, -1), () -> { });
+        }
         Map<Integer, Long> rows = new TreeMap<>();
         try (PreparedStatement select = connection.prepareStatement(database.slotStatements().lockCounter())) {
             select.setInt(1, key.recordType());
