@@ -118,8 +118,10 @@ final class SlottedTableChecks {
     }
 
     private Optional<Check> spread(Connection connection) {
-        String sql = "SELECT record_type, COUNT(DISTINCT record_id), COUNT(*), MAX(slot),"
-                + " SUM(CASE WHEN count = 0 THEN 1 ELSE 0 END) FROM " + table
+        // Rows below slot 0 are the allowances of counters with limits, counted apart.
+        String sql = "SELECT record_type, COUNT(DISTINCT record_id), SUM(CASE WHEN slot >= 0 THEN 1 ELSE 0 END),"
+                + " MAX(slot), SUM(CASE WHEN slot >= 0 AND count = 0 THEN 1 ELSE 0 END),"
+                + " SUM(CASE WHEN slot < 0 THEN 1 ELSE 0 END) FROM " + table
                 + " WHERE record_type <> " + SlottedCounters.RESERVED_RECORD_TYPE
                 + " GROUP BY record_type ORDER BY record_type";
         List<String> types = new ArrayList<>();
@@ -128,10 +130,13 @@ final class SlottedTableChecks {
                 long counters = rows.getLong(2);
                 long slotRows = rows.getLong(3);
                 long zero = rows.getLong(5);
+                long allowances = rows.getLong(6);
                 types.add(String.format(Locale.ROOT, "type %d: %,d counters in %,d slot rows (%.1f each,"
-                        + " highest slot %d%s)", rows.getInt(1), counters, slotRows,
+                        + " highest slot %d%s)%s", rows.getInt(1), counters, slotRows,
                         counters == 0 ? 0.0 : (double) slotRows / counters, rows.getInt(4),
-                        zero == 0 ? "" : String.format(Locale.ROOT, ", %,d of the rows at 0", zero)));
+                        zero == 0 ? "" : String.format(Locale.ROOT, ", %,d of the rows at 0", zero),
+                        allowances == 0 ? "" : String.format(Locale.ROOT, " and %,d allowance rows of its limits,"
+                                + " below slot 0", allowances)));
             }
             return null;
         });
@@ -140,7 +145,8 @@ final class SlottedTableChecks {
                 "a hot counter spread over more slots waits less for row locks; one on a single"
                         + " slot row is an ordinary hot row; a fold-mode roll-up leaves the rows it folds"
                         + " at 0 for the next increments to update, and deletes those that stay at 0 for a"
-                        + " minute"));
+                        + " minute; a type with limits keeps up to one allowance row per flusher share of"
+                        + " each counter it decided, never deleted"));
     }
 
     /** The original pattern's table: an auto-increment id, which each new slot row consumes. */

@@ -255,6 +255,21 @@ class DoctorSuite {
                 .isEqualTo("type 1: 2 counters in 3 slot rows (1.5 each, highest slot 1, 2 of the rows at 0)");
     }
 
+    @Test
+    void slotsPerCounter_countsAllowanceRowsApart() {
+        String counters = table + "_allowances";
+        db.execute(db.seedTableDdl(counters));
+        db.execute("INSERT INTO " + counters + " (record_type, record_id, slot, count) VALUES (7, 1, 0, 5)");
+        db.execute("INSERT INTO " + counters + " (record_type, record_id, slot, count) VALUES (7, 1, 3, 2)");
+        db.execute("INSERT INTO " + counters + " (record_type, record_id, slot, count) VALUES (7, 1, -1, 0)");
+        db.execute("INSERT INTO " + counters + " (record_type, record_id, slot, count) VALUES (7, 1, -2, 4)");
+
+        DoctorReport report = examine(Duration.ZERO, counters);
+
+        assertThat(check(report, counters + ": slots per counter").value()).isEqualTo("type 7: 1 counters in 2"
+                + " slot rows (2.0 each, highest slot 3) and 2 allowance rows of its limits, below slot 0");
+    }
+
     /** Moves the seed table's next id to 2,100,000,001. */
     private void exhaustIds(String seedTable) {
         db.restartSeedIdsAt(seedTable, 2_100_000_001L);
