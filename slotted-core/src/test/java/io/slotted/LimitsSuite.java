@@ -3,6 +3,7 @@ package io.slotted;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.entry;
+import static org.awaitility.Awaitility.await;
 
 import com.zaxxer.hikari.HikariDataSource;
 import io.slotted.db.TestDatabase;
@@ -12,11 +13,13 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -367,6 +370,104 @@ class LimitsSuite extends CounterTableTest {
     }
 
     @Test
+    void aStockFoldedIntoItsOwnerColumn_isSoldExactly_whileRollUpsMoveTheSlotsIntoTheColumn() throws Exception {
+        String items = table + "_items";
+        db.execute("CREATE TABLE " + items + " (id BIGINT PRIMARY KEY, stock BIGINT NOT NULL CHECK (stock >= 0))");
+        try {
+            db.execute("INSERT INTO " + items + " (id, stock) VALUES (" + ITEM + ", 3000)");
+            migrated(instance("binder")).owners().adopt(STOCK, OwnerColumn.parse(items + ".id.stock"), OwnerMode.FOLD);
+            Thread.sleep(TypeRegistry.GRACE.toMillis() + 200); // until every process counts the column
+            List<SlottedCounters> sellers = new ArrayList<>();
+            for (int i = 0; i < 3; i++) {
+                sellers.add(counters(instance("p" + i).limits(STOCK, Limits.atLeast(0))
+                        .rollUpEvery(Duration.ofMillis(50))));
+            }
+            AtomicLong sold = new AtomicLong();
+            AtomicLong smallestRefused = new AtomicLong(Long.MAX_VALUE);
+            AtomicLong refusals = new AtomicLong();
+
+            try (Sampler sampler = new Sampler(() -> columnPlusSlots(items))) {
+                runConcurrently(24, t -> {
+                    SlottedCounters counters = sellers.get(t % 3);
+                    Random random = new Random(20261128L + t);
+                    while (true) {
+                        int amount = 1 + random.nextInt(5);
+                        if (!counters.tryAdd(STOCK, ITEM, -amount)) {
+                            refusals.incrementAndGet();
+                            smallestRefused.accumulateAndGet(amount, Math::min);
+                            return;
+                        }
+                        sold.addAndGet(amount);
+                    }
+                });
+                assertThat(sampler.lowest()).as("the lowest total, column and slots, SQL saw while the writers"
+                        + " sold").isGreaterThanOrEqualTo(0);
+            }
+
+            long left = columnPlusSlots(items);
+            System.out.println(db + " " + mode + ": folded stock sold " + sold.get() + ", left " + left);
+            assertThat(sold.get()).as("what was sold").isEqualTo(3000 - left);
+            assertThat(left).as("what is left is less than the smallest refused request")
+                    .isBetween(0L, smallestRefused.get() - 1);
+            assertThat(refusals.get()).isEqualTo(24);
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(column(items))
+                    .as("the roll-ups moved every sale into the column, which its CHECK kept at 0 or more")
+                    .isEqualTo(left));
+            assertThat(sellers.get(1).get(STOCK, ITEM)).isEqualTo(left);
+        } finally {
+            db.dropTable(items);
+        }
+    }
+
+    @Test
+    void limitsOfAFoldedType_areRecordedOnceEveryProcessCountsTheColumn_andOnlyIfEveryTotalIsWithinThem()
+            throws Exception {
+        String items = table + "_items";
+        db.execute("CREATE TABLE " + items + " (id BIGINT PRIMARY KEY, stock BIGINT NOT NULL)");
+        try {
+            db.execute("INSERT INTO " + items + " (id, stock) VALUES (1, 5), (2, 2)");
+            SlottedCounters binder = migrated(instance("binder"));
+            binder.owners().adopt(STOCK, OwnerColumn.parse(items + ".id.stock"), OwnerMode.FOLD);
+            binder.add(STOCK, 2L, -4);
+            SlottedCounters limited = counters(instance("limited").limits(STOCK, Limits.atLeast(0)));
+
+            assertThatThrownBy(() -> limited.add(STOCK, 1L, -1)).isInstanceOf(SlottedException.class)
+                    .hasMessageContaining("was bound to its owner column").hasMessageContaining("nothing was written");
+            Thread.sleep(TypeRegistry.GRACE.toMillis() + 200);
+            assertThatThrownBy(() -> limited.add(STOCK, 1L, -1)).isInstanceOf(SlottedException.class)
+                    .hasMessageContaining("counter (record_type=7, record_id=2) has the total -2 already");
+
+            binder.admin().set(STOCK, 2L, 0);
+            assertThat(limited.tryAdd(STOCK, 1L, -5)).as("the 5 in the column are sold").isTrue();
+            assertThat(limited.tryAdd(STOCK, 1L, -1)).isFalse();
+            assertThat(limited.get(STOCK, 1L)).isZero();
+            assertThat(limited.tryAdd(STOCK, 3L, -1)).as("a counter with no owner row has its slots only").isFalse();
+        } finally {
+            db.dropTable(items);
+        }
+    }
+
+    /** The stock's owner column and slots, as one statement reads them. */
+    private long columnPlusSlots(String items) {
+        return query("SELECT (SELECT stock FROM " + items + " WHERE id = " + ITEM + ") + (SELECT COALESCE(SUM(count), 0)"
+                + " FROM " + table + " WHERE record_type = " + STOCK + " AND record_id = " + ITEM + ")");
+    }
+
+    private long column(String items) {
+        return query("SELECT stock FROM " + items + " WHERE id = " + ITEM);
+    }
+
+    private long query(String sql) {
+        try (Connection connection = db.dataSource().getConnection(); Statement statement = connection.createStatement();
+                ResultSet row = statement.executeQuery(sql)) {
+            row.next();
+            return row.getLong(1);
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @Test
     void aRegistryMadeBeforeLimits_isGivenTheirColumnsByMigrate_andKeepsItsRows() {
         db.execute("CREATE TABLE " + table + "_types (record_type INT NOT NULL, owner_table VARCHAR(130),"
                 + " key_column VARCHAR(64), count_column VARCHAR(64), owner_mode VARCHAR(8), slots INT NOT NULL,"
@@ -404,9 +505,13 @@ class LimitsSuite extends CounterTableTest {
         private final Thread thread;
 
         Sampler(int recordType) {
+            this(() -> sum(recordType));
+        }
+
+        Sampler(LongSupplier totals) {
             thread = new Thread(() -> {
                 while (!stop.get()) {
-                    long total = sum(recordType);
+                    long total = totals.getAsLong();
                     lowest.accumulateAndGet(total, Math::min);
                     highest.accumulateAndGet(total, Math::max);
                     samples.incrementAndGet();

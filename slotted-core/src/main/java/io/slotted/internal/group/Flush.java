@@ -78,6 +78,16 @@ final class Flush {
         return pending;
     }
 
+    /** Each increment's counter, in the increments' order, as {@code BoundedCounters} takes them. */
+    static List<CounterKey> keysOf(List<Pending> increments) {
+        return increments.stream().map(Pending::key).toList();
+    }
+
+    /** Each increment's amount, in the increments' order, as {@code BoundedCounters} takes them. */
+    static List<Long> deltasOf(List<Pending> increments) {
+        return increments.stream().map(Pending::delta).toList();
+    }
+
     /**
      * The increments that carry an idempotency key, in key order: every transaction records keys
      * in the same order, so two flushes holding some of the same keys cannot deadlock.

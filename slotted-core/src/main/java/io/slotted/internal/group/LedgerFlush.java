@@ -77,9 +77,8 @@ final class LedgerFlush {
     Map<CounterKey, Long> write(Connection connection, Flush flush, long seq, Map<Pending, IdempotencyKeys.Verdict> verdicts,
             Set<CounterKey> learn, FlushAttempts.CommitPoint commit, boolean tryAllowances) throws SQLException {
         begin(connection, flush);
-        if (tryAllowances && bounded.anyBounded(flush.sums().keySet()) && bounded.spends(
-                flush.pending().stream().map(Pending::key).toList(), flush.pending().stream().map(Pending::delta).toList(),
-                flush.sums(), held.allowanceSlot()).isPresent()) {
+        if (tryAllowances && bounded.anyBounded(flush.sums().keySet()) && bounded.spends(Flush.keysOf(flush.pending()),
+                Flush.deltasOf(flush.pending()), flush.sums(), held.allowanceSlot()).isPresent()) {
             Optional<Map<CounterKey, Long>> totals = claimAndWrite(connection, flush, seq, verdicts, learn, commit,
                     true);
             if (totals.isPresent()) {
@@ -201,8 +200,8 @@ final class LedgerFlush {
     private boolean spendAllowances(Connection connection, Flush flush, Map<Pending, IdempotencyKeys.Verdict> verdicts,
             Deltas applied) throws SQLException {
         List<Pending> decided = decided(flush, verdicts);
-        Optional<List<AllowanceSpend>> spends = bounded.spends(decided.stream().map(Pending::key).toList(),
-                decided.stream().map(Pending::delta).toList(), applied.counters(), held.allowanceSlot());
+        Optional<List<AllowanceSpend>> spends = bounded.spends(Flush.keysOf(decided), Flush.deltasOf(decided),
+                applied.counters(), held.allowanceSlot());
         if (spends.isEmpty() || !bounded.spend(connection, spends.get())) {
             return false;
         }
@@ -224,8 +223,7 @@ final class LedgerFlush {
         }
         List<Pending> decided = decided(flush, verdicts);
         List<LimitExceededException> refusals = bounded.decide(connection, database.dialect(),
-                decided.stream().map(Pending::key).toList(), decided.stream().map(Pending::delta).toList(),
-                held.allowanceSlot());
+                Flush.keysOf(decided), Flush.deltasOf(decided), held.allowanceSlot());
         for (int i = 0; i < decided.size(); i++) {
             if (refusals.get(i) != null) {
                 Pending increment = decided.get(i);

@@ -73,9 +73,8 @@ final class OneStatementFlush {
         }
         List<AllowanceSpend> spends = List.of();
         if (bounded.anyBounded(flush.sums().keySet())) {
-            Optional<List<AllowanceSpend>> fromAllowances = bounded.spends(
-                    flush.pending().stream().map(Pending::key).toList(),
-                    flush.pending().stream().map(Pending::delta).toList(), flush.sums(), held.allowanceSlot());
+            Optional<List<AllowanceSpend>> fromAllowances = bounded.spends(Flush.keysOf(flush.pending()),
+                    Flush.deltasOf(flush.pending()), flush.sums(), held.allowanceSlot());
             if (fromAllowances.isEmpty()) {
                 return Optional.empty();
             }
@@ -90,7 +89,7 @@ final class OneStatementFlush {
                             .map(sql -> new Marked(sql, 0, List.of(), true));
         }
         int spendCount = spends.size();
-        if (rows.isEmpty() && flush.deltas().bucketRows(held::slotFor).isEmpty()) {
+        if (rows.isEmpty() && !flush.deltas().hasBucketRows()) {
             Optional<String> alone = dialect.spendAndMarkAloneSql(database.table(), ledger.mark(seq), spends);
             if (alone.isPresent()) {
                 return Optional.of(new Marked(alone.get(), spendCount + 1, List.of(), true));

@@ -89,9 +89,12 @@ public final class Adoption {
                     + " mode; release it first ('slotted release') to bind it again; nothing was changed");
         }
         if (mode == OwnerMode.FOLD && existing.isPresent() && existing.get().limits().bounded()) {
+            // Binding in fold mode adds every column's value to its counter's total at once, which
+            // no decision of the limits saw; limits recorded after the binding check each total.
             throw new IllegalArgumentException("counter type " + recordType + " has the limits "
-                    + existing.get().limits() + ", which do not take an owner column into account yet: bind"
-                    + " it in copy mode; nothing was changed");
+                    + existing.get().limits() + ": bind its owner column in fold mode before it is given"
+                    + " limits (the binding adds each column's value to its counter's total), or bind it in"
+                    + " copy mode; nothing was changed");
         }
         OwnerStatements table = database.ownerStatements(owner);
         long clashes = count(connection, mode == OwnerMode.FOLD ? table.foldClashSql() : table.copyClashSql(),

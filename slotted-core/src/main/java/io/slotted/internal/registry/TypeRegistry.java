@@ -6,6 +6,7 @@ import io.slotted.OwnerMode;
 import io.slotted.SlottedConfig;
 import io.slotted.SlottedException;
 import io.slotted.Ticker;
+import io.slotted.internal.dialect.Dialect;
 import io.slotted.internal.dialect.Failure;
 import io.slotted.internal.dialect.statements.RegistryStatements;
 import io.slotted.internal.jdbc.Database;
@@ -111,6 +112,20 @@ public final class TypeRegistry {
     }
 
     /**
+     * The owner column a type folds into, as the cached view has it. Reads only the view, so a
+     * caller in a transaction may ask: a re-read of the registry commits its connection's
+     * transaction ({@link #reload}).
+     *
+     * @param recordType the counter type
+     * @return the owner column, or empty when the type does not fold
+     */
+    public Optional<OwnerColumn> foldsInto(int recordType) {
+        Map<Integer, Registration> known = view;
+        Registration registration = known == null ? null : known.get(recordType);
+        return registration != null && registration.folds() ? Optional.of(registration.owner()) : Optional.empty();
+    }
+
+    /**
      * The limits a type's writes keep its totals within: this process's own, or, when it was given
      * none, those the registry records (as the cached view has them: a process learns limits
      * another recorded within {@link #REFRESH}). Reads only the cached view.
@@ -197,16 +212,15 @@ public final class TypeRegistry {
     }
 
     /**
-     * Refuses limits that the type's binding or a counter's total already breaks: no limit can be
-     * kept on a total it does not start within.
+     * Refuses limits that a counter's total already breaks (no limit can be kept on a total it
+     * does not start within), and limits of a type bound to its owner column so recently that a
+     * process may not know yet that the column is part of its totals.
      */
     private void refuseOutside(Connection connection, Optional<Registration> existing, int recordType, Limits limits)
             throws SQLException {
         if (existing.isPresent() && existing.get().folds()) {
-            connection.rollback();
-            throw new SlottedException("record_type " + recordType + " folds into the owner column "
-                    + existing.get().owner() + ", which limits do not take into account yet: bind it in copy"
-                    + " mode, or give it no limits; nothing was written");
+            refuseOutsideWithColumn(connection, existing.get(), limits);
+            return;
         }
         try (PreparedStatement select = connection.prepareStatement(
                 database.dialectOf(connection).slotStatements(database.table()).totalsOfType())) {
@@ -216,16 +230,45 @@ public final class TypeRegistry {
                     BigDecimal total = rows.getBigDecimal(2);
                     if (total != null && (total.compareTo(BigDecimal.valueOf(limits.min())) < 0
                             || total.compareTo(BigDecimal.valueOf(limits.max())) > 0)) {
-                        long recordId = rows.getLong(1);
-                        connection.rollback();
-                        throw new SlottedException("cannot keep record_type " + recordType + " within the limits "
-                                + limits + ": counter (record_type=" + recordType + ", record_id=" + recordId
-                                + ") has the total " + total + " already; set it within them first (slotted set "
-                                + recordType + " " + recordId + " N); nothing was written");
+                        refuseTotal(connection, recordType, limits, rows.getLong(1), total);
                     }
                 }
             }
         }
+    }
+
+    /** {@link #refuseOutside} for a type that folds: its totals are its column plus its slots. */
+    private void refuseOutsideWithColumn(Connection connection, Registration binding, Limits limits)
+            throws SQLException {
+        long boundFor = config.clock().millis() - binding.boundMs();
+        if (boundFor < GRACE.toMillis()) {
+            connection.rollback();
+            throw new SlottedException("record_type " + binding.recordType() + " was bound to its owner column "
+                    + binding.owner() + " " + boundFor + " ms ago: its limits can be recorded once every process"
+                    + " counts the column in its totals, " + (GRACE.toMillis() - boundFor) + " ms from now; retry"
+                    + " then; nothing was written");
+        }
+        Dialect dialect = database.dialectOf(connection);
+        try (PreparedStatement select = connection.prepareStatement(
+                dialect.ownerStatements(binding.owner(), database.table()).outsideSql())) {
+            select.setInt(1, binding.recordType());
+            select.setLong(2, limits.min());
+            select.setLong(3, limits.max());
+            try (ResultSet rows = select.executeQuery()) {
+                if (rows.next()) {
+                    refuseTotal(connection, binding.recordType(), limits, rows.getLong(1), rows.getBigDecimal(2));
+                }
+            }
+        }
+    }
+
+    private void refuseTotal(Connection connection, int recordType, Limits limits, long recordId, BigDecimal total)
+            throws SQLException {
+        connection.rollback();
+        throw new SlottedException("cannot keep record_type " + recordType + " within the limits "
+                + limits + ": counter (record_type=" + recordType + ", record_id=" + recordId
+                + ") has the total " + total + " already; set it within them first (slotted set "
+                + recordType + " " + recordId + " N); nothing was written");
     }
 
     /** In the caller's transaction: records the limits unless the row has them; true if it wrote them. */

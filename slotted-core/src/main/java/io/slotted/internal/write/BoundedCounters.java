@@ -2,6 +2,7 @@ package io.slotted.internal.write;
 
 import io.slotted.LimitExceededException;
 import io.slotted.Limits;
+import io.slotted.OwnerColumn;
 import io.slotted.SlottedException;
 import io.slotted.internal.dialect.AllowanceSpend;
 import io.slotted.internal.dialect.Dialect;
@@ -78,6 +79,18 @@ import java.util.function.Function;
  * hold no more than the headroom, so the ordinary rows stay at or above the bound. What it
  * decides commits with its rows, or not at all. Two-sided limits have no allowances: every write
  * takes the lock.
+ *
+ * <p>A type that folds into an owner column has the column as part of each counter's total. A
+ * decision reads and locks the counter's owner row after its slot rows, the order in which a
+ * roll-up takes them, so no roll-up moves a sum from the slots to the column under it. The column
+ * counts with the ordinary rows in the invariant (the column and the ordinary rows together stay
+ * at or above the bound): a roll-up moves every row of the counter, allowances included, into the
+ * column, which keeps the total and leaves every allowance at 0, where a flush finds it short
+ * and decides under the lock. An owner column's own {@code CHECK} matching the limits therefore
+ * holds too. Limits are recorded for a folding type only once every process counts the column
+ * ({@code TypeRegistry.GRACE} after the binding), and only if every total, column and slots, is
+ * within them; a type that already has limits is not bound in fold mode, since binding adds each
+ * column's value to its total at once.
  *
  * <p>On a Galera cluster a row lock holds back only the writers of its own node; the nodes
  * order transactions by the rows each wrote, failing the later COMMIT of two that wrote the same
@@ -191,8 +204,8 @@ public final class BoundedCounters {
      * @param sums the sum to write per counter
      * @param allowanceSlot the flusher's allowance slot
      * @return the spends, in counter order; empty if some bounded counter must be decided under
-     *     its lock instead: its limits have two bounds, its type folds, or its allowance was
-     *     left empty by this flusher's last decision of it
+     *     its lock instead: its limits have two bounds, or this flusher's last decision of it did
+     *     not find its allowance row or left it empty
      */
     public Optional<List<AllowanceSpend>> spends(List<CounterKey> keys, List<Long> deltas, Map<CounterKey, Long> sums,
             int allowanceSlot) {
@@ -200,7 +213,7 @@ public final class BoundedCounters {
         for (Map.Entry<CounterKey, List<Long>> counter : byCounter(keys, deltas::get).entrySet()) {
             CounterKey key = counter.getKey();
             Side side = Side.of(registry.limits(key.recordType()));
-            if (side == null || registry.folds(key.recordType())) {
+            if (side == null) {
                 return Optional.empty();
             }
             long needed = side.needed(counter.getValue());
@@ -263,7 +276,7 @@ public final class BoundedCounters {
             CounterKey key = counter.getKey();
             Limits limits = registry.limits(key.recordType());
             Map<Integer, Long> rows = lockAndRead(connection, dialect, key);
-            long total = 0;
+            long total = lockColumn(connection, key);
             for (long count : rows.values()) {
                 total = Math.addExact(total, count);
             }
@@ -311,11 +324,6 @@ public final class BoundedCounters {
 
     /** Takes the counter's lock, its slot 0 row, then reads and locks all its rows: slot to count. */
     private Map<Integer, Long> lockAndRead(Connection connection, Dialect dialect, CounterKey key) throws SQLException {
-        if (registry.folds(key.recordType())) {
-            throw new SlottedException("counter " + key + " has limits and its type folds into an owner column:"
-                    + " limits do not take the column into account yet; bind the type in copy mode, or drop"
-                    + " its limits; nothing was applied");
-        }
         SlotRows.upsertOne(connection, dialect, database.table(), new SlotRow(key, 0, 0), () -> { });
         if (dialect.locksOnlyLocally()) {
             // Adding 0 changes nothing, which a cluster does not certify: the row is written for
@@ -334,6 +342,25 @@ public final class BoundedCounters {
             }
         }
         return rows;
+    }
+
+    /**
+     * For a counter whose type folds into an owner column, part of its total: reads and locks its
+     * owner row, after its slot rows, as a roll-up takes them, so that no roll-up moves a sum from
+     * the slots to the column under the decision. 0 for other types, and for a counter with no
+     * owner row or a column that holds null.
+     */
+    private long lockColumn(Connection connection, CounterKey key) throws SQLException {
+        Optional<OwnerColumn> owner = registry.foldsInto(key.recordType()); // the view: no re-read mid-transaction
+        if (owner.isEmpty()) {
+            return 0;
+        }
+        try (PreparedStatement lock = connection.prepareStatement(database.ownerStatements(owner.get()).lockSql(1))) {
+            lock.setLong(1, key.recordId());
+            try (ResultSet row = lock.executeQuery()) {
+                return row.next() ? row.getLong(2) : 0;
+            }
+        }
     }
 
     /**

@@ -67,6 +67,19 @@ public class OwnerStatements {
     }
 
     /**
+     * The counters of the type whose total, column plus slots, lies outside some limits: owner
+     * rows with or without slot rows, and slot rows with no owner row. Binds the record type, then
+     * the least and the most total within the limits.
+     *
+     * @return the SQL text; rows of (record id, total)
+     */
+    public String outsideSql() {
+        return "SELECT id, SUM(n) FROM (SELECT " + owner.keyColumn() + " AS id, " + owner.countColumn()
+                + " AS n FROM " + owner.table() + " UNION ALL SELECT record_id AS id, count AS n FROM " + slots
+                + " WHERE record_type = ?) t GROUP BY id HAVING SUM(n) < ? OR SUM(n) > ?";
+    }
+
+    /**
      * Reads and locks owner rows, in key order. Binds the {@code ids} keys.
      *
      * @param ids how many keys
