@@ -10,6 +10,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -170,6 +171,30 @@ class AllowancesSuite extends CounterTableTest {
                 .isEqualTo(1000 - 3 - 123);
     }
 
+    @Test
+    void aFlusherAwayLongerThanItsMarkIsSurelyKept_spendsInTheLedgersTransaction_whichPutsItsMarkBack() {
+        MutableClock clock = new MutableClock();
+        HikariDataSource pool = db.applicationPool(table + "-away", 4);
+        pools.add(pool);
+        SlottedCounters counters = migrated(SlottedCounters.builder(pool).table(table).flushers(1)
+                .limits(STOCK, Limits.atLeast(0)).clock(clock));
+        counters.add(STOCK, ITEM, 1000);
+        assertThat(counters.tryAdd(STOCK, ITEM, -1)).isTrue();
+        assertThat(counters.tryAdd(STOCK, ITEM, -1)).as("found its allowance row: it spends from it now").isTrue();
+
+        // Away for more than a day, the flusher is taken for gone: another process prunes its
+        // ledger row and its mark. A plain UPDATE of the mark would now spend without marking.
+        clock.advance(Duration.ofHours(25));
+        db.execute("DELETE FROM " + table + "_ledger");
+        db.execute("DELETE FROM " + table + " WHERE record_type = " + SlottedCounters.RESERVED_RECORD_TYPE);
+
+        assertThat(counters.tryAdd(STOCK, ITEM, -3)).isTrue();
+        assertThat(sum(STOCK)).isEqualTo(1000 - 5);
+        assertThat(rowsOfType(SlottedCounters.RESERVED_RECORD_TYPE)).as("its mark, put back by the claim").isEqualTo(1);
+        assertThat(counters.tryAdd(STOCK, ITEM, -2)).isTrue();
+        assertThat(sum(STOCK)).isEqualTo(1000 - 7);
+    }
+
     /** Opens a transaction holding the counter's lock, its slot 0 row, as a decision does. */
     private Connection lockCounter(int recordType) throws SQLException {
         Connection holder = db.dataSource().getConnection();
@@ -202,6 +227,20 @@ class AllowancesSuite extends CounterTableTest {
             throw new IllegalStateException(e);
         }
         return List.copyOf(rows.values());
+    }
+
+    private long rowsOfType(int recordType) {
+        try (Connection connection = db.dataSource().getConnection();
+                PreparedStatement select = connection.prepareStatement("SELECT COUNT(*) FROM " + table
+                        + " WHERE record_type = ?")) {
+            select.setInt(1, recordType);
+            try (ResultSet row = select.executeQuery()) {
+                row.next();
+                return row.getLong(1);
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     private long sum(int recordType) {

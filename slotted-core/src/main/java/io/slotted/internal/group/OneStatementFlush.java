@@ -89,6 +89,9 @@ final class OneStatementFlush {
                             .map(sql -> new Marked(sql, 0, List.of(), true));
         }
         int spendCount = spends.size();
+        if (!ledger.markCertain()) {
+            return Optional.empty(); // an UPDATE of a mark pruned as abandoned would spend unmarked
+        }
         if (rows.isEmpty() && !flush.deltas().hasBucketRows()) {
             Optional<String> alone = dialect.spendAndMarkAloneSql(database.table(), ledger.mark(seq), spends);
             if (alone.isPresent()) {
@@ -163,11 +166,11 @@ final class OneStatementFlush {
         try (Statement statement = connection.createStatement()) {
             int updated = statement.executeUpdate(marked.sql());
             if (updated != marked.rowsToUpdate()) {
-                // It set the mark without some spend: an allowance row was deleted by hand, which
-                // Slotted never does. Its callers are told it failed rather than that it landed.
+                // A row it names was not there: an allowance row, which Slotted never deletes, or
+                // the mark, which it prunes only from a flusher long gone (FlushLedger#markCertain).
                 throw new SlottedException("a flush updated " + updated + " rows instead of " + marked.rowsToUpdate()
-                        + ": an allowance row of a bounded counter (slot below 0) was deleted while it was being"
-                        + " spent; allowance rows must not be deleted by hand");
+                        + ": an allowance row of a bounded counter (slot below 0) or the flusher's mark was deleted"
+                        + " while it was being spent; allowance rows must not be deleted by hand");
             }
         } catch (SQLException e) {
             if (dialect.spendFellShort(e)) {

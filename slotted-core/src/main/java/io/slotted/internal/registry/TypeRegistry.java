@@ -112,16 +112,31 @@ public final class TypeRegistry {
     }
 
     /**
-     * The owner column a type folds into, as the cached view has it. Reads only the view, so a
-     * caller in a transaction may ask: a re-read of the registry commits its connection's
-     * transaction ({@link #reload}).
+     * The owner column a type folds into, for a decision of its limits inside the caller's
+     * transaction: from the cached view while it is fresh (read within {@link #REFRESH}), else
+     * from the registry, read in that transaction without committing it (a {@link #reload}
+     * commits its connection's transaction) and without changing the view. A process that writes
+     * only in its callers' transactions ({@code add(connection, …)}) never refreshes the view,
+     * and must still count a column bound since.
      *
+     * @param connection a connection in the caller's transaction
      * @param recordType the counter type
      * @return the owner column, or empty when the type does not fold
+     * @throws SQLException if the registry cannot be read
      */
-    public Optional<OwnerColumn> foldsInto(int recordType) {
+    public Optional<OwnerColumn> foldsInto(Connection connection, int recordType) throws SQLException {
         Map<Integer, Registration> known = view;
-        Registration registration = known == null ? null : known.get(recordType);
+        Registration registration;
+        if (known != null && ticker.read() - readAt <= REFRESH.toNanos()) {
+            registration = known.get(recordType);
+        } else {
+            try (PreparedStatement select = connection.prepareStatement(sql(connection).selectOne())) {
+                select.setInt(1, recordType);
+                try (ResultSet row = select.executeQuery()) {
+                    registration = row.next() ? fromRow(row) : null;
+                }
+            }
+        }
         return registration != null && registration.folds() ? Optional.of(registration.owner()) : Optional.empty();
     }
 

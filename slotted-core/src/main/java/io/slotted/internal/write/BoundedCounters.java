@@ -61,7 +61,11 @@ import java.util.function.Function;
  * found, and left holding something; otherwise it goes to the lock at once: near the bound a try
  * would only fail. No allowance row is ever deleted (a {@code set} leaves it at 0, the sweep of
  * rows at 0 passes it by), so a row once found is there for every later spend, and the
- * statement that commits by itself can be one plain {@code UPDATE} of the rows it names.
+ * statement that commits by itself can be one plain {@code UPDATE} of the rows it names. The mark
+ * it names is there too unless its flusher was away long enough to be pruned as abandoned; such a
+ * flusher spends in the ledger's transaction instead, whose claim puts the mark back
+ * ({@code FlushLedger.markCertain}). The decision that found a row is remembered with the row's
+ * slot, which changes when the flusher's share does (a connection that reached another node).
 
  * <p>Near the bound, or when an allowance ran out ({@link #decide}): the write takes the
  * counter's lock, its slot 0 row (an upsert that adds 0, so that the row exists to be locked even
@@ -123,13 +127,15 @@ public final class BoundedCounters {
     private final Database database;
     private final TypeRegistry registry;
     /**
-     * Counters whose allowance row this flusher's last decision found, locked, and left holding
-     * something: the only ones its flushes spend from. The row is known to be there, since no
+     * Allowance rows that this flusher's last decision of their counter found, locked, and left
+     * holding something: the only ones its flushes spend from. Keyed by slot too, since a
+     * flusher's share, and with it its allowance slot, changes when its connection reaches
+     * another node of a cluster. The row is known to be there, since no
      * allowance row is ever deleted (at 0 it stays), so a spend can be one plain {@code UPDATE}
      * of the rows it names; and a counter near or at its bound, whose allowance was left empty,
      * goes straight to the lock, where a try at spending would only fail.
      */
-    private final Set<CounterKey> spendable = ConcurrentHashMap.newKeySet();
+    private final Set<Allowance> spendable = ConcurrentHashMap.newKeySet();
 
     /**
      * Creates the decisions of a counter table.
@@ -218,7 +224,7 @@ public final class BoundedCounters {
             }
             long needed = side.needed(counter.getValue());
             if (needed > 0) {
-                if (!spendable.contains(key)) {
+                if (!spendable.contains(new Allowance(key, allowanceSlot))) {
                     return Optional.empty();
                 }
                 long amount = sums.getOrDefault(key, 0L);
@@ -351,7 +357,7 @@ public final class BoundedCounters {
      * owner row or a column that holds null.
      */
     private long lockColumn(Connection connection, CounterKey key) throws SQLException {
-        Optional<OwnerColumn> owner = registry.foldsInto(key.recordType()); // the view: no re-read mid-transaction
+        Optional<OwnerColumn> owner = registry.foldsInto(connection, key.recordType());
         if (owner.isEmpty()) {
             return 0;
         }
@@ -393,7 +399,7 @@ public final class BoundedCounters {
             }
         }
         if (allowanceSlot != NO_ALLOWANCE) {
-            remember(key, rows.containsKey(allowanceSlot) && granted > 0);
+            remember(new Allowance(key, allowanceSlot), rows.containsKey(allowanceSlot) && granted > 0);
             long own = rows.getOrDefault(allowanceSlot, 0L);
             long wanted = side.lower ? granted : -granted;
             if (wanted != own) {
@@ -415,15 +421,19 @@ public final class BoundedCounters {
      * not find, which it may just have given its first grant, is spendable from the next decision
      * on, which finds it committed.
      */
-    private void remember(CounterKey key, boolean spendableNow) {
+    private void remember(Allowance allowance, boolean spendableNow) {
         if (!spendableNow) {
-            spendable.remove(key);
+            spendable.remove(allowance);
             return;
         }
         if (spendable.size() >= MOST_REMEMBERED) {
             spendable.clear();
         }
-        spendable.add(key);
+        spendable.add(allowance);
+    }
+
+    /** One allowance row: a counter's row in a flusher share's allowance slot. */
+    private record Allowance(CounterKey key, int slot) {
     }
 
     private static long saturatedAdd(long a, long b) {

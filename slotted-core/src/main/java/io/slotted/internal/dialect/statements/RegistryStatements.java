@@ -37,6 +37,15 @@ public class RegistryStatements {
     }
 
     /**
+     * Reads one type's row without locking it. Binds the record type.
+     *
+     * @return the SQL text
+     */
+    public String selectOne() {
+        return "SELECT " + COLUMNS + " FROM " + registry + " WHERE record_type = ?";
+    }
+
+    /**
      * Reads one type's registration and locks it until the transaction ends. Binds the type.
      *
      * @param noWait true to fail at once with a lock conflict if another session holds the row

@@ -221,9 +221,24 @@ public final class FlushLedger {
         try (PreparedStatement update = connection.prepareStatement(sql().touch())) {
             update.setLong(1, now);
             update.setString(2, flusherId);
-            update.executeUpdate();
+            if (update.executeUpdate() == 0) {
+                return; // pruned as abandoned: the next flush's claim registers it again, with its mark
+            }
         }
         touchedAt = now;
+    }
+
+    /**
+     * Whether this flusher's mark row is surely there: it registered, and told the ledger it lives
+     * within half the time after which another process prunes its ledger row and its mark as
+     * abandoned. A flusher held up for longer (a process suspended, or idle without a connection)
+     * may have lost its mark; its next flush claims its number in the ledger, which puts the mark
+     * back.
+     *
+     * @return true if a statement may update the mark without making sure it exists
+     */
+    public boolean markCertain() {
+        return registered && clock.millis() - touchedAt < ABANDONED_AFTER.toMillis() / 2;
     }
 
     /** This flusher's id, which also names its flushes in the idempotency key table. */
