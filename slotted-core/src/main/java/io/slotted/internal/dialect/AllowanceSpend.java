@@ -14,19 +14,18 @@ import io.slotted.internal.sql.CounterKey;
  * @param high the most count the row may hold
  */
 public record AllowanceSpend(CounterKey key, int slot, long amount, long low, long high) {
-    /** The row, if it covers the spend, as a SQL condition of numbers on columns named {@code prefix…}. */
-    String condition(String prefix) {
-        return "(" + row(prefix) + " AND " + covered(prefix + "count") + ")";
+    /** The row, if it covers the spend, as a SQL condition of numbers. */
+    String condition() {
+        return "(" + row() + " AND " + covered() + ")";
     }
 
-    /** The row, whatever it holds, as a SQL condition of numbers on columns named {@code prefix…}. */
-    String row(String prefix) {
-        return prefix + "record_type = " + key.recordType() + " AND " + prefix + "record_id = " + key.recordId()
-                + " AND " + prefix + "slot = " + slot;
+    /** The row, whatever it holds, as a SQL condition of numbers. */
+    String row() {
+        return "record_type = " + key.recordType() + " AND record_id = " + key.recordId() + " AND slot = " + slot;
     }
 
-    /** Whether a count covers the spend, as a SQL condition. */
-    String covered(String count) {
-        return count + " BETWEEN " + low + " AND " + high;
+    /** Whether the row's count covers the spend, as a SQL condition. */
+    String covered() {
+        return "count BETWEEN " + low + " AND " + high;
     }
 }

@@ -568,9 +568,9 @@ public abstract class Dialect {
         StringBuilder rows = new StringBuilder("(record_type = " + FlushMark.RECORD_TYPE + " AND record_id = "
                 + mark.recordId() + " AND slot = " + mark.slot() + ")");
         for (AllowanceSpend spend : spends) {
-            counts.append(" WHEN ").append(spend.row("")).append(" THEN CASE WHEN ").append(spend.covered("count"))
+            counts.append(" WHEN ").append(spend.row()).append(" THEN CASE WHEN ").append(spend.covered())
                     .append(" THEN count + ").append(spend.amount()).append(" ELSE ").append(shortfall).append(" END");
-            rows.append(" OR (").append(spend.row("")).append(')');
+            rows.append(" OR (").append(spend.row()).append(')');
         }
         return "UPDATE " + table + " SET count = " + counts + " END WHERE " + rows;
     }
@@ -597,7 +597,7 @@ public abstract class Dialect {
     protected static String spentRows(List<AllowanceSpend> spends) {
         StringBuilder rows = new StringBuilder();
         for (AllowanceSpend spend : spends) {
-            rows.append(rows.length() == 0 ? "(" : " OR ").append(spend.condition(""));
+            rows.append(rows.length() == 0 ? "(" : " OR ").append(spend.condition());
         }
         return rows.append(")").toString();
     }

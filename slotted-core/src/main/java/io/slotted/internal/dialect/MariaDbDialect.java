@@ -301,7 +301,7 @@ public class MariaDbDialect extends Dialect {
             case 1062 -> Failure.DUPLICATE_KEY;                 // duplicate entry
             case 1146 -> Failure.MISSING_TABLE;                 // no such table
             case 1054 -> Failure.WRONG_SHAPE;                   // unknown column
-            case 1264, OUT_OF_RANGE -> Failure.OVERFLOW;                // out of range value
+            case 1264, OUT_OF_RANGE -> Failure.OVERFLOW;        // out of range value
             case 1927, 2006, 2013 -> Failure.CONNECTION;        // killed, gone away, lost
             default -> Failure.OTHER;
         };

@@ -92,10 +92,15 @@ public final class TypeRegistry {
      * @return the slot count
      */
     public int slots(int recordType) {
-        Map<Integer, Registration> known = view;
-        Registration registration = known == null ? null : known.get(recordType);
+        Registration registration = viewed(recordType);
         return registration != null && registration.slots() > 0
                 ? registration.slots() : config.slots(recordType);
+    }
+
+    /** A type's registration as the cached view has it; null when the view has none, or is not read yet. */
+    private Registration viewed(int recordType) {
+        Map<Integer, Registration> known = view;
+        return known == null ? null : known.get(recordType);
     }
 
     /**
@@ -106,8 +111,7 @@ public final class TypeRegistry {
      * @return true if bound in fold mode when last read
      */
     public boolean folds(int recordType) {
-        Map<Integer, Registration> known = view;
-        Registration registration = known == null ? null : known.get(recordType);
+        Registration registration = viewed(recordType);
         return registration != null && registration.folds();
     }
 
@@ -125,10 +129,9 @@ public final class TypeRegistry {
      * @throws SQLException if the registry cannot be read
      */
     public Optional<OwnerColumn> foldsInto(Connection connection, int recordType) throws SQLException {
-        Map<Integer, Registration> known = view;
         Registration registration;
-        if (known != null && ticker.read() - readAt <= REFRESH.toNanos()) {
-            registration = known.get(recordType);
+        if (view != null && ticker.read() - readAt <= REFRESH.toNanos()) {
+            registration = viewed(recordType);
         } else {
             try (PreparedStatement select = connection.prepareStatement(sql(connection).selectOne())) {
                 select.setInt(1, recordType);
@@ -153,8 +156,7 @@ public final class TypeRegistry {
         if (own.bounded()) {
             return own;
         }
-        Map<Integer, Registration> known = view;
-        Registration registration = known == null ? null : known.get(recordType);
+        Registration registration = viewed(recordType);
         return registration == null ? Limits.NONE : registration.limits();
     }
 
@@ -179,8 +181,7 @@ public final class TypeRegistry {
         if (!own.bounded()) {
             return;
         }
-        Map<Integer, Registration> known = view;
-        Registration viewed = known == null ? null : known.get(recordType);
+        Registration viewed = viewed(recordType);
         if (viewed != null && viewed.limits().equals(own)) {
             return;
         }
@@ -212,8 +213,7 @@ public final class TypeRegistry {
      */
     public void checkLimitsAgainstView(int recordType) {
         Limits own = config.limits(recordType);
-        Map<Integer, Registration> known = view;
-        Registration viewed = known == null ? null : known.get(recordType);
+        Registration viewed = viewed(recordType);
         if (own.bounded() && viewed != null && viewed.limits().bounded() && !viewed.limits().equals(own)) {
             throw disagreement(recordType, viewed.limits(), own);
         }
