@@ -1,9 +1,11 @@
 package io.slotted;
 
+import java.util.List;
+
 /**
  * Corrections and changes of shape, rarely made and never on the hot path: setting a counter,
- * checking counters against a source of truth, and moving a type onto fewer slots. Reached
- * through {@link SlottedCounters#admin()}.
+ * checking counters against a source of truth, moving a type onto fewer slots, and reading what
+ * the type registry holds. Reached through {@link SlottedCounters#admin()}.
  */
 public interface CounterAdmin {
     /**
@@ -58,4 +60,15 @@ public interface CounterAdmin {
      * @throws SlottedException if the database fails; rows moved stay moved, and it may be run again
      */
     long shrink(int recordType, int slots);
+
+    /**
+     * Reads the type registry, which every process using this database follows: each counter type
+     * it holds a row for — one bound to an owner column, moved onto fewer slots, or given limits —
+     * with its slots, limits, binding and roll-up. A type the registry holds no row for is written
+     * with this process's own settings.
+     *
+     * @return the registered types, by record type
+     * @throws SlottedException if the database fails
+     */
+    List<RegisteredType> types();
 }

@@ -786,4 +786,36 @@ class OwnerColumnSuite extends CounterTableTest {
         assertThat(counters.getAll(TYPE, List.of(1L, 2L))).containsExactly(
                 Map.entry(1L, 3 * max), Map.entry(2L, 5L));
     }
+
+    // ---------------------------------------------------------------- the registry, read
+
+    @Test
+    void types_showEachRegisteredTypesBindingSlotsAndLimits_asEveryProcessSeesThem() {
+        ownerTable("BIGINT", id -> 0);
+        SlottedCounters counters = migrated(builder().slots(8));
+        assertThat(counters.admin().types()).as("a registry with no rows").isEmpty();
+        long before = System.currentTimeMillis();
+        counters.owners().adopt(TYPE, ownerColumn(), OwnerMode.FOLD);
+        counters.admin().shrink(TYPE + 1, 2);
+        SlottedCounters other = migrated(builder().limits(TYPE + 2, Limits.atLeast(0)));
+        other.add(TYPE + 2, 1L, 5);
+        counters.owners().rollUpNow();
+
+        List<RegisteredType> types = other.admin().types();
+
+        assertThat(types).extracting(RegisteredType::recordType).containsExactly(TYPE, TYPE + 1, TYPE + 2);
+        RegisteredType bound = types.get(0);
+        assertThat(bound.owner()).contains(ownerColumn());
+        assertThat(bound.mode()).contains(OwnerMode.FOLD);
+        assertThat(bound.rolledUpThrough()).hasValueSatisfying(
+                at -> assertThat(at.toEpochMilli()).isGreaterThanOrEqualTo(before));
+        assertThat(bound.slots()).as("no count recorded: the reading process's own").isEqualTo(
+                other.config().slots(TYPE));
+        assertThat(types.get(1).slots()).as("shrunk").isEqualTo(2);
+        assertThat(types.get(1).owner()).isEmpty();
+        assertThat(types.get(1).rolledUpThrough()).isEmpty();
+        assertThat(types.get(2).limits()).isEqualTo(Limits.atLeast(0));
+        assertThat(types.get(2).limits()).as("recorded, not only this process's").isEqualTo(
+                counters.admin().types().get(2).limits());
+    }
 }

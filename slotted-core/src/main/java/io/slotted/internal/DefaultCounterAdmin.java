@@ -3,11 +3,14 @@ package io.slotted.internal;
 import io.slotted.CounterAdmin;
 import io.slotted.CounterArguments;
 import io.slotted.RecountReport;
+import io.slotted.RegisteredType;
 import io.slotted.SlottedCountersBuilder;
 import io.slotted.internal.admin.CounterSetter;
 import io.slotted.internal.admin.Recount;
 import io.slotted.internal.admin.SlotShrinker;
+import io.slotted.internal.registry.RegisteredTypes;
 import io.slotted.internal.sql.CounterKey;
+import java.util.List;
 import java.util.Objects;
 
 /** Checks the arguments of the administrative calls, then hands each to its own class. */
@@ -15,12 +18,15 @@ final class DefaultCounterAdmin implements CounterAdmin {
     private final CounterSetter setter;
     private final Recount recount;
     private final SlotShrinker shrinker;
+    private final RegisteredTypes types;
     private final Runnable checkOpen;
 
-    DefaultCounterAdmin(CounterSetter setter, Recount recount, SlotShrinker shrinker, Runnable checkOpen) {
+    DefaultCounterAdmin(CounterSetter setter, Recount recount, SlotShrinker shrinker, RegisteredTypes types,
+            Runnable checkOpen) {
         this.setter = setter;
         this.recount = recount;
         this.shrinker = shrinker;
+        this.types = types;
         this.checkOpen = checkOpen;
     }
 
@@ -51,5 +57,11 @@ final class DefaultCounterAdmin implements CounterAdmin {
         }
         checkOpen.run();
         return shrinker.shrink(recordType, slots);
+    }
+
+    @Override
+    public List<RegisteredType> types() {
+        checkOpen.run();
+        return types.read();
     }
 }

@@ -26,6 +26,7 @@ import io.slotted.internal.owner.Adoption;
 import io.slotted.internal.read.BucketReader;
 import io.slotted.internal.read.CounterReader;
 import io.slotted.internal.names.NameDictionary;
+import io.slotted.internal.registry.RegisteredTypes;
 import io.slotted.internal.registry.TypeRegistry;
 import io.slotted.internal.rollup.Roller;
 import io.slotted.internal.schema.SchemaMigrator;
@@ -97,7 +98,8 @@ public final class DefaultSlottedCounters implements SlottedCounters {
                 this::checkOpen);
         this.admin = new DefaultCounterAdmin(new CounterSetter(database, retrier, registry, stats),
                 new Recount(database, retrier, registry, direct),
-                new SlotShrinker(database, retrier, registry, config, stats), this::checkOpen);
+                new SlotShrinker(database, retrier, registry, config, stats),
+                new RegisteredTypes(retrier, registry, config), this::checkOpen);
         this.timeSeries = new DefaultTimeSeries(config, new BucketReader(database, retrier), this::checkOpen);
         this.keeper = new BucketKeeper(database, retrier, config);
         this.names = new NameDictionary(database,
