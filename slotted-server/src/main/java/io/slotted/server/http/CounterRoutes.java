@@ -64,6 +64,10 @@ import java.util.function.Supplier;
 final class CounterRoutes {
     /** The most ids one read may ask for. */
     static final int MAX_IDS = HttpFrontEnd.MAX_IDS;
+    /** The route of one increment. */
+    static final String INCREMENT = "/v1/counters/{type}/{id}/increment";
+    /** The route of a batch of increments. */
+    static final String BATCH = "/v1/increments";
 
     private static final String DELTA_EXAMPLE = "{\"delta\": 5}";
     private static final Set<String> DELTA_FIELDS = Set.of("delta");
@@ -88,11 +92,11 @@ final class CounterRoutes {
     }
 
     void register(RoutesConfig routes) {
-        routes.post("/v1/counters/{type}/{id}/increment", this::increment);
+        routes.post(INCREMENT, this::increment);
         HttpFrontEnd.getAndHead(routes, "/v1/counters/{type}/{id}", this::read);
         routes.put("/v1/counters/{type}/{id}", this::set);
         HttpFrontEnd.getAndHead(routes, "/v1/counters/{type}", this::readMany);
-        routes.post("/v1/increments", this::applyBatch);
+        routes.post(BATCH, this::applyBatch);
     }
 
     private void increment(Context ctx) {

@@ -4,10 +4,12 @@ import io.javalin.Javalin;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Handler;
 import io.javalin.router.ParsedEndpoint;
+import io.micrometer.core.instrument.Gauge;
 import io.slotted.server.auth.GuardedAccess;
 import io.slotted.server.http.body.MessageFraming;
 import io.slotted.server.http.body.RequestBodies;
 import io.slotted.server.http.response.OpenApiDocument;
+import io.slotted.server.live.LiveSampler;
 import io.slotted.server.metrics.ServerMetrics;
 import io.slotted.server.names.CounterNaming;
 import io.slotted.server.store.AsyncCounters;
@@ -68,6 +70,9 @@ public final class HttpFrontEnd {
     private final CounterWork work;
     private final ReadinessProbe readiness;
     private final DoctorRoutes doctor;
+    private final LiveSampler live;
+    /** Jetty's server, once Javalin has made it: its connectors count the open connections. */
+    private volatile Server jetty;
 
     /**
      * Creates the front end, not yet listening.
@@ -91,7 +96,11 @@ public final class HttpFrontEnd {
         BucketRoutes buckets = new BucketRoutes(store.counters(), naming, new BearerAuth(access), work);
         HealthRoutes health = new HealthRoutes(readiness, tls, metrics, OpenApiDocument.load());
         this.doctor = new DoctorRoutes(store, new BearerAuth(access));
-        RequestMetrics requests = new RequestMetrics(metrics.registry());
+        this.live = LiveSampler.start(store.counters(), naming, metrics);
+        LiveRoutes page = new LiveRoutes(live, new BearerAuth(access));
+        RequestMetrics requests = new RequestMetrics(metrics);
+        Gauge.builder("slotted.http.connections", this, HttpFrontEnd::connections)
+                .description("Open HTTP connections").register(metrics.registry());
         this.app = Javalin.create(config -> {
             config.startup.showJavalinBanner = false;
             config.http.maxRequestSize = MAX_BODY_BYTES;
@@ -105,6 +114,7 @@ public final class HttpFrontEnd {
                         UriCompliance.Violation.AMBIGUOUS_PATH_SEPARATOR));
             });
             config.jetty.modifyServer(server -> {
+                jetty = server;
                 // Lets a stop wait for requests in flight instead of cutting them off.
                 server.insertHandler(new GracefulHandler());
                 server.setStopTimeout(STOP_TIMEOUT_MILLIS);
@@ -121,6 +131,7 @@ public final class HttpFrontEnd {
             buckets.register(config.routes);
             counters.register(config.routes);
             doctor.register(config.routes);
+            page.register(config.routes);
             health.register(config.routes);
         });
     }
@@ -198,6 +209,15 @@ public final class HttpFrontEnd {
         return routes;
     }
 
+    private int connections() {
+        Server server = jetty;
+        int open = 0;
+        for (Connector connector : server == null ? new Connector[0] : server.getConnectors()) {
+            open += connector.getConnectedEndPoints().size();
+        }
+        return open;
+    }
+
     /**
      * Probes readiness once, then starts listening.
      *
@@ -215,6 +235,7 @@ public final class HttpFrontEnd {
             readiness.close();
             work.close();
             doctor.close();
+            live.close();
             throw e;
         }
     }
@@ -235,6 +256,7 @@ public final class HttpFrontEnd {
         } finally {
             work.close();
             doctor.close();
+            live.close();
             readiness.close();
         }
     }

@@ -12,6 +12,8 @@ import io.slotted.server.http.error.HttpError;
 final class JsonResponse {
     /** The media type of every body the service writes but {@code /metrics}. */
     static final String CONTENT_TYPE = ContentType.JSON;
+    /** The request attribute that holds the {@link io.slotted.server.http.error.ErrorCode} answered. */
+    static final String ERROR_CODE = "slotted.error";
 
     private static final ObjectMapper MAPPER = JsonMapper.builder().build();
 
@@ -45,6 +47,7 @@ final class JsonResponse {
      * @param error the code and message
      */
     static void error(Context ctx, HttpError error) {
+        ctx.attribute(ERROR_CODE, error.code());
         send(ctx, error.code().status(), error.body());
     }
 

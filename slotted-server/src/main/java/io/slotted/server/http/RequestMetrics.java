@@ -4,6 +4,10 @@ import io.javalin.http.Context;
 import io.javalin.router.Endpoint;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import io.slotted.server.http.error.ErrorCode;
+import io.slotted.server.metrics.ErrorCounts;
+import io.slotted.server.metrics.ServerMetrics;
+import io.slotted.server.metrics.WriteLatency;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -20,13 +24,21 @@ import org.eclipse.jetty.http.HttpStatus;
  * or {@code unmatched}, never the path it was called with, which holds ids and names without
  * bound; and with its method folded to one of {@link #METHODS} or {@code other}, since HTTP lets a
  * client send any token as a method.
+ *
+ * <p>An error answer is also counted by its code in the service's {@link ErrorCounts}, and an
+ * increment or batch answered without one in its {@link WriteLatency}.
  */
 final class RequestMetrics {
     /** The methods tagged by name; any other is tagged {@code other}. */
     private static final Set<String> METHODS = Set.of("GET", "POST", "PUT", "DELETE", "HEAD", "OPTIONS",
             "PATCH");
 
+    /** The routes that write increments, whose answers are timed as writes. */
+    private static final Set<String> WRITES = Set.of(CounterRoutes.INCREMENT, CounterRoutes.BATCH);
+
     private final MeterRegistry registry;
+    private final WriteLatency writeLatency;
+    private final ErrorCounts errors;
     /**
      * The timers made so far, by their tags: registering looks the meter up by building its whole
      * identity, work a request need not repeat. The tags come from bounded sets, so this map is
@@ -34,8 +46,10 @@ final class RequestMetrics {
      */
     private final Map<Tags, Timer> timers = new ConcurrentHashMap<>();
 
-    RequestMetrics(MeterRegistry registry) {
-        this.registry = registry;
+    RequestMetrics(ServerMetrics metrics) {
+        this.registry = metrics.registry();
+        this.writeLatency = metrics.writeLatency();
+        this.errors = metrics.errors();
     }
 
     /**
@@ -46,8 +60,16 @@ final class RequestMetrics {
      */
     void record(Context ctx, Float millis) {
         int status = ctx.statusCode();
-        timers.computeIfAbsent(new Tags(route(ctx), method(ctx), status), this::timer)
-                .record((long) (millis * 1_000_000L), TimeUnit.NANOSECONDS);
+        String route = route(ctx);
+        long nanos = (long) (millis * 1_000_000L);
+        timers.computeIfAbsent(new Tags(route, method(ctx), status), this::timer)
+                .record(nanos, TimeUnit.NANOSECONDS);
+        ErrorCode error = ctx.attribute(JsonResponse.ERROR_CODE);
+        if (error != null) {
+            errors.count("http", error.code());
+        } else if (HttpStatus.isSuccess(status) && WRITES.contains(route)) {
+            writeLatency.record(nanos);
+        }
     }
 
     private Timer timer(Tags tags) {

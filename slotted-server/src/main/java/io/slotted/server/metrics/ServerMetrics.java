@@ -26,6 +26,8 @@ public final class ServerMetrics implements AutoCloseable {
 
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private final JvmGcMetrics gc = new JvmGcMetrics();
+    private final WriteLatency writeLatency = new WriteLatency();
+    private final ErrorCounts errors = new ErrorCounts(registry);
 
     /** Creates the registry and binds the JVM's meters to it. */
     public ServerMetrics() {
@@ -44,6 +46,24 @@ public final class ServerMetrics implements AutoCloseable {
      */
     public MeterRegistry registry() {
         return registry;
+    }
+
+    /**
+     * How long writes wait for their answer, which the front ends record.
+     *
+     * @return the latencies
+     */
+    public WriteLatency writeLatency() {
+        return writeLatency;
+    }
+
+    /**
+     * The error answers, which the front ends count.
+     *
+     * @return the counts
+     */
+    public ErrorCounts errors() {
+        return errors;
     }
 
     /**

@@ -83,7 +83,7 @@ public final class RespFrontEnd {
             ServerMetrics metrics, RespSettings settings, String version, ServerTls tls) {
         this.settings = settings;
         this.tls = tls == null ? null : nettyContext(tls);
-        this.metrics = new RespMetrics(metrics.registry());
+        this.metrics = new RespMetrics(metrics);
         this.commands = new RespCommands(counters, naming, access, this.metrics, version);
     }
 

@@ -151,7 +151,7 @@ public enum ErrorCode {
      *
      * @return the constant's name in lowercase, such as {@code bad_delta}
      */
-    String code() {
+    public String code() {
         return name().toLowerCase(Locale.ROOT);
     }
 
