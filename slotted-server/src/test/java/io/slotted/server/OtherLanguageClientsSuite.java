@@ -132,28 +132,10 @@ class OtherLanguageClientsSuite {
     private String table;
     private SlottedServer server;
 
-    /**
-     * Installs ioredis as {@code package-lock.json} pins it, once per checkout, when npm is there
-     * and {@code node_modules} is not: {@code mvn verify} then needs no step of its own. When it
-     * cannot, the ioredis tests fail saying how to install it.
-     */
+    /** Installs ioredis when it is missing; see {@link NodeClients}. */
     @BeforeAll
-    static void installNodeClients() throws IOException, InterruptedException {
-        synchronized (OtherLanguageClientsSuite.class) {
-            Path node = Path.of("src", "test", "node");
-            if (Files.isDirectory(node.resolve("node_modules").resolve("ioredis"))) {
-                return;
-            }
-            try {
-                Process npm = new ProcessBuilder("npm", "ci", "--no-audit", "--no-fund").directory(node.toFile())
-                        .redirectErrorStream(true).redirectOutput(Path.of("target", "npm-ci.log").toFile()).start();
-                if (!npm.waitFor(5, TimeUnit.MINUTES)) {
-                    npm.destroyForcibly();
-                }
-            } catch (IOException e) {
-                // No npm: the ioredis tests say how to install it.
-            }
-        }
+    static void installNodeClients() throws InterruptedException {
+        NodeClients.install();
     }
 
     @BeforeParameterizedClassInvocation

@@ -106,6 +106,10 @@
     $('updated').textContent = 'sampled at ' + report.at + ' · ' + report.mode + ' mode';
     drawCharts(s);
     fillTypes(report.types);
+    const read = $('types-read');
+    read.dataset.at = report.typesReadAt || '';
+    read.textContent = report.typesReadAt ? 'Read from the database at ' + report.typesReadAt.substring(11, 19)
+        + ' UTC; again every 5 seconds while this page is open.' : 'Reading from the database…';
     fillTop(report.top);
     fillErrors(report.errors);
     fillTotals(report.totals);
@@ -220,6 +224,7 @@
       const div = document.createElement('div');
       div.className = 'top';
       div.dataset.type = top.recordType;
+      div.dataset.from = top.from;
       const h3 = document.createElement('h3');
       h3.textContent = (top.name === null ? 'type ' + top.recordType : top.name) + ' since '
           + top.from.substring(11, 16) + ' UTC';
