@@ -43,7 +43,25 @@ public interface CounterAdmin {
      *     distinct ids, or fails (the database's message is kept); nothing changes
      * @throws SlottedException if the database fails
      */
-    RecountReport recount(int recordType, String sourceQuery, boolean fix);
+    default RecountReport recount(int recordType, String sourceQuery, boolean fix) {
+        return recount(recordType, sourceQuery, fix, Progress.NONE);
+    }
+
+    /**
+     * As {@link #recount(int, String, boolean)}, followed by {@code progress}, which may stop it:
+     * while it reads, nothing has changed; while it repairs, between batches of repairs, each one
+     * transaction.
+     *
+     * @param recordType the counter type
+     * @param sourceQuery a query whose rows are {@code (record_id, count)}, integers, one per id
+     * @param fix true to repair the differences, false only to report them
+     * @param progress what follows the steps and may ask it to stop
+     * @return what was checked, found and fixed
+     * @throws IllegalArgumentException as {@link #recount(int, String, boolean)} does
+     * @throws StoppedException if {@code progress} asked it to stop; the repairs committed stay
+     * @throws SlottedException if the database fails
+     */
+    RecountReport recount(int recordType, String sourceQuery, boolean fix, Progress progress);
 
     /**
      * Moves a counter type onto a new number of slots while increments continue, for every
@@ -59,7 +77,24 @@ public interface CounterAdmin {
      * @throws IllegalArgumentException if {@code slots} is out of range
      * @throws SlottedException if the database fails; rows moved stay moved, and it may be run again
      */
-    long shrink(int recordType, int slots);
+    default long shrink(int recordType, int slots) {
+        return shrink(recordType, slots, Progress.NONE);
+    }
+
+    /**
+     * As {@link #shrink(int, int)}, followed by {@code progress}, which may stop it between the
+     * transactions that move rows. Stopped, the type is on the new slot count all the same and
+     * every read stays exact; the rows not yet moved are moved by the next shrink.
+     *
+     * @param recordType the counter type
+     * @param slots from 1 to {@link SlottedCountersBuilder#MAX_SLOTS}
+     * @param progress what follows the steps and may ask it to stop
+     * @return how many slot rows were moved
+     * @throws IllegalArgumentException if {@code slots} is out of range
+     * @throws StoppedException if {@code progress} asked it to stop; rows moved stay moved
+     * @throws SlottedException if the database fails; rows moved stay moved, and it may be run again
+     */
+    long shrink(int recordType, int slots, Progress progress);
 
     /**
      * Reads the type registry, which every process using this database follows: each counter type

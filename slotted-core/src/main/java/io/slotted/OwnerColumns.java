@@ -26,7 +26,26 @@ public interface OwnerColumns {
      * @throws IllegalStateException if the type is already bound; nothing changes
      * @throws SlottedException if the database fails
      */
-    AdoptionReport adopt(int recordType, OwnerColumn owner, OwnerMode mode);
+    default AdoptionReport adopt(int recordType, OwnerColumn owner, OwnerMode mode) {
+        return adopt(recordType, owner, mode, Progress.NONE);
+    }
+
+    /**
+     * As {@link #adopt(int, OwnerColumn, OwnerMode)}, followed by {@code progress}: each check is
+     * one statement over the owner table, which the database runs whole, and a stop asked for
+     * before the binding is written binds nothing.
+     *
+     * @param recordType the counter type
+     * @param owner the owner table, its unique integer key column and its integer count column
+     * @param mode how the column is kept
+     * @param progress what follows the steps and may ask it to stop
+     * @return the column's type and headroom, and warnings
+     * @throws IllegalArgumentException as {@link #adopt(int, OwnerColumn, OwnerMode)} does
+     * @throws IllegalStateException if the type is already bound; nothing changes
+     * @throws StoppedException if {@code progress} asked it to stop; nothing changes
+     * @throws SlottedException if the database fails
+     */
+    AdoptionReport adopt(int recordType, OwnerColumn owner, OwnerMode mode, Progress progress);
 
     /**
      * Rolls everything a bound counter type holds in its slot rows into the owner column, then
@@ -40,7 +59,24 @@ public interface OwnerColumns {
      * @throws SlottedException if the database fails; the binding then stays and the release may
      *     be run again
      */
-    RollUpReport release(int recordType);
+    default RollUpReport release(int recordType) {
+        return release(recordType, Progress.NONE);
+    }
+
+    /**
+     * As {@link #release(int)}, followed by {@code progress}, which may stop it between the
+     * transactions that roll counters into the column. Stopped, the type stays bound, and the
+     * counters rolled up are in the column as a roll-up would have left them.
+     *
+     * @param recordType the bound counter type
+     * @param progress what follows the steps and may ask it to stop
+     * @return what the final roll-up did
+     * @throws IllegalStateException if the type is not bound; nothing changes
+     * @throws StoppedException if {@code progress} asked it to stop; the type stays bound
+     * @throws SlottedException if the database fails; the binding then stays and the release may
+     *     be run again
+     */
+    RollUpReport release(int recordType, Progress progress);
 
     /**
      * Rolls up every bound counter type now, waiting for a roll-up another process is running to

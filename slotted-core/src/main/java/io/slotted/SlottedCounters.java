@@ -64,7 +64,22 @@ public interface SlottedCounters extends AutoCloseable {
      * @throws SchemaException if an existing table lacks a needed column or the unique key
      * @throws DatabaseUnavailableException if the database cannot be reached
      */
-    MigrationReport migrate();
+    default MigrationReport migrate() {
+        return migrate(Progress.NONE);
+    }
+
+    /**
+     * As {@link #migrate()}, followed by {@code progress}, one table after another; a stop asked
+     * for is kept between tables, since each change is one statement the database makes whole.
+     *
+     * @param progress what follows the steps and may ask it to stop
+     * @return what was created, converted or found, and what to look at
+     * @throws SchemaException if an existing table cannot be used
+     * @throws StoppedException if {@code progress} asked it to stop; the tables made stay
+     * @throws SlottedException if the database fails
+     */
+    MigrationReport migrate(Progress progress);
+
 
     /**
      * Adds {@code delta} to a counter and returns once the change is durable and visible to every

@@ -2,12 +2,14 @@ package io.slotted.internal;
 
 import io.slotted.CounterAdmin;
 import io.slotted.CounterArguments;
+import io.slotted.Progress;
 import io.slotted.RecountReport;
 import io.slotted.RegisteredType;
 import io.slotted.SlottedCountersBuilder;
 import io.slotted.internal.admin.CounterSetter;
 import io.slotted.internal.admin.Recount;
 import io.slotted.internal.admin.SlotShrinker;
+import io.slotted.internal.progress.Steps;
 import io.slotted.internal.registry.RegisteredTypes;
 import io.slotted.internal.sql.CounterKey;
 import java.util.List;
@@ -37,26 +39,28 @@ final class DefaultCounterAdmin implements CounterAdmin {
     }
 
     @Override
-    public RecountReport recount(int recordType, String sourceQuery, boolean fix) {
+    public RecountReport recount(int recordType, String sourceQuery, boolean fix, Progress progress) {
         Objects.requireNonNull(sourceQuery, "sourceQuery must not be null");
+        Objects.requireNonNull(progress, "progress must not be null");
         CounterArguments.checkRecordType(recordType);
         if (sourceQuery.isBlank()) {
             throw new IllegalArgumentException("sourceQuery must be a query returning (record_id,"
                     + " count) rows, but was blank");
         }
         checkOpen.run();
-        return recount.recount(recordType, sourceQuery, fix);
+        return recount.recount(recordType, sourceQuery, fix, new Steps(progress));
     }
 
     @Override
-    public long shrink(int recordType, int slots) {
+    public long shrink(int recordType, int slots, Progress progress) {
+        Objects.requireNonNull(progress, "progress must not be null");
         CounterArguments.checkRecordType(recordType);
         if (slots < 1 || slots > SlottedCountersBuilder.MAX_SLOTS) {
             throw new IllegalArgumentException("slots must be between 1 and "
                     + SlottedCountersBuilder.MAX_SLOTS + ", but was " + slots);
         }
         checkOpen.run();
-        return shrinker.shrink(recordType, slots);
+        return shrinker.shrink(recordType, slots, new Steps(progress));
     }
 
     @Override

@@ -5,8 +5,10 @@ import io.slotted.CounterArguments;
 import io.slotted.OwnerColumn;
 import io.slotted.OwnerColumns;
 import io.slotted.OwnerMode;
+import io.slotted.Progress;
 import io.slotted.RollUpReport;
 import io.slotted.internal.owner.Adoption;
+import io.slotted.internal.progress.Steps;
 import io.slotted.internal.rollup.Roller;
 import java.util.Objects;
 
@@ -23,19 +25,21 @@ final class DefaultOwnerColumns implements OwnerColumns {
     }
 
     @Override
-    public AdoptionReport adopt(int recordType, OwnerColumn owner, OwnerMode mode) {
+    public AdoptionReport adopt(int recordType, OwnerColumn owner, OwnerMode mode, Progress progress) {
         Objects.requireNonNull(owner, "owner must not be null");
         Objects.requireNonNull(mode, "mode must not be null");
+        Objects.requireNonNull(progress, "progress must not be null");
         CounterArguments.checkRecordType(recordType);
         checkOpen.run();
-        return adoption.adopt(recordType, owner, mode);
+        return adoption.adopt(recordType, owner, mode, new Steps(progress));
     }
 
     @Override
-    public RollUpReport release(int recordType) {
+    public RollUpReport release(int recordType, Progress progress) {
+        Objects.requireNonNull(progress, "progress must not be null");
         CounterArguments.checkRecordType(recordType);
         checkOpen.run();
-        return roller.release(recordType);
+        return roller.release(recordType, new Steps(progress));
     }
 
     @Override

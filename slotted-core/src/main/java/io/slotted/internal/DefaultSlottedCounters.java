@@ -5,6 +5,7 @@ import io.slotted.CounterArguments;
 import io.slotted.CounterNames;
 import io.slotted.Increment;
 import io.slotted.MigrationReport;
+import io.slotted.Progress;
 import io.slotted.OwnerColumns;
 import io.slotted.SlottedConfig;
 import io.slotted.SlottedCounters;
@@ -26,6 +27,7 @@ import io.slotted.internal.owner.Adoption;
 import io.slotted.internal.read.BucketReader;
 import io.slotted.internal.read.CounterReader;
 import io.slotted.internal.names.NameDictionary;
+import io.slotted.internal.progress.Steps;
 import io.slotted.internal.registry.RegisteredTypes;
 import io.slotted.internal.registry.TypeRegistry;
 import io.slotted.internal.rollup.Roller;
@@ -110,9 +112,10 @@ public final class DefaultSlottedCounters implements SlottedCounters {
     }
 
     @Override
-    public MigrationReport migrate() {
+    public MigrationReport migrate(Progress progress) {
+        Objects.requireNonNull(progress, "progress must not be null");
         MigrationReport report = retrier.write("migrate table " + database.table(), (connection, dialect) ->
-                SchemaMigrator.migrate(connection, dialect, database.table()));
+                SchemaMigrator.migrate(connection, dialect, database.table(), new Steps(progress)));
         registry.invalidate(); // the registry table may have just been made
         return report;
     }

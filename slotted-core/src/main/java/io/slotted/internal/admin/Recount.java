@@ -8,6 +8,7 @@ import io.slotted.internal.dialect.Failure;
 import io.slotted.internal.jdbc.Database;
 import io.slotted.internal.jdbc.Retrier;
 import io.slotted.internal.jdbc.Transactions;
+import io.slotted.internal.progress.Steps;
 import io.slotted.internal.dialect.statements.OwnerStatements;
 import io.slotted.internal.registry.Registration;
 import io.slotted.internal.registry.TypeRegistry;
@@ -27,6 +28,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
 
 /**
  * Compares a counter type with a source of truth and repairs the differences.
@@ -75,15 +78,17 @@ public final class Recount {
      * @param recordType the type
      * @param sourceQuery rows of (record id, count)
      * @param fix whether to repair
+     * @param steps what follows it, and may stop it while it reads or between batches of repairs
      * @return the report
      */
-    public RecountReport recount(int recordType, String sourceQuery, boolean fix) {
-        Snapshot first = snapshot(recordType, sourceQuery);
+    public RecountReport recount(int recordType, String sourceQuery, boolean fix, Steps steps) {
+        Snapshot first = snapshot(recordType, sourceQuery, steps, "");
         if (!fix) {
             return report(recordType, first, 0, 0);
         }
+        steps.begin("waiting a second for increments in flight", -1, "seconds");
         pause();
-        Snapshot second = snapshot(recordType, sourceQuery);
+        Snapshot second = snapshot(recordType, sourceQuery, steps, " again");
         List<Increment> repairs = new ArrayList<>();
         long unsettled = 0;
         for (RecountReport.Difference now : second.differing().values()) {
@@ -94,8 +99,14 @@ public final class Recount {
                 unsettled++;
             }
         }
+        steps.begin("repairing", repairs.size(), "counters");
         for (int from = 0; from < repairs.size(); from += FIX_BATCH) {
+            int done = from;
+            steps.stopIfAsked(() -> "stopped after repairing " + done + " of the " + repairs.size()
+                    + " counters of record_type " + recordType + " that differ from the source; the others"
+                    + " are as they were: run the recount with fix again to repair them");
             writer.correct(repairs.subList(from, Math.min(repairs.size(), from + FIX_BATCH)));
+            steps.advance(Math.min(repairs.size(), from + FIX_BATCH));
         }
         return report(recordType, second, repairs.size(), unsettled);
     }
@@ -130,14 +141,17 @@ public final class Recount {
     private record Snapshot(long checked, Map<Long, RecountReport.Difference> differing) {
     }
 
-    private Snapshot snapshot(int recordType, String sourceQuery) {
+    private Snapshot snapshot(int recordType, String sourceQuery, Steps steps, String again) {
+        Supplier<String> nothingChanged = () -> "stopped while reading record_type " + recordType
+                + " and its source; nothing was changed";
         return retrier.read("recount record_type " + recordType, (connection, dialect) -> {
             Optional<Registration> folds = registry.registration(connection, recordType)
                     .filter(Registration::folds);
             return Transactions.inSnapshot(connection, dialect, () -> {
                 Map<Long, Long> expected;
                 try {
-                    expected = source(connection, sourceQuery);
+                    steps.begin("reading the source" + again, -1, "rows");
+                    expected = source(connection, sourceQuery, steps, nothingChanged);
                 } catch (SQLException e) {
                     if (dialect.classify(e) == Failure.CONNECTION) {
                         throw e;
@@ -145,7 +159,8 @@ public final class Recount {
                     throw new IllegalArgumentException("the source query failed: " + e.getMessage()
                             + " [SQLState " + e.getSQLState() + "]; nothing was changed", e);
                 }
-                return compare(expected, counters(connection, recordType, folds));
+                steps.begin("reading the counters" + again, -1, "rows");
+                return compare(expected, counters(connection, recordType, folds, steps, nothingChanged));
             });
         });
     }
@@ -165,7 +180,8 @@ public final class Recount {
     }
 
     /** Runs the source query: rows of two integer columns, one row per id. */
-    private static Map<Long, Long> source(Connection connection, String sourceQuery) throws SQLException {
+    private static Map<Long, Long> source(Connection connection, String sourceQuery, Steps steps,
+            Supplier<String> stopped) throws SQLException {
         Map<Long, Long> expected = new HashMap<>();
         try (PreparedStatement select = connection.prepareStatement(sourceQuery);
                 ResultSet rows = select.executeQuery()) {
@@ -181,6 +197,7 @@ public final class Recount {
                     throw new IllegalArgumentException("the source query returned record id " + id
                             + " more than once; group it by id (GROUP BY); nothing was changed");
                 }
+                steps.rowRead(expected.size(), stopped);
             }
         }
         return expected;
@@ -202,24 +219,26 @@ public final class Recount {
 
     /** Every counter of the type with a non-zero total, column included for a fold-mode type. */
     private Map<Long, Long> counters(Connection connection, int recordType,
-            Optional<Registration> folds) throws SQLException {
+            Optional<Registration> folds, Steps steps, Supplier<String> stopped) throws SQLException {
         Map<Long, Long> totals = new HashMap<>();
+        AtomicLong rows = new AtomicLong();
         try (PreparedStatement select = connection.prepareStatement(
                 database.slotStatements().totalsOfType())) {
             select.setInt(1, recordType);
-            addAll(select, totals);
+            addAll(select, totals, () -> steps.rowRead(rows.incrementAndGet(), stopped));
         }
         if (folds.isPresent()) {
             OwnerStatements owner = database.ownerStatements(folds.get().owner());
             try (PreparedStatement select = connection.prepareStatement(owner.nonZeroSql())) {
-                addAll(select, totals);
+                addAll(select, totals, () -> steps.rowRead(rows.incrementAndGet(), stopped));
             }
         }
         totals.values().removeIf(total -> total == 0);
         return totals;
     }
 
-    private static void addAll(PreparedStatement select, Map<Long, Long> totals) throws SQLException {
+    private static void addAll(PreparedStatement select, Map<Long, Long> totals, Runnable rowRead)
+            throws SQLException {
         try (ResultSet rows = select.executeQuery()) {
             while (rows.next()) {
                 long id = rows.getLong(1);
@@ -233,6 +252,7 @@ public final class Recount {
                             + " compare it");
                 }
                 totals.merge(id, add, Math::addExact);
+                rowRead.run();
             }
         }
     }

@@ -7,6 +7,7 @@ import io.slotted.internal.dialect.SlotRow;
 import io.slotted.internal.jdbc.Database;
 import io.slotted.internal.jdbc.Retrier;
 import io.slotted.internal.jdbc.Transactions;
+import io.slotted.internal.progress.Steps;
 import io.slotted.internal.registry.Registration;
 import io.slotted.internal.registry.TypeRegistry;
 import io.slotted.internal.sql.CounterKey;
@@ -63,19 +64,24 @@ public final class SlotShrinker {
      *
      * @param recordType the type
      * @param slots the new slot count, already checked
+     * @param steps what follows it, and may stop it between the transactions that move rows
      * @return how many slot rows were moved
      */
-    public long shrink(int recordType, int slots) {
+    public long shrink(int recordType, int slots, Steps steps) {
+        steps.begin("recording " + slots + " slots for record_type " + recordType, -1, "statements");
         record(recordType, slots);
         long started = ticker.read();
         long moved = 0;
+        steps.begin("finding the counters with rows beyond slot " + (slots - 1), -1, "statements");
         while (true) {
-            long now = moveOnce(recordType, slots);
+            long now = moveOnce(recordType, slots, steps, moved);
             moved += now;
             long waited = ticker.read() - started;
             if (now == 0 && waited > TypeRegistry.GRACE.toNanos()) {
                 return moved;
             }
+            long rowsMoved = moved;
+            steps.stopIfAsked(() -> stopped(recordType, slots, rowsMoved));
             if (waited > TypeRegistry.GRACE.plus(PATIENCE).toNanos()) {
                 throw new SlottedException("rows keep arriving in slots " + slots + " and above of"
                         + " record_type " + recordType + " after " + moved + " were moved: a process"
@@ -102,12 +108,24 @@ public final class SlotShrinker {
         registry.invalidate();
     }
 
+    private static String stopped(int recordType, int slots, long moved) {
+        return "stopped after moving " + moved + " slot rows; record_type " + recordType + " is written to "
+                + slots + " slots from now on and every read stays exact: run the shrink again to move"
+                + " the rows left beyond them";
+    }
+
     /** One pass over the rows beyond the count; returns how many were moved. */
-    private long moveOnce(int recordType, int slots) {
+    private long moveOnce(int recordType, int slots, Steps steps, long movedBefore) {
         List<Long> ids = retrier.read("find slot rows of record_type " + recordType + " beyond slot "
                 + (slots - 1), (connection, dialect) -> SlotRows.ids(connection, database.slotStatements(), recordType, slots));
+        if (ids.isEmpty()) {
+            return 0;
+        }
+        steps.begin("moving rows beyond slot " + (slots - 1) + " onto " + slots + " slots", ids.size(), "counters");
         long moved = 0;
         for (int from = 0; from < ids.size(); from += CHUNK) {
+            long rowsMoved = movedBefore + moved;
+            steps.stopIfAsked(() -> stopped(recordType, slots, rowsMoved));
             List<Long> chunk = ids.subList(from, Math.min(ids.size(), from + CHUNK));
             moved += retrier.write("move " + chunk.size() + " counters of record_type " + recordType
                     + " onto " + slots + " slots", (connection, dialect) ->
@@ -131,7 +149,9 @@ public final class SlotShrinker {
                         connection.commit();
                         return rows;
                     }));
+            steps.advance(Math.min(ids.size(), from + CHUNK));
         }
+        steps.begin("waiting until no process writes beyond slot " + (slots - 1), -1, "statements");
         return moved;
     }
 

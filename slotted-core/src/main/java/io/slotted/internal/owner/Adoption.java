@@ -8,6 +8,7 @@ import io.slotted.OwnerMode;
 import io.slotted.internal.jdbc.Database;
 import io.slotted.internal.jdbc.Retrier;
 import io.slotted.internal.jdbc.Transactions;
+import io.slotted.internal.progress.Steps;
 import io.slotted.internal.registry.Registration;
 import io.slotted.internal.registry.TypeRegistry;
 import io.slotted.internal.sql.SlotRange;
@@ -60,17 +61,20 @@ public final class Adoption {
      * @param recordType the counter type
      * @param owner the owner column
      * @param mode how the column is kept
+     * @param steps what follows it: each check is one statement the database runs whole, and a stop
+     *     asked for before the binding is written binds nothing
      * @return the column's type and headroom
      * @throws IllegalArgumentException if the owner column cannot be bound as asked
      * @throws IllegalStateException if the type is already bound
      */
-    public AdoptionReport adopt(int recordType, OwnerColumn owner, OwnerMode mode) {
+    public AdoptionReport adopt(int recordType, OwnerColumn owner, OwnerMode mode, Steps steps) {
         AdoptionReport report = retrier.write("bind record_type " + recordType + " to " + owner,
                 (connection, dialect) -> {
+                    steps.begin("checking the column " + owner, -1, "statements");
                     ColumnRange type = OwnerShape.check(connection, dialect, owner);
                     ColumnRange range = mode == OwnerMode.FOLD ? type.folded() : type;
                     return Transactions.inTransaction(connection, () -> {
-                        AdoptionReport done = bind(connection, recordType, owner, mode, range);
+                        AdoptionReport done = bind(connection, recordType, owner, mode, range, steps);
                         connection.commit();
                         return done;
                     });
@@ -80,7 +84,7 @@ public final class Adoption {
     }
 
     private AdoptionReport bind(Connection connection, int recordType, OwnerColumn owner,
-            OwnerMode mode, ColumnRange range) throws SQLException {
+            OwnerMode mode, ColumnRange range, Steps steps) throws SQLException {
         Optional<Registration> existing = registry.lock(connection, recordType, false);
         if (existing.isPresent() && existing.get().bound()) {
             Registration bound = existing.get();
@@ -97,11 +101,14 @@ public final class Adoption {
                     + " copy mode; nothing was changed");
         }
         OwnerStatements table = database.ownerStatements(owner);
+        steps.begin(mode == OwnerMode.FOLD ? "looking for counters both " + owner.table() + " and the slots hold"
+                : "looking for rows of " + owner.table() + " the slots do not add up to", -1, "statements");
         long clashes = count(connection, mode == OwnerMode.FOLD ? table.foldClashSql() : table.copyClashSql(),
                 recordType);
         if (clashes > 0) {
             throw new IllegalArgumentException(clashMessage(recordType, owner, mode, clashes));
         }
+        steps.begin("reading the smallest and largest " + owner.countColumn(), -1, "statements");
         long[] minMax = minMax(connection, table);
         if (!range.holds(minMax[0]) || !range.holds(minMax[1])) {
             throw new IllegalArgumentException("column " + owner + " holds values from " + minMax[0]
@@ -109,6 +116,9 @@ public final class Adoption {
                     + range.describe() + ": a fold-mode total adds the slots to it and must stay a"
                     + " signed 64-bit integer. Bring those rows into range first; nothing was changed");
         }
+        steps.stopIfAsked(() -> "stopped before binding record_type " + recordType + " to " + owner
+                + "; nothing was changed");
+        steps.begin("recording the binding", -1, "statements");
         long largest = Math.max(minMax[1], 0);
         long now = clock.millis();
         int slots = existing.map(Registration::slots).orElse(0);

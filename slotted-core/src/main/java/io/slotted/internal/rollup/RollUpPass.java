@@ -4,6 +4,7 @@ import io.slotted.CounterOverflowException;
 import io.slotted.RollUpReport;
 import io.slotted.internal.jdbc.Database;
 import io.slotted.internal.jdbc.Retrier;
+import io.slotted.internal.progress.Steps;
 import io.slotted.internal.jdbc.Transactions;
 import io.slotted.internal.owner.ColumnRange;
 import io.slotted.internal.dialect.statements.OwnerStatements;
@@ -73,18 +74,27 @@ final class RollUpPass {
      * @param range what the column can hold
      * @param update how the column's new value is made
      * @param warm where the counters visited are recorded
+     * @param steps what follows it, and may stop it between chunks
      * @return what was rolled up
      */
-    RollUpReport fold(Registration registration, ColumnRange range, ColumnUpdate update, WarmCounters warm) {
+    RollUpReport fold(Registration registration, ColumnRange range, ColumnUpdate update, WarmCounters warm,
+            Steps steps) {
         int type = registration.recordType();
         OwnerStatements owner = database.ownerStatements(registration.owner());
+        steps.begin("finding the counters to roll up", -1, "statements");
         List<Long> ids = retrier.read("list the changed counters of record_type " + type,
                 (connection, dialect) -> update.counters(connection, database.slotStatements(), type));
         warm.add(ids);
+        steps.begin("rolling counters up into " + registration.owner(), ids.size(), "counters");
         RollUpReport total = new RollUpReport(1, 0, 0, List.of());
         for (int from = 0; from < ids.size(); from += CHUNK) {
+            int done = from;
+            steps.stopIfAsked(() -> "stopped after rolling " + done + " of " + ids.size() + " counters of"
+                    + " record_type " + type + " into " + registration.owner() + ", as a roll-up does; the type"
+                    + " stays bound: run the release again to finish");
             List<Long> chunk = ids.subList(from, Math.min(ids.size(), from + CHUNK));
             total = total.plus(foldChunk(owner, type, chunk, range, update));
+            steps.advance(Math.min(ids.size(), from + CHUNK));
         }
         return total;
     }

@@ -10,6 +10,7 @@ import io.slotted.internal.dialect.Failure;
 import io.slotted.internal.jdbc.Database;
 import io.slotted.internal.jdbc.Retrier;
 import io.slotted.internal.jdbc.Transactions;
+import io.slotted.internal.progress.Steps;
 import io.slotted.internal.owner.ColumnRange;
 import io.slotted.internal.owner.OwnerShape;
 import io.slotted.internal.registry.Registration;
@@ -127,10 +128,12 @@ public final class Roller implements AutoCloseable {
      * Rolls everything of a type into its owner column and unbinds it.
      *
      * @param recordType the bound type
+     * @param steps what follows it, and may stop it between the transactions that roll counters up;
+     *     stopped, the type stays bound
      * @return what the final roll-up did
      * @throws IllegalStateException if the type is not bound
      */
-    public RollUpReport release(int recordType) {
+    public RollUpReport release(int recordType, Steps steps) {
         RollUpReport report = retrier.write("release record_type " + recordType, (lock, dialect) ->
                 Transactions.inTransaction(lock, () -> {
                     Registration bound = registry.lock(lock, recordType, false)
@@ -138,7 +141,11 @@ public final class Roller implements AutoCloseable {
                             .orElseThrow(() -> new IllegalStateException("counter type " + recordType
                                     + " is not bound to an owner column, so there is nothing to release;"
                                     + " nothing was changed"));
-                    RollUpReport folded = foldAll(bound);
+                    RollUpReport folded = foldAll(bound, steps);
+                    steps.stopIfAsked(() -> "stopped after rolling every counter of record_type " + recordType
+                            + " into " + bound.owner() + "; the type stays bound: run the release again to"
+                            + " unbind it");
+                    steps.begin("deleting the slot rows left at 0, and unbinding", -1, "statements");
                     long swept = sweep.sweepAll(recordType);
                     LOG.debug("release of record_type {} deleted {} slot rows at 0", recordType, swept);
                     if (bound.slots() > 0 || bound.limits().bounded()) {
@@ -155,11 +162,11 @@ public final class Roller implements AutoCloseable {
     }
 
     /** Everything in the slots into the column, whatever the mode. */
-    private RollUpReport foldAll(Registration bound) {
+    private RollUpReport foldAll(Registration bound, Steps steps) {
         boolean folds = bound.mode() == OwnerMode.FOLD;
         ColumnRange range = folds ? range(bound.owner()).folded() : range(bound.owner());
         return pass.fold(bound, range, folds ? ColumnUpdate.ADD : ColumnUpdate.REPLACE,
-                sweep.warm(bound.recordType()));
+                sweep.warm(bound.recordType()), steps);
     }
 
     private void tick() {
@@ -226,7 +233,7 @@ public final class Roller implements AutoCloseable {
     /** A fold-mode roll-up, then part of the sweep of cold counters' rows at 0. */
     private RollUpReport fold(Registration bound, ColumnRange range) {
         int type = bound.recordType();
-        RollUpReport report = pass.fold(bound, range.folded(), ColumnUpdate.ADD, sweep.warm(type));
+        RollUpReport report = pass.fold(bound, range.folded(), ColumnUpdate.ADD, sweep.warm(type), Steps.none());
         long swept = sweep.sweepSome(type);
         if (swept > 0) {
             LOG.debug("deleted {} slot rows at 0 of cold counters of record_type {}", swept, type);

@@ -3,6 +3,7 @@ package io.slotted.internal.schema;
 import io.slotted.MigrationReport;
 import io.slotted.SchemaException;
 import io.slotted.internal.dialect.Dialect;
+import io.slotted.internal.progress.Steps;
 import io.slotted.internal.sql.TableName;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -42,6 +43,8 @@ public final class SchemaMigrator {
     public static final String BUCKETS_SUFFIX = "_buckets";
     /** The name dictionary's name is the counter table's plus this. */
     public static final String NAMES_SUFFIX = "_names";
+    /** The counter table and its five companions. */
+    private static final int TABLES = 6;
 
     private SchemaMigrator() {
     }
@@ -52,14 +55,16 @@ public final class SchemaMigrator {
      * @param connection an open connection
      * @param dialect the database's dialect
      * @param table the counter table
+     * @param steps what follows it, one table after another, and may stop it between tables
      * @return what was done and what to look at
      * @throws SQLException if the database fails
      * @throws SchemaException if an existing table cannot be used
      */
-    public static MigrationReport migrate(Connection connection, Dialect dialect, TableName table)
+    public static MigrationReport migrate(Connection connection, Dialect dialect, TableName table, Steps steps)
             throws SQLException {
         List<String> warnings = new ArrayList<>(dialect.settingsWarnings(connection));
         List<String> actions = new ArrayList<>();
+        steps.begin("creating or checking " + table + " and its companion tables", TABLES, "tables");
         Optional<TableShape> existing = TableShape.read(connection, dialect, table);
         if (existing.isEmpty()) {
             run(connection, dialect.createTableSql(table));
@@ -67,12 +72,28 @@ public final class SchemaMigrator {
         } else {
             warnings.addAll(check(existing.get(), table));
         }
-        ledger(connection, dialect, table.withSuffix(LEDGER_SUFFIX)).ifPresent(actions::add);
-        keys(connection, dialect, table.withSuffix(KEYS_SUFFIX)).ifPresent(actions::add);
-        registry(connection, dialect, table.withSuffix(REGISTRY_SUFFIX)).ifPresent(actions::add);
-        buckets(connection, dialect, table.withSuffix(BUCKETS_SUFFIX)).ifPresent(actions::add);
-        names(connection, dialect, table.withSuffix(NAMES_SUFFIX)).ifPresent(actions::add);
+        List<Companion> companions = List.of(
+                () -> ledger(connection, dialect, table.withSuffix(LEDGER_SUFFIX)),
+                () -> keys(connection, dialect, table.withSuffix(KEYS_SUFFIX)),
+                () -> registry(connection, dialect, table.withSuffix(REGISTRY_SUFFIX)),
+                () -> buckets(connection, dialect, table.withSuffix(BUCKETS_SUFFIX)),
+                () -> names(connection, dialect, table.withSuffix(NAMES_SUFFIX)));
+        for (int done = 1; done < TABLES; done++) {
+            steps.advance(done);
+            int tables = done;
+            steps.stopIfAsked(() -> "stopped after " + tables + " of " + TABLES + " tables (" + (actions.isEmpty()
+                    ? "nothing needed doing" : String.join("; ", actions)) + "); each change is whole:"
+                    + " run the migration again to finish");
+            companions.get(done - 1).migrate().ifPresent(actions::add);
+        }
+        steps.advance(TABLES);
         return new MigrationReport(table.toString(), existing.isEmpty(), actions, warnings);
+    }
+
+    /** Creates or upgrades one companion table; says what it did, if anything. */
+    @FunctionalInterface
+    private interface Companion {
+        Optional<String> migrate() throws SQLException;
     }
 
     /** Creates the flush ledger if it is missing. */

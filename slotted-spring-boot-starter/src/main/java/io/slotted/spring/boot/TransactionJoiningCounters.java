@@ -5,6 +5,7 @@ import io.slotted.CounterNames;
 import io.slotted.Increment;
 import io.slotted.MigrationReport;
 import io.slotted.OwnerColumns;
+import io.slotted.Progress;
 import io.slotted.SlottedConfig;
 import io.slotted.SlottedCounters;
 import io.slotted.SlottedStats;
@@ -69,6 +70,11 @@ final class TransactionJoiningCounters implements SlottedCounters {
     @Override
     public MigrationReport migrate() {
         return counters.migrate();
+    }
+
+    @Override
+    public MigrationReport migrate(Progress progress) {
+        return counters.migrate(progress);
     }
 
     @Override
