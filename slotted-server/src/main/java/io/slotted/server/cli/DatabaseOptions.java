@@ -2,6 +2,7 @@ package io.slotted.server.cli;
 
 import io.slotted.SlottedCounters;
 import io.slotted.SlottedException;
+import io.slotted.StoppedException;
 import io.slotted.server.config.CounterSettings;
 import io.slotted.server.config.DatabaseSettings;
 import io.slotted.server.store.DatabaseFailure;
@@ -75,6 +76,9 @@ public final class DatabaseOptions {
         try (PooledCounters store = open(counters, poolSize)) {
             try {
                 work.accept(store.counters());
+            } catch (StoppedException e) {
+                // Not a failure of the database: the message says how far the command got.
+                throw e;
             } catch (SlottedException e) {
                 throw store.explain(e);
             }

@@ -1,5 +1,7 @@
 package io.slotted.server.cli;
 
+import io.slotted.MigrationReport;
+import io.slotted.server.cli.progress.CommandProgress;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -18,7 +20,13 @@ final class MigrateCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        db.withCounters(2, counters -> spec.commandLine().getOut().println(counters.migrate().describe()));
+        db.withCounters(2, counters -> {
+            MigrationReport report;
+            try (CommandProgress progress = CommandProgress.start(spec.commandLine())) {
+                report = counters.migrate(progress);
+            }
+            spec.commandLine().getOut().println(report.describe());
+        });
         return 0;
     }
 }

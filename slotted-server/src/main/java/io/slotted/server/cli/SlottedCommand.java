@@ -1,5 +1,6 @@
 package io.slotted.server.cli;
 
+import io.slotted.StoppedException;
 import io.slotted.server.ServiceFailure;
 import io.slotted.server.cli.bucket.SeriesCommand;
 import io.slotted.server.cli.bucket.TopCommand;
@@ -31,8 +32,9 @@ import picocli.CommandLine;
  *
  * <p>Exit status: 0 on success; 2 on a usage error, with a one-line reason on standard error; 1 on a
  * runtime failure, with one line naming the cause, such as the database that could not be reached;
- * and {@value #FINDINGS} from a command that ran but found something left to fix ({@code recount}:
- * differences that remain).
+ * {@value #FINDINGS} from a command that ran but found something left to fix ({@code recount}:
+ * differences that remain); and {@value #STOPPED} from a command that walks a table when
+ * {@code Ctrl-C} stopped it, with a line saying how far it got.
  * This class is the one place that decides between 1 and 2: a picocli {@link ParameterException}
  * (a bad option) and an {@link IllegalArgumentException} (a setting the command or the library
  * refused) are usage errors; anything else is a runtime failure. Stack traces go to the debug log
@@ -51,6 +53,11 @@ public final class SlottedCommand implements Callable<Integer> {
     public static final int FAILURE = 1;
     /** Exit status of a command that ran and found something left to fix. */
     public static final int FINDINGS = 3;
+    /**
+     * Exit status of a command stopped by {@code Ctrl-C} at a point where nothing was left half
+     * done: 128 + SIGINT, as a shell reports an interrupted command.
+     */
+    public static final int STOPPED = 130;
 
     @Spec
     CommandSpec spec;
@@ -87,6 +94,9 @@ public final class SlottedCommand implements Callable<Integer> {
     private static int failure(Exception e, CommandLine command, ParseResult parsed) {
         if (e instanceof IllegalArgumentException) {
             return report(command, FailureMessage.own(e), USAGE);
+        }
+        if (e instanceof StoppedException) {
+            return report(command, e.getMessage(), STOPPED);
         }
         LoggerFactory.getLogger(SlottedCommand.class)
                 .debug("{} failed", command.getCommandSpec().qualifiedName(), e);

@@ -5,6 +5,7 @@ import io.slotted.OwnerColumn;
 import io.slotted.OwnerMode;
 import io.slotted.server.cli.DatabaseOptions;
 import io.slotted.server.cli.TypeNamesOption;
+import io.slotted.server.cli.progress.CommandProgress;
 import io.slotted.server.config.CounterType;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
@@ -67,8 +68,12 @@ public final class AdoptCommand implements Callable<Integer> {
         CounterType counterType = types.resolve(type);
         OwnerColumn column = OwnerColumn.parse(owner.strip());
         db.withCounters(2, counters -> {
-            counters.migrate();
-            print(counterType, counters.owners().adopt(counterType.recordType(), column, mode));
+            AdoptionReport report;
+            try (CommandProgress progress = CommandProgress.start(spec.commandLine())) {
+                counters.migrate(progress);
+                report = counters.owners().adopt(counterType.recordType(), column, mode, progress);
+            }
+            print(counterType, report);
         });
         return 0;
     }

@@ -5,6 +5,7 @@ import io.slotted.RecountReport;
 import io.slotted.server.cli.DatabaseOptions;
 import io.slotted.server.cli.SlottedCommand;
 import io.slotted.server.cli.TypeNamesOption;
+import io.slotted.server.cli.progress.CommandProgress;
 import io.slotted.server.config.CounterType;
 import java.io.PrintWriter;
 import java.util.ArrayList;
@@ -69,7 +70,10 @@ public final class RecountCommand implements Callable<Integer> {
         }
         CounterType counterType = types.resolve(type);
         AtomicReference<RecountReport> found = new AtomicReference<>();
-        db.withCounters(4, counters -> found.set(counters.admin().recount(counterType.recordType(), source, fix)));
+        try (CommandProgress progress = CommandProgress.start(spec.commandLine())) {
+            db.withCounters(4, counters -> found.set(counters.admin().recount(counterType.recordType(), source,
+                    fix, progress)));
+        }
         RecountReport report = found.get();
         print(counterType, report);
         return report.fixed() == report.differing() ? 0 : SlottedCommand.FINDINGS;

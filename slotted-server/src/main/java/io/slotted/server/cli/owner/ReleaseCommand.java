@@ -3,6 +3,7 @@ package io.slotted.server.cli.owner;
 import io.slotted.RollUpReport;
 import io.slotted.server.cli.DatabaseOptions;
 import io.slotted.server.cli.TypeNamesOption;
+import io.slotted.server.cli.progress.CommandProgress;
 import io.slotted.server.config.CounterType;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
@@ -36,7 +37,10 @@ public final class ReleaseCommand implements Callable<Integer> {
     public Integer call() {
         CounterType counterType = types.resolve(type);
         db.withCounters(2, counters -> {
-            RollUpReport report = counters.owners().release(counterType.recordType());
+            RollUpReport report;
+            try (CommandProgress progress = CommandProgress.start(spec.commandLine())) {
+                report = counters.owners().release(counterType.recordType(), progress);
+            }
             PrintWriter out = spec.commandLine().getOut();
             out.println("released " + counterType + ": the owner column holds its counts, and the"
                     + " application may update the column directly again");

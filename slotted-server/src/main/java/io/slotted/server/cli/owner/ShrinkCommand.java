@@ -2,6 +2,7 @@ package io.slotted.server.cli.owner;
 
 import io.slotted.server.cli.DatabaseOptions;
 import io.slotted.server.cli.TypeNamesOption;
+import io.slotted.server.cli.progress.CommandProgress;
 import io.slotted.server.config.CounterType;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -45,7 +46,10 @@ public final class ShrinkCommand implements Callable<Integer> {
         }
         CounterType counterType = types.resolve(type);
         db.withCounters(2, counters -> {
-            long moved = counters.admin().shrink(counterType.recordType(), slots);
+            long moved;
+            try (CommandProgress progress = CommandProgress.start(spec.commandLine())) {
+                moved = counters.admin().shrink(counterType.recordType(), slots, progress);
+            }
             spec.commandLine().getOut().println(counterType + " now has " + slots + " slot"
                     + (slots == 1 ? "" : "s") + " per counter: moved " + moved + " slot row"
                     + (moved == 1 ? "" : "s"));
