@@ -14,6 +14,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -214,9 +215,14 @@ public final class SlotRows {
     public static Map<Long, LockedSlots> lock(Connection connection, SlotStatements sql, int recordType,
             List<Long> ids, int fromSlot) throws SQLException {
         Map<Long, LockedSlots> locked = new LinkedHashMap<>();
+        if (ids.isEmpty()) {
+            return locked;
+        }
         try (PreparedStatement select = connection.prepareStatement(sql.lockFromSlot(ids.size()))) {
             int at = 1;
             select.setInt(at++, recordType);
+            select.setLong(at++, Collections.min(ids));
+            select.setLong(at++, Collections.max(ids));
             for (Long id : ids) {
                 select.setLong(at++, id);
             }

@@ -61,14 +61,19 @@ public class SlotStatements {
 
     /**
      * Reads and locks the slot rows of some counters of one type, in a slot or above, in key order.
-     * Binds the type, the {@code ids} ids and the lowest slot.
+     * Binds the type, the smallest and the largest id, the {@code ids} ids and the lowest slot.
+     *
+     * <p>The range repeats what the list says, for H2: it reads an {@code IN} list on the key's
+     * second column by scanning every row of the type (1 s for 500 ids among 1,000,000 counters,
+     * measured), where the range lets it seek (56 ms). MariaDB and PostgreSQL use the list.
      *
      * @param ids how many ids
      * @return the SQL text; rows of (record id, slot, count)
      */
     public String lockFromSlot(int ids) {
-        return "SELECT record_id, slot, count FROM " + counters + " WHERE record_type = ? AND record_id IN ("
-                + placeholders(ids) + ") AND slot >= ? ORDER BY record_id, slot FOR UPDATE";
+        return "SELECT record_id, slot, count FROM " + counters + " WHERE record_type = ?"
+                + " AND record_id BETWEEN ? AND ? AND record_id IN (" + placeholders(ids) + ") AND slot >= ?"
+                + " ORDER BY record_id, slot FOR UPDATE";
     }
 
     /**
