@@ -35,7 +35,10 @@ async function main() {
     page.on('response', (r) => { if (r.url().endsWith('/v1/live')) liveStatuses.push(r.status()); });
     // The browser logs the refusal of /v1/live without a token, which is the page working.
     page.on('console', (m) => {
-      if (m.type() === 'error' && !m.text().includes('status of 401')) consoleErrors.push(m.text());
+      // The doctor refused to a read token is logged too.
+      if (m.type() === 'error' && !m.text().includes('status of 401') && !m.text().includes('status of 403')) {
+        consoleErrors.push(m.text());
+      }
     });
     page.on('pageerror', (e) => consoleErrors.push(e.message));
 
@@ -69,6 +72,11 @@ async function main() {
       type: t.dataset.type, from: t.dataset.from,
       counters: Array.from(t.querySelectorAll('tbody tr')).filter((r) => r.dataset.id !== undefined)
         .map((r) => ({ id: r.dataset.id, count: r.dataset.count })) })));
+    // The doctor needs the admin scope, which a read token lacks: the page says so.
+    await page.click('#doctor-run');
+    await page.waitForFunction(() => document.getElementById('doctor').textContent.includes('answered'), null,
+      { timeout: 15000 });
+    const doctor = await page.textContent('#doctor');
     const screenshot = path.join(outDir, 'live-page-read.png');
     await page.screenshot({ path: screenshot, fullPage: true });
 
@@ -89,7 +97,7 @@ async function main() {
       notice: await plain.isVisible('noscript p') ? await plain.textContent('noscript p') : null,
       body: await plain.textContent('body'),
     };
-    print({ step: 'read', after, types, top, screenshot, phoneWidths, noScript, consoleErrors });
+    print({ step: 'read', after, types, top, doctor, screenshot, phoneWidths, noScript, consoleErrors });
   } finally {
     await browser.close();
     lines.close();

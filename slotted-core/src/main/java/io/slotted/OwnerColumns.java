@@ -64,9 +64,12 @@ public interface OwnerColumns {
     }
 
     /**
-     * As {@link #release(int)}, followed by {@code progress}, which may stop it between the
-     * transactions that roll counters into the column. Stopped, the type stays bound, and the
-     * counters rolled up are in the column as a roll-up would have left them.
+     * As {@link #release(int)}, followed by {@code progress}, which may stop it before the final
+     * roll-up begins and, for a type bound in {@link OwnerMode#FOLD} mode, between the transactions
+     * that roll counters into the column. Stopped, the type stays bound, and the counters rolled up
+     * are in the column as a roll-up would have left them. A type bound in {@link OwnerMode#COPY}
+     * mode rolls every counter up once it has begun: its reads come from the slots alone until it
+     * is unbound.
      *
      * @param recordType the bound counter type
      * @param progress what follows the steps and may ask it to stop

@@ -51,7 +51,7 @@ class ProgressSuite extends CounterTableTest {
         }
 
         String step() {
-            return steps.get(steps.size() - 1);
+            return steps.isEmpty() ? "" : steps.get(steps.size() - 1);
         }
 
         @Override
@@ -227,6 +227,37 @@ class ProgressSuite extends CounterTableTest {
         counters.owners().release(TYPE);
         assertThat(counters.admin().types()).isEmpty();
         assertThat(columns()).isEqualTo(expected);
+    }
+
+    @Test
+    void release_ofACopyModeType_rollsEveryCounterUpOnceBegun_sinceItsReadsComeFromTheSlots() throws Exception {
+        OwnerColumn owner = ownerTable();
+        SlottedCounters counters = migrated(SlottedCounters.builder(db.dataSource()).table(table));
+        counters.owners().adopt(TYPE, owner, OwnerMode.COPY);
+        Map<Long, Long> expected = fill(counters, 1);
+        Recorded progress = new Recorded(p -> p.step().startsWith("rolling counters up") && p.done > 0);
+
+        counters.owners().release(TYPE, progress);
+
+        assertThat(progress.step()).as("it went on past the stop it was asked for")
+                .isEqualTo("deleting the slot rows left at 0, and unbinding (-1 statements)");
+        assertThat(counters.admin().types()).isEmpty();
+        assertThat(columns()).isEqualTo(expected);
+    }
+
+    @Test
+    void release_ofACopyModeType_stoppedBeforeItsRollUp_changesNothing() throws Exception {
+        OwnerColumn owner = ownerTable();
+        SlottedCounters counters = migrated(SlottedCounters.builder(db.dataSource()).table(table));
+        counters.owners().adopt(TYPE, owner, OwnerMode.COPY);
+        Map<Long, Long> expected = fill(counters, 1);
+
+        assertThatThrownBy(() -> counters.owners().release(TYPE, new Recorded(p -> true)))
+                .isInstanceOf(StoppedException.class).hasMessageContaining("nothing was changed");
+
+        assertThat(counters.admin().types()).singleElement().satisfies(type -> assertThat(type.mode())
+                .contains(OwnerMode.COPY));
+        assertThat(totals(counters)).isEqualTo(expected);
     }
 
     @Test

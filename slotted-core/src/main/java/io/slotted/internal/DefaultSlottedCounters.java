@@ -114,10 +114,12 @@ public final class DefaultSlottedCounters implements SlottedCounters {
     @Override
     public MigrationReport migrate(Progress progress) {
         Objects.requireNonNull(progress, "progress must not be null");
-        MigrationReport report = retrier.write("migrate table " + database.table(), (connection, dialect) ->
-                SchemaMigrator.migrate(connection, dialect, database.table(), new Steps(progress)));
-        registry.invalidate(); // the registry table may have just been made
-        return report;
+        try {
+            return retrier.write("migrate table " + database.table(), (connection, dialect) ->
+                    SchemaMigrator.migrate(connection, dialect, database.table(), new Steps(progress)));
+        } finally {
+            registry.invalidate(); // the registry table may have just been made, even by a stopped migration
+        }
     }
 
     @Override

@@ -120,6 +120,8 @@ class LivePageBrowserTest {
             next.flush();
             JsonNode read = step(steps, node, "read");
             assertThat(read.path("consoleErrors")).as("errors in the browser's console").isEmpty();
+            assertThat(read.path("doctor").asText()).as("the doctor on demand, refused to a read token")
+                    .contains("The doctor answered 403").contains("admin");
             assertTypes(service, read.path("types"));
             assertTop(service, read.path("top"), acknowledged.get());
             assertThat(read.path("phoneWidths").path("page").asInt()).as("no sideways scrolling on a phone")

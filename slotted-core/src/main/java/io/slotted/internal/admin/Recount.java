@@ -200,6 +200,7 @@ public final class Recount {
                 steps.rowRead(expected.size(), stopped);
             }
         }
+        steps.advance(expected.size());
         return expected;
     }
 
@@ -233,6 +234,7 @@ public final class Recount {
                 addAll(select, totals, () -> steps.rowRead(rows.incrementAndGet(), stopped));
             }
         }
+        steps.advance(rows.get());
         totals.values().removeIf(total -> total == 0);
         return totals;
     }

@@ -128,8 +128,8 @@ public final class Roller implements AutoCloseable {
      * Rolls everything of a type into its owner column and unbinds it.
      *
      * @param recordType the bound type
-     * @param steps what follows it, and may stop it between the transactions that roll counters up;
-     *     stopped, the type stays bound
+     * @param steps what follows it, and may stop it before the roll-up and, for a fold-mode type,
+     *     between the transactions that roll counters up; stopped, the type stays bound
      * @return what the final roll-up did
      * @throws IllegalStateException if the type is not bound
      */
@@ -142,9 +142,6 @@ public final class Roller implements AutoCloseable {
                                     + " is not bound to an owner column, so there is nothing to release;"
                                     + " nothing was changed"));
                     RollUpReport folded = foldAll(bound, steps);
-                    steps.stopIfAsked(() -> "stopped after rolling every counter of record_type " + recordType
-                            + " into " + bound.owner() + "; the type stays bound: run the release again to"
-                            + " unbind it");
                     steps.begin("deleting the slot rows left at 0, and unbinding", -1, "statements");
                     long swept = sweep.sweepAll(recordType);
                     LOG.debug("release of record_type {} deleted {} slot rows at 0", recordType, swept);
@@ -161,12 +158,19 @@ public final class Roller implements AutoCloseable {
         return report;
     }
 
-    /** Everything in the slots into the column, whatever the mode. */
+    /**
+     * Everything in the slots into the column, whatever the mode. A fold-mode type may stop between
+     * chunks: a counter rolled up holds its total in the column, and reads add the column to the
+     * slots. A copy-mode type may not: its reads come from the slots alone, so until it is unbound a
+     * counter whose slots went into the column would read 0, and the next roll-up would copy that 0.
+     */
     private RollUpReport foldAll(Registration bound, Steps steps) {
         boolean folds = bound.mode() == OwnerMode.FOLD;
         ColumnRange range = folds ? range(bound.owner()).folded() : range(bound.owner());
+        steps.stopIfAsked(() -> "stopped before rolling record_type " + bound.recordType() + " into "
+                + bound.owner() + "; nothing was changed");
         return pass.fold(bound, range, folds ? ColumnUpdate.ADD : ColumnUpdate.REPLACE,
-                sweep.warm(bound.recordType()), steps);
+                sweep.warm(bound.recordType()), folds ? steps : steps.unstoppable());
     }
 
     private void tick() {

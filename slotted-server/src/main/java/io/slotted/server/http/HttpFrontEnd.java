@@ -96,7 +96,7 @@ public final class HttpFrontEnd {
         BucketRoutes buckets = new BucketRoutes(store.counters(), naming, new BearerAuth(access), work);
         HealthRoutes health = new HealthRoutes(readiness, tls, metrics, OpenApiDocument.load());
         this.doctor = new DoctorRoutes(store, new BearerAuth(access));
-        this.live = LiveSampler.start(store.counters(), naming, metrics);
+        this.live = new LiveSampler(store.counters(), naming, metrics);
         LiveRoutes page = new LiveRoutes(live, new BearerAuth(access));
         RequestMetrics requests = new RequestMetrics(metrics);
         Gauge.builder("slotted.http.connections", this, HttpFrontEnd::connections)
@@ -227,6 +227,7 @@ public final class HttpFrontEnd {
      */
     public void start(String bind, int port) {
         readiness.start();
+        live.start();
         this.bind = bind;
         this.port = port;
         try {

@@ -4,6 +4,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.slotted.SlottedCounters;
 import io.slotted.SlottedStats;
+import io.slotted.Ticker;
 import io.slotted.server.metrics.ErrorCounts;
 import io.slotted.server.metrics.ServerMetrics;
 import io.slotted.server.names.CounterNaming;
@@ -36,45 +37,62 @@ import org.slf4j.LoggerFactory;
 public final class LiveSampler implements AutoCloseable {
     static final int TYPES_EVERY_SECONDS = 5;
     static final int WATCHED_FOR_SECONDS = 30;
-    private static final Logger log = LoggerFactory.getLogger(LiveSampler.class);
+    private static final Logger LOG = LoggerFactory.getLogger(LiveSampler.class);
+    /** How long a stop waits for a read of the types under way, which it does not interrupt. */
+    private static final long STOP_WAIT_SECONDS = 5;
 
     private final SlottedCounters counters;
     private final MeterRegistry registry;
     private final ServerMetrics metrics;
     private final TypesReader typesReader;
     private final Clock clock;
+    private final Ticker ticker;
     private final SecondsWindow seconds = new SecondsWindow();
     private final ScheduledExecutorService ticks = daemon("slotted-live");
     private final ExecutorService databaseReads = daemon("slotted-live-types");
     private final AtomicBoolean reading = new AtomicBoolean();
-    private volatile long watchedAtNanos = Long.MIN_VALUE / 2;
-    private volatile long typesReadAtNanos = Long.MIN_VALUE / 2;
-    private volatile TypesReader.Read types = new TypesReader.Read(List.of(), List.of());
-    private volatile Instant typesReadAt;
-    private volatile String problem;
+    private volatile long watchedAtNanos;
+    private volatile long typesReadAtNanos;
+    private volatile TypesView types = new TypesView(new TypesReader.Read(List.of(), List.of()), null, null);
     private volatile LiveReport report;
 
-    private LiveSampler(SlottedCounters counters, CounterNaming naming, ServerMetrics metrics) {
+    /**
+     * The types and top counters as last read, published together so a sample never mixes one
+     * read's types with another's time or problem.
+     *
+     * @param read what was read
+     * @param readAt when, or null before the first read
+     * @param problem why the last read failed, or null
+     */
+    private record TypesView(TypesReader.Read read, Instant readAt, String problem) {
+    }
+
+    /**
+     * Takes a first sample; nothing runs until {@link #start()}.
+     *
+     * @param counters the counters the service writes through
+     * @param naming how the service names types and ids
+     * @param metrics the service's meters
+     */
+    public LiveSampler(SlottedCounters counters, CounterNaming naming, ServerMetrics metrics) {
         this.counters = counters;
         this.registry = metrics.registry();
         this.metrics = metrics;
         this.typesReader = new TypesReader(counters, naming);
         this.clock = counters.config().clock();
+        this.ticker = counters.config().ticker();
+        long longAgo = ticker.read() - TimeUnit.DAYS.toNanos(1);
+        this.watchedAtNanos = longAgo;
+        this.typesReadAtNanos = longAgo;
+        sample();
     }
 
     /**
-     * Takes a first sample and starts sampling every second.
-     *
-     * @param counters the counters the service writes through
-     * @param naming how the service names types and ids
-     * @param metrics the service's meters
-     * @return the running sampler
+     * Samples every second from now on: a second after each sample ends, so that a slow sample
+     * delays the next rather than bunching the ones after it.
      */
-    public static LiveSampler start(SlottedCounters counters, CounterNaming naming, ServerMetrics metrics) {
-        LiveSampler sampler = new LiveSampler(counters, naming, metrics);
-        sampler.sample();
-        sampler.ticks.scheduleAtFixedRate(sampler::sampleLogged, 1, 1, TimeUnit.SECONDS);
-        return sampler;
+    public void start() {
+        ticks.scheduleWithFixedDelay(this::sampleLogged, 1, 1, TimeUnit.SECONDS);
     }
 
     private static ScheduledExecutorService daemon(String name) {
@@ -91,7 +109,7 @@ public final class LiveSampler implements AutoCloseable {
      * @return the report
      */
     public LiveReport report() {
-        watchedAtNanos = System.nanoTime();
+        watchedAtNanos = ticker.read();
         return report;
     }
 
@@ -100,7 +118,7 @@ public final class LiveSampler implements AutoCloseable {
         try {
             sample();
         } catch (RuntimeException e) {
-            log.warn("the live page's sample failed; the next second tries again", e);
+            LOG.warn("the live page's sample failed; the next second tries again", e);
         }
     }
 
@@ -108,6 +126,7 @@ public final class LiveSampler implements AutoCloseable {
     void sample() {
         SlottedStats stats = counters.stats();
         Instant now = clock.instant();
+        TypesView known = types;
         seconds.add(now.toEpochMilli(), stats, metrics.writeLatency().interval());
         report = new LiveReport(now.toString(), counters.config().writeMode().name().toLowerCase(Locale.ROOT),
                 new LiveReport.Totals(stats.incrementsApplied(), stats.flushes(), stats.retries(),
@@ -116,9 +135,9 @@ public final class LiveSampler implements AutoCloseable {
                 new LiveReport.Connections(gauge("slotted.http.connections"),
                         registry.find("slotted.resp.connections").gauge() == null ? null
                                 : gauge("slotted.resp.connections")),
-                seconds.columns(), errors(), types.types(), types.top(),
-                typesReadAt == null ? null : typesReadAt.toString(), problem);
-        long nanos = System.nanoTime();
+                seconds.columns(), errors(), known.read().types(), known.read().top(),
+                known.readAt() == null ? null : known.readAt().toString(), known.problem());
+        long nanos = ticker.read();
         if (nanos - watchedAtNanos < TimeUnit.SECONDS.toNanos(WATCHED_FOR_SECONDS)
                 && nanos - typesReadAtNanos >= TimeUnit.SECONDS.toNanos(TYPES_EVERY_SECONDS)
                 && reading.compareAndSet(false, true)) {
@@ -130,11 +149,11 @@ public final class LiveSampler implements AutoCloseable {
     private void readTypes() {
         try {
             Instant now = clock.instant();
-            types = typesReader.read(now);
-            typesReadAt = now;
-            problem = null;
+            types = new TypesView(typesReader.read(now), now, null);
         } catch (RuntimeException e) {
-            problem = "the counter types could not be read: " + FailureMessage.of(e);
+            TypesView last = types;
+            types = new TypesView(last.read(), last.readAt(),
+                    "the counter types could not be read: " + FailureMessage.of(e));
         } finally {
             reading.set(false);
         }
@@ -154,10 +173,19 @@ public final class LiveSampler implements AutoCloseable {
                 .toList();
     }
 
-    /** Stops sampling. */
+    /**
+     * Stops sampling. A read of the types under way is let finish (up to {@value #STOP_WAIT_SECONDS}
+     * s) rather than interrupted: an interrupt can close an H2 database's file under the service.
+     */
     @Override
     public void close() {
-        ticks.shutdownNow();
-        databaseReads.shutdownNow();
+        ticks.shutdown();
+        databaseReads.shutdown();
+        try {
+            ticks.awaitTermination(STOP_WAIT_SECONDS, TimeUnit.SECONDS);
+            databaseReads.awaitTermination(STOP_WAIT_SECONDS, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 }

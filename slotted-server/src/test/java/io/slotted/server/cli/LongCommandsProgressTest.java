@@ -68,22 +68,31 @@ class LongCommandsProgressTest {
     private record Ended(int status, String out, String err) {
     }
 
-    /** A command of its own, piped: standard output and error read by the test. */
+    /**
+     * A command of its own, its standard output and error read by the test. Progress goes to
+     * standard error, which the test watches line by line; under {@code script} both arrive on
+     * script's standard output, which it watches instead.
+     */
     private static final class Run {
         final Process process;
+        final boolean watchesOut;
         final List<String> lines = new ArrayList<>();
-        final CompletableFuture<String> err;
+        final CompletableFuture<String> other;
+        final BufferedReader watched;
 
-        Run(ProcessBuilder builder) throws IOException {
-            process = builder.start();
-            err = CompletableFuture.supplyAsync(() -> read(process.getErrorStream()));
+        Run(ProcessBuilder builder, boolean watchesOut) throws IOException {
+            this.process = builder.start();
+            this.watchesOut = watchesOut;
+            InputStream watchedStream = watchesOut ? process.getInputStream() : process.getErrorStream();
+            InputStream otherStream = watchesOut ? process.getErrorStream() : process.getInputStream();
+            this.watched = new BufferedReader(new InputStreamReader(watchedStream, StandardCharsets.UTF_8));
+            this.other = CompletableFuture.supplyAsync(() -> read(otherStream));
         }
 
-        /** Reads standard output until a line matches; false if the process ended first. */
+        /** Reads the watched stream until a line matches; false if the process ended first. */
         boolean awaitLine(Predicate<String> wanted) throws IOException {
-            BufferedReader reader = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
             String line;
-            while ((line = reader.readLine()) != null) {
+            while ((line = watched.readLine()) != null) {
                 lines.add(line);
                 if (wanted.test(line)) {
                     return true;
@@ -93,11 +102,18 @@ class LongCommandsProgressTest {
         }
 
         Ended end() throws Exception {
-            String rest = CompletableFuture.supplyAsync(() -> read(process.getInputStream())).get(PATIENCE.toSeconds(),
-                    TimeUnit.SECONDS);
+            String rest = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return watched.lines().collect(Collectors.joining("\n"));
+                } catch (java.io.UncheckedIOException e) {
+                    return "";
+                }
+            }).get(PATIENCE.toSeconds(), TimeUnit.SECONDS);
             assertThat(process.waitFor(PATIENCE.toSeconds(), TimeUnit.SECONDS)).as("the command ended").isTrue();
-            return new Ended(process.exitValue(), String.join("\n", lines) + "\n" + rest,
-                    err.get(PATIENCE.toSeconds(), TimeUnit.SECONDS));
+            String watchedText = String.join("\n", lines) + "\n" + rest;
+            String otherText = other.get(PATIENCE.toSeconds(), TimeUnit.SECONDS);
+            return watchesOut ? new Ended(process.exitValue(), watchedText, otherText)
+                    : new Ended(process.exitValue(), otherText, watchedText);
         }
     }
 
@@ -117,7 +133,7 @@ class LongCommandsProgressTest {
     }
 
     private static Run piped(String... args) throws IOException {
-        return new Run(new ProcessBuilder(slotted(args)));
+        return new Run(new ProcessBuilder(slotted(args)), false);
     }
 
     /**
@@ -131,7 +147,7 @@ class LongCommandsProgressTest {
         ProcessBuilder builder = new ProcessBuilder("script", "--quiet", "--flush", "--return", "--command",
                 "stty cols 160 rows 40; exec " + command, "/dev/null");
         builder.environment().put("TERM", "xterm");
-        return new Run(builder);
+        return new Run(builder, true);
     }
 
     private static void interrupt(Process process) throws Exception {
@@ -169,7 +185,7 @@ class LongCommandsProgressTest {
         Ended ended = onTerminal("recount", "1", "--source", SOURCE, "--db", url).end();
 
         assertThat(ended.status()).as("differences found: %s", ended).isEqualTo(SlottedCommand.FINDINGS);
-        assertThat(ended.out()).contains("reading the source", "reading the counters", "rows/s", "\r", "█")
+        assertThat(ended.out()).contains("reading the source", "reading the counters", "rows/s", "█")
                 .contains("1000000/? rows")
                 .contains("checked 1000000 counters of 1: " + WRONG + " differ, 0 fixed");
     }
@@ -180,10 +196,11 @@ class LongCommandsProgressTest {
         Ended ended = piped("recount", "1", "--source", SOURCE, "--db", url).end();
 
         assertThat(ended.status()).as("%s", ended).isEqualTo(SlottedCommand.FINDINGS);
-        assertThat(ended.out()).doesNotContain("\r", "█")
+        assertThat(ended.err()).as("the progress, on standard error").doesNotContain("\r", "█")
                 .contains("slotted recount: reading the source…\n")
-                .containsPattern("slotted recount: reading the counters: 1,000,000 rows in \\d+\\.\\d s\n")
-                .contains("checked 1000000 counters of 1: " + WRONG + " differ, 0 fixed");
+                .containsPattern("slotted recount: reading the counters: 1,000,000 rows in \\d+\\.\\d s");
+        assertThat(ended.out()).as("the result alone, on standard output")
+                .startsWith("checked 1000000 counters of 1: " + WRONG + " differ, 0 fixed");
     }
 
     @Test

@@ -64,8 +64,9 @@ public class SlotStatements {
      * Binds the type, the smallest and the largest id, the {@code ids} ids and the lowest slot.
      *
      * <p>The range repeats what the list says, for H2: it reads an {@code IN} list on the key's
-     * second column by scanning every row of the type (1 s for 500 ids among 1,000,000 counters,
-     * measured), where the range lets it seek (56 ms). MariaDB and PostgreSQL use the list.
+     * second column by scanning every row of the type, where the range lets it seek (docs/
+     * benchmarks.md: a shrink on H2 went from 125 to 43,700 counters a second). MariaDB and
+     * PostgreSQL use the list.
      *
      * @param ids how many ids
      * @return the SQL text; rows of (record id, slot, count)

@@ -47,10 +47,6 @@ final class BarDisplay implements StepDisplay {
     @Override
     public void finish() {
         if (bar != null) {
-            // A step whose size was known ahead ends full; one of unknown size shows what it did.
-            if (bar.getMax() > 0) {
-                bar.stepTo(bar.getMax());
-            }
             bar.close();
             bar = null;
         }

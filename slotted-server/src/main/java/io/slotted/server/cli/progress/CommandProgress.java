@@ -17,7 +17,8 @@ import picocli.CommandLine;
  * transactions (or at once, while it only reads). The work then throws
  * {@link io.slotted.StoppedException}, whose message says how far it got, and the command exits
  * with {@value io.slotted.server.cli.SlottedCommand#STOPPED}. A second {@code Ctrl-C} ends the
- * process at once, as without this: the database rolls back the transaction it was in.
+ * process as it would without this class, through the JVM's shutdown hooks; the database rolls
+ * back the transaction the command was in.
  *
  * <pre>{@code
  * try (CommandProgress progress = CommandProgress.start(spec.commandLine())) {
@@ -33,6 +34,7 @@ public final class CommandProgress implements Progress, AutoCloseable {
     private final PrintWriter err;
     private final Object previousHandler;
     private volatile boolean stopAsked;
+    private boolean handlerRestored;
 
     private CommandProgress(String command, StepDisplay display, PrintWriter err) {
         this.command = command;
@@ -49,8 +51,10 @@ public final class CommandProgress implements Progress, AutoCloseable {
      */
     public static CommandProgress start(CommandLine commandLine) {
         String command = commandLine.getCommandSpec().qualifiedName();
-        StepDisplay display = onTerminal() ? new BarDisplay(System.out)
-                : new LineDisplay(command, commandLine.getOut(), Ticker.systemTicker());
+        // Progress goes to standard error, so that what a command prints on standard output stays
+        // its result alone for whoever reads it.
+        StepDisplay display = onTerminal() ? new BarDisplay(System.err)
+                : new LineDisplay(command, commandLine.getErr(), Ticker.systemTicker());
         return new CommandProgress(command, display, commandLine.getErr());
     }
 
@@ -78,8 +82,7 @@ public final class CommandProgress implements Progress, AutoCloseable {
             return;
         }
         stopAsked = true;
-        // A second Ctrl-C ends the process at once.
-        Signals.registerDefault(INTERRUPT);
+        restoreHandler();
         err.println();
         err.println(command + ": stopping at the next point where nothing is left half done"
                 + " (Ctrl-C again ends it at once)");
@@ -101,12 +104,21 @@ public final class CommandProgress implements Progress, AutoCloseable {
         return stopAsked;
     }
 
+    /**
+     * Gives {@code Ctrl-C} back to the JVM's own handler, under which the next one ends the process
+     * through its shutdown hooks, as without this class.
+     */
+    private synchronized void restoreHandler() {
+        if (!handlerRestored) {
+            handlerRestored = true;
+            Signals.unregister(INTERRUPT, previousHandler);
+        }
+    }
+
     /** Ends the last step's display and gives {@code Ctrl-C} back. */
     @Override
     public void close() {
         display.finish();
-        if (!stopAsked) {
-            Signals.unregister(INTERRUPT, previousHandler);
-        }
+        restoreHandler();
     }
 }
