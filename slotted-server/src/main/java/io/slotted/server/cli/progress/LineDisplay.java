@@ -6,11 +6,14 @@ import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Steps as plain lines, for output that is not a terminal (a pipe, a file, a CI log): a line when
- * a step begins, one every {@value #EVERY_SECONDS} seconds while it runs — how far, how fast and,
- * when its size is known, how long is left — and one when it ends, with its time.
+ * Steps as plain lines, for output that is not a terminal (a pipe, a file, a CI log): once a step
+ * has run for {@value #AFTER_SECONDS} s, a line every {@value #EVERY_SECONDS} s while it runs — how
+ * far, how fast and, when its size is known, how long is left — and one when it ends, with its
+ * time. A step that ends sooner prints nothing, so a command refused at once prints its one line of
+ * why and nothing else.
  */
 final class LineDisplay implements StepDisplay {
+    static final int AFTER_SECONDS = 1;
     static final int EVERY_SECONDS = 2;
 
     private final String command;
@@ -22,6 +25,7 @@ final class LineDisplay implements StepDisplay {
     private long done;
     private long startedNanos;
     private long printedNanos;
+    private boolean shown;
 
     LineDisplay(String command, PrintWriter out, Ticker ticker) {
         this.command = command;
@@ -37,15 +41,16 @@ final class LineDisplay implements StepDisplay {
         this.unit = unit;
         this.done = 0;
         this.startedNanos = ticker.read();
-        this.printedNanos = startedNanos;
-        print(step + (total >= 0 ? ": " + count(total) + " " + unit : "") + "…");
+        this.shown = false;
     }
 
     @Override
     public void advance(long done) {
         this.done = done;
         long now = ticker.read();
-        if (step != null && now - printedNanos >= TimeUnit.SECONDS.toNanos(EVERY_SECONDS)) {
+        if (step != null && now - (shown ? printedNanos : startedNanos)
+                >= TimeUnit.SECONDS.toNanos(shown ? EVERY_SECONDS : AFTER_SECONDS)) {
+            shown = true;
             printedNanos = now;
             print(step + ": " + howFar(now));
         }
@@ -53,12 +58,15 @@ final class LineDisplay implements StepDisplay {
 
     @Override
     public void finish() {
-        if (step != null) {
-            long now = ticker.read();
-            print(step + ": " + (done > 0 || total > 0 ? count(Math.max(done, 0)) + " " + unit + " in " : "done in ")
-                    + seconds(now - startedNanos));
-            step = null;
+        if (step == null) {
+            return;
         }
+        long elapsed = ticker.read() - startedNanos;
+        if (shown || elapsed >= TimeUnit.SECONDS.toNanos(AFTER_SECONDS)) {
+            print(step + ": " + (done > 0 || total > 0 ? count(Math.max(done, 0)) + " " + unit + " in " : "done in ")
+                    + seconds(elapsed));
+        }
+        step = null;
     }
 
     private String howFar(long now) {
