@@ -80,11 +80,12 @@ async function main() {
     const screenshot = path.join(outDir, 'live-page-read.png');
     await page.screenshot({ path: screenshot, fullPage: true });
 
-    const phone = await (await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true,
-      hasTouch: true, deviceScaleFactor: 2 })).newPage();
+    // The phone's tab has the token from its first script on, as if it had been entered before.
+    const phoneContext = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true,
+      hasTouch: true, deviceScaleFactor: 2 });
+    await phoneContext.addInitScript((t) => sessionStorage.setItem('slotted.token', t), token);
+    const phone = await phoneContext.newPage();
     await phone.goto(base + '/');
-    await phone.evaluate((t) => sessionStorage.setItem('slotted.token', t), token);
-    await phone.reload();
     await phone.waitForFunction(() => document.getElementById('rate').textContent !== '—', null, { timeout: 15000 });
     const phoneWidths = await phone.evaluate(() => ({ page: document.documentElement.scrollWidth,
       viewport: window.innerWidth }));

@@ -42,6 +42,7 @@
 
   async function poll() {
     let response;
+    const sent = sessionStorage.getItem(TOKEN_KEY);
     try {
       response = await fetch('/v1/live', { headers: authHeaders(), cache: 'no-store' });
     } catch (e) {
@@ -50,7 +51,7 @@
       return;
     }
     if (response.status === 401 || response.status === 403) {
-      askForToken(await errorMessage(response));
+      askForToken(sent, await errorMessage(response));
       return;
     }
     if (!response.ok) {
@@ -62,12 +63,18 @@
     schedule();
   }
 
-  function askForToken(problem) {
-    const hadToken = sessionStorage.getItem(TOKEN_KEY) !== null;
-    sessionStorage.removeItem(TOKEN_KEY);
+  // Forgets the token the refused request carried; a request sent without one leaves alone a
+  // token entered while it was on its way.
+  function askForToken(sent, problem) {
+    if (sent !== null && sessionStorage.getItem(TOKEN_KEY) === sent) {
+      sessionStorage.removeItem(TOKEN_KEY);
+    } else if (sessionStorage.getItem(TOKEN_KEY) !== null) {
+      poll();
+      return;
+    }
     $('forget').hidden = true;
     $('token-form').hidden = false;
-    $('token-problem').textContent = hadToken ? 'That token was refused: ' + problem : '';
+    $('token-problem').textContent = sent !== null ? 'That token was refused: ' + problem : '';
     showStatus('Waiting for a token.', true);
     $('token').focus();
   }
