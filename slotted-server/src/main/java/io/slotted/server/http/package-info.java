@@ -4,7 +4,7 @@
  * failure to the contract's JSON error, whose codes and statuses {@code ErrorCode} holds in one
  * place, within the bounds of {@link io.slotted.server.http.HttpSettings}. Counter work runs on
  * bounded workers within a deadline ({@code CounterWork}); readiness is probed in the background
- * ({@code ReadinessProbe}). Request bodies are read by {@code http.body}; the response bodies are
+ * ({@code ReadinessProbe}, in {@code http.health}). Request bodies are read by {@code http.body}; the response bodies are
  * the records of {@code http.response}.
  *
  * <p>It uses {@code config}, {@code store}, {@code auth} and {@code metrics}, and none of them

@@ -1,10 +1,11 @@
-package io.slotted.server.http;
+package io.slotted.server.http.health;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.slotted.SlottedConfig;
 import io.slotted.Ticker;
 import io.slotted.server.config.Excerpt;
+import io.slotted.server.http.HttpSettings;
 import io.slotted.server.http.error.ErrorCode;
 import io.slotted.server.http.error.HttpError;
 import io.slotted.server.store.FailureMessage;
@@ -37,7 +38,7 @@ import org.slf4j.LoggerFactory;
  * timeout while waiting for a table lock) makes the service not ready by itself. Only changes of
  * state are logged, since probes run every second.
  */
-final class ReadinessProbe implements AutoCloseable {
+public final class ReadinessProbe implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(ReadinessProbe.class);
 
     private final HikariDataSource connection;
@@ -61,7 +62,7 @@ final class ReadinessProbe implements AutoCloseable {
      * @param counters the counters' settings: the counter table, and the ticker that times probes
      * @param settings how often to probe and how long a probe may take
      */
-    ReadinessProbe(HikariDataSource service, SlottedConfig counters, HttpSettings settings) {
+    public ReadinessProbe(HikariDataSource service, SlottedConfig counters, HttpSettings settings) {
         this.table = counters.table();
         this.ticker = counters.ticker();
         this.interval = settings.readinessInterval();
@@ -79,7 +80,7 @@ final class ReadinessProbe implements AutoCloseable {
     }
 
     /** Probes once, so that readiness is known before the first request, then every interval. */
-    void start() {
+    public void start() {
         probe();
         scheduler.scheduleWithFixedDelay(this::probe, interval.toNanos(), interval.toNanos(),
                 TimeUnit.NANOSECONDS);
@@ -90,7 +91,7 @@ final class ReadinessProbe implements AutoCloseable {
      *
      * @return the error to answer {@code /readyz} with, or empty when ready
      */
-    Optional<HttpError> problem() {
+    public Optional<HttpError> problem() {
         long since = runningSince;
         long stalled = timeout.plus(interval).toNanos();
         if (since != 0 && ticker.read() - since > stalled) {
