@@ -308,6 +308,33 @@ class ConnectionFaultSuite {
     }
 
     /**
+     * As above, but the held-up statement arrives only after the flusher has gone on to write
+     * further flushes, each setting the mark to a higher number: the late statement must still
+     * find the mark past its own number and count nothing. (A fence that refused only the flush's
+     * own number let it land here, a second time.)
+     */
+    @Test
+    void aFlushStatementArrivingAfterLaterFlushes_isNotCountedTwice() throws Exception {
+        try (SlottedCounters counters = SlottedCounters.builder(viaProxy).table(table)
+                .writeMode(WriteMode.GROUPED).flushers(1).retryBackoff(Duration.ofMillis(5)).build()) {
+            counters.migrate();
+            counters.add(1, 1L, 100);
+            proxy.cutNextCommit(Cut.AFTER_THE_CLIENT_GAVE_UP);
+
+            counters.add(1, 1L, 5);
+            for (int i = 0; i < 5; i++) {
+                counters.add(1, 1L, 1000);
+            }
+            assertThat(proxy.lateDeliveries()).as("the held statement is still on its way").isZero();
+            await().atMost(Duration.ofSeconds(60)).until(() -> proxy.lateDeliveries() == 1);
+
+            assertThat(proxy.cuts()).isEqualTo(1);
+            assertThat(counters.get(1, 1L)).as("the retry's 5 and the later 5,000, not the late statement's 5")
+                    .isEqualTo(5_105);
+        }
+    }
+
+    /**
      * Counters with one flusher that tries for an hour of {@code ticker} to learn a lost commit's
      * outcome, holding 100 on counter (1, 1); the proxy cuts the next COMMIT after the server
      * received it and then refuses connections until told to accept them.

@@ -1,5 +1,6 @@
 package io.slotted.internal.dialect;
 
+import io.slotted.internal.mutation.Mutation;
 import io.slotted.internal.sql.CounterKey;
 
 /**
@@ -26,6 +27,9 @@ public record AllowanceSpend(CounterKey key, int slot, long amount, long low, lo
 
     /** Whether the row's count covers the spend, as a SQL condition. */
     String covered() {
+        if (Mutation.SPEND_UNCHECKED.planted()) {
+            return "count = count";
+        }
         return "count BETWEEN " + low + " AND " + high;
     }
 }

@@ -456,7 +456,7 @@ public abstract class Dialect {
      * the flush's number and the slot rows' deltas added, in one multi-row upsert that commits on
      * its own (the connection in auto-commit) and so lands whole or not at all. The mark goes
      * first, as its record type sorts first, keeping rows in lock order, and is set only if it
-     * does not hold the flush's number yet ({@link #markUnlessFenced}). Only numbers are
+     * holds a lower number ({@link #markUnlessFenced}). Only numbers are
      * written into the text. Empty where the database has no such upsert; the flush then claims
      * its number in the ledger in a transaction.
      *
@@ -511,7 +511,7 @@ public abstract class Dialect {
      * one-statement flush ({@link #oneStatementFlushSql}); its update count tells whether every
      * allowance covered its spend: one row per spend and the mark. The caller commits only then,
      * and the mark, committed with the spends, tells a retry after a lost COMMIT that they
-     * landed; it is set only if it does not hold the flush's number yet ({@link #markUnlessFenced}),
+     * landed; it is set only if it holds a lower number ({@link #markUnlessFenced}),
      * so a statement held up on its way until after its retry fails whole. Only numbers are
      * written into the text. Empty where the database has no one-statement flush.
      *
@@ -673,20 +673,24 @@ public abstract class Dialect {
     }
 
     /**
-     * What a one-statement flush sets its mark to: the flush's number, unless the mark holds it
-     * already, in which case the statement fails, whole, on an arithmetic overflow. The number is
-     * already there only if a retry of this very flush put it there ({@code FlushLedger} fences
-     * the mark when it writes a flush again), so a statement that reaches the server after its
-     * retry was written — held up on the way, or slow to start on a busy server — counts
-     * nothing. The overflow is made from the columns, never from constants alone, so that no
-     * database folds it into an error while planning a statement that would not take this branch.
+     * What a one-statement flush sets its mark to: the flush's number, if the mark holds a lower
+     * one; otherwise the statement fails, whole, on an arithmetic overflow. A flusher's numbers
+     * only grow, and the mark with them: each flush sets its own number, and a retry that writes a
+     * flush again fences the mark at that flush's number ({@code FlushLedger}). So a mark at or
+     * past the statement's number means that a retry of this flush, or a later flush of the same
+     * flusher, has already been written, and a statement that reaches the server after that — held
+     * up on the way, or slow to start on a busy server — counts nothing, however many flushes
+     * came between. (A fence that refused only its own number let a statement held past the
+     * flusher's next flush land, and count twice.) The overflow is made from the columns, never
+     * from constants alone, so that no database folds it into an error while planning a statement
+     * that would not take this branch.
      *
      * @param current the mark row's count as it stands
      * @param number the flush's number, as the statement carries it
      * @return a SQL expression
      */
     protected static String markUnlessFenced(String current, String number) {
-        return "CASE WHEN " + current + " <> " + number + " THEN " + number + " ELSE " + current
+        return "CASE WHEN " + current + " < " + number + " THEN " + number + " ELSE " + current
                 + " + 9223372036854775807 + 1 END";
     }
 

@@ -13,6 +13,7 @@ import io.slotted.internal.group.commit.HeldConnection;
 import io.slotted.internal.jdbc.Database;
 import io.slotted.internal.jdbc.Transactions;
 import io.slotted.internal.keys.IdempotencyKeys;
+import io.slotted.internal.mutation.Mutation;
 import io.slotted.internal.read.CounterReader;
 import io.slotted.internal.registry.TypeRegistry;
 import io.slotted.internal.schema.SchemaMigrator;
@@ -74,7 +75,6 @@ final class FlushWriter {
     private final CounterReader reader;
     private final StatsRecorder stats;
     private final Ticker ticker;
-    private long nextSeq = 1;
     /** Whether the writing thread was interrupted while it wrote; given back when it is done. */
     private boolean interruptHeld;
 
@@ -104,9 +104,12 @@ final class FlushWriter {
      * @param onFailure told of each part that could not be written, with the reason
      */
     void write(Flush flush, FailureHandler onFailure) {
+        if (Mutation.ACK_BEFORE_COMMIT.planted()) {
+            flush.pending().stream().filter(p -> !p.wantsTotal()).forEach(Pending::complete);
+        }
         try {
             long started = ticker.read();
-            long seq = nextSeq++;
+            long seq = ledger.nextFlush();
             Written written = attempts.untilCommitted(flush.describe(), outcomeUnknown -> attempt(flush, seq, outcomeUnknown));
             int refused = reportRefusals(flush.deliverRefusals());
             stats.flushed(flush.increments() - deliver(written.verdicts()) - refused, ticker.read() - started);

@@ -66,6 +66,11 @@ public final class FailureReport {
                 + "; nothing was applied. " + codes(cause), cause);
     }
 
+    /** A failure's SQLState, vendor code and message, for a message of its own. */
+    public static String describe(SQLException e) {
+        return codes(e);
+    }
+
     private static String codes(SQLException e) {
         return "[SQLState " + e.getSQLState() + ", vendor code " + e.getErrorCode() + ": "
                 + e.getMessage() + "]";

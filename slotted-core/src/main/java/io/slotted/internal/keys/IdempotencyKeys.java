@@ -3,6 +3,7 @@ package io.slotted.internal.keys;
 import io.slotted.IdempotencyConflictException;
 import io.slotted.Increment;
 import io.slotted.internal.dialect.Dialect;
+import io.slotted.internal.mutation.Mutation;
 import io.slotted.internal.sql.CounterKey;
 import io.slotted.internal.sql.TableName;
 import java.nio.charset.StandardCharsets;
@@ -114,7 +115,7 @@ public final class IdempotencyKeys {
             insert.setString(2, fingerprint);
             insert.setString(3, flushRef);
             insert.setLong(4, clock.millis());
-            if (insert.executeUpdate() == 1) {
+            if (insert.executeUpdate() == 1 || Mutation.KEY_LOOKUP_SKIPPED.planted()) {
                 return Verdict.APPLIED;
             }
         }

@@ -98,6 +98,14 @@ public final class FlushAttempts {
                     + " within " + resolutionTimeout.toMillis() + "ms (" + attempts
                     + " attempts); the increments may or may not have been applied", failure);
         }
+        if (outcomeUnknown && kind != Failure.OVERFLOW) {
+            // Whatever ended the resolution, the lost COMMIT may have landed: a plain failure
+            // would tell the caller nothing was applied, and a retry without a key would count twice.
+            return new OutcomeUnknownException(operation + " in table " + table
+                    + ": the connection was lost during COMMIT, and learning the outcome then failed after "
+                    + attempts + " attempts " + FailureReport.describe(failure)
+                    + "; the increments may or may not have been applied", failure);
+        }
         SlottedException reported = FailureReport.of(operation, table, kind, failure, attempts, false);
         if (kind == Failure.OVERFLOW) {
             throw new Overflow(reported);

@@ -4,6 +4,7 @@ import io.slotted.internal.dialect.Failure;
 import io.slotted.internal.dialect.FlushMark;
 import io.slotted.internal.dialect.statements.LedgerStatements;
 import io.slotted.internal.jdbc.Database;
+import io.slotted.internal.mutation.Mutation;
 import io.slotted.internal.sql.TableName;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
@@ -46,10 +47,20 @@ import java.util.UUID;
  * mark; it would then land after the retry wrote the flush again, and count it twice. So the
  * retry <em>fences</em> the mark: finding it without the flush's number, it sets the number itself,
  * in the transaction that writes the flush again, and a one-statement flush sets its number only
- * where the mark does not hold it yet, failing whole otherwise (the dialect's
+ * where the mark holds a lower one, failing whole otherwise (the dialect's
  * {@code markUnlessFenced}). Whichever reaches the mark first wins, and the other writes nothing;
- * either way the mark holding the number means the flush landed, once. Flushers that write only
- * marks touch their ledger row once an hour, so that a live flusher is never taken for gone.
+ * either way the mark holding the number means the flush landed, once. The mark only ever grows:
+ * the flusher's later flushes set their own, higher numbers, and a statement held up past all of
+ * them still finds the mark at or past its number and fails. Flushers that write only marks
+ * touch their ledger row once an hour, so that a live flusher is never taken for gone.
+ *
+ * <p>So flush numbers must never come back to a value the mark has passed. The mark is a count
+ * cell, which the original pattern's table makes an {@code INT}; a flusher numbers its flushes
+ * from 1 up to {@link #LAST_NUMBER} and then takes a new id ({@link #nextFlush}): a new ledger row
+ * and a new mark, which start below 1 again, while the old mark keeps its last number until it is
+ * pruned with its row, a day later. A statement still on its way from the old id then finds the
+ * old mark past its number. (Numbers taken modulo the column's range would have come back into
+ * the window that a late statement carries.)
  */
 public final class FlushLedger {
     /** What claiming a flush's number found. */
@@ -60,6 +71,8 @@ public final class FlushLedger {
         ALREADY_COMMITTED
     }
 
+    /** The highest flush number under one flusher id: the largest value of an {@code INT} count. */
+    public static final long LAST_NUMBER = Integer.MAX_VALUE;
     private static final Duration ABANDONED_AFTER = Duration.ofDays(1);
     private static final Duration TOUCH_EVERY = Duration.ofHours(1);
     /** A mark's value before its flusher's first one-statement flush: no flush number maps to it. */
@@ -69,23 +82,65 @@ public final class FlushLedger {
     private final TableName counters;
     private final Database database;
     private LedgerStatements statements;
-    private final String flusherId;
-    /** This flusher's mark, its value aside: its key is hashed once, not per flush. */
-    private final FlushMark markKey;
+    /** The id the flusher was made with; each renewal adds a generation to it. */
+    private final String firstId;
+    private final long lastNumber;
+    private int generation;
+    private String flusherId;
+    /** This flusher's mark, its value aside: its key is hashed once per id, not per flush. */
+    private FlushMark markKey;
+    private long lastFlush;
     private final Clock clock;
     private boolean registered;
     private long touchedAt;
 
     public FlushLedger(Database database, TableName ledger, String flusherId, Clock clock) {
-        if (!flusherId.matches("[0-9a-f-]{1,64}")) {
-            throw new IllegalArgumentException("flusher id must be hex digits and dashes: " + flusherId);
+        this(database, ledger, flusherId, clock, LAST_NUMBER);
+    }
+
+    /**
+     * A ledger whose flusher takes a new id after {@code lastNumber} flushes, rather than
+     * {@link #LAST_NUMBER}: for tests, which cannot make two billion flushes.
+     */
+    public FlushLedger(Database database, TableName ledger, String flusherId, Clock clock, long lastNumber) {
+        if (!flusherId.matches("[0-9a-f-]{1,48}")) {
+            throw new IllegalArgumentException("flusher id must be 1 to 48 hex digits and dashes: " + flusherId);
+        }
+        if (lastNumber < 1 || lastNumber > LAST_NUMBER) {
+            throw new IllegalArgumentException("the last flush number must be between 1 and " + LAST_NUMBER
+                    + ", but was " + lastNumber);
         }
         this.database = database;
         this.ledger = ledger;
         this.counters = database.table();
-        this.flusherId = flusherId;
-        this.markKey = markOf(flusherId, NO_FLUSH);
+        this.firstId = flusherId;
+        this.lastNumber = lastNumber;
         this.clock = clock;
+        takeId(flusherId);
+    }
+
+    /**
+     * The next flush's number, from 1 up; past {@link #LAST_NUMBER} the flusher first takes a new
+     * id, whose numbers start at 1 again (see the class comment). Called once per flush, before
+     * its first attempt, by the one thread writing through this ledger.
+     */
+    public long nextFlush() {
+        if (lastFlush == lastNumber) {
+            generation++;
+            takeId(firstId + "-" + Integer.toHexString(generation));
+        }
+        return ++lastFlush;
+    }
+
+    /**
+     * Flushes under a new id: a ledger row and a mark of its own, registered before its first
+     * flush. The old id's row and mark stay as they were, and are pruned as a gone flusher's.
+     */
+    private void takeId(String id) {
+        this.flusherId = id;
+        this.markKey = markOf(id, NO_FLUSH);
+        this.lastFlush = 0;
+        this.registered = false;
     }
 
     /**
@@ -102,7 +157,7 @@ public final class FlushLedger {
 
     /** This flusher's mark holding flush {@code seq}'s number. */
     public FlushMark mark(long seq) {
-        return new FlushMark(markKey.recordId(), markKey.slot(), (int) (seq % Integer.MAX_VALUE));
+        return new FlushMark(markKey.recordId(), markKey.slot(), Math.toIntExact(seq));
     }
 
     /**
@@ -132,10 +187,17 @@ public final class FlushLedger {
             bindMarkKey(select, mark);
             try (ResultSet row = select.executeQuery()) {
                 if (row.next()) {
-                    if (row.getLong(1) == mark.value()) {
+                    long current = row.getLong(1);
+                    if (current == mark.value()) {
                         return true;
                     }
-                    fence(connection, mark);
+                    if (current > mark.value()) {
+                        throw new IllegalStateException("the mark of flusher " + flusherId + " holds flush "
+                                + current + ", ahead of flush " + seq + ": two writers share one flusher id");
+                    }
+                    if (!Mutation.FENCE_REMOVED.planted()) {
+                        fence(connection, mark);
+                    }
                     return false;
                 }
             }

@@ -151,6 +151,21 @@ class FlushAttemptsTest {
     }
 
     @Test
+    void aFailureNeverRetried_metWhileLearningALostCommitsOutcome_failsAsUnknown_notAsNothingApplied() {
+        SQLException odd = new SQLException("something odd", "HY000");
+        Script script = new Script().thenFailing(LOST, Failure.CONNECTION, true)
+                .thenFailing(odd, Failure.OTHER, false);
+
+        assertThatThrownBy(() -> attempts.untilCommitted("add 1", script))
+                .isInstanceOf(OutcomeUnknownException.class)
+                .hasMessageContaining("learning the outcome then failed after 2 attempts")
+                .hasMessageContaining("something odd")
+                .hasMessageContaining("may or may not have been applied")
+                .hasCause(odd);
+        assertThat(script.told).containsExactly(false, true);
+    }
+
+    @Test
     void aFailureThatIsNeverRetried_endsTheFlushAtOnce() {
         SQLException odd = new SQLException("something else", "HY000");
         Script script = new Script().thenFailing(odd, Failure.OTHER, false);

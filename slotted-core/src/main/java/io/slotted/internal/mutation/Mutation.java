@@ -1,0 +1,48 @@
+package io.slotted.internal.mutation;
+
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.stream.Collectors;
+
+/**
+ * A known way to break exactness, planted in the engine only when the JVM is started with
+ * {@code -Dslotted.mutation=NAME}: the fault campaign runs with one planted and must report the
+ * anomaly it causes. A checker that never saw the bugs it is meant to find proves nothing.
+ *
+ * <p>The switch is read once, when this class loads, into a constant: with none planted, as in
+ * every real process, each check is a constant {@code false} that the JIT removes. An unknown name
+ * fails the class's loading, loudly, rather than running a campaign that plants nothing.
+ */
+public enum Mutation {
+    /** A retry that writes a lost flush again does not fence the flusher's mark. */
+    FENCE_REMOVED,
+    /** An idempotency key is recorded without looking for it first: a replay applies again. */
+    KEY_LOOKUP_SKIPPED,
+    /** A flush's callers are told their increments are durable before its COMMIT. */
+    ACK_BEFORE_COMMIT,
+    /** A bounded counter's allowance is spent without checking that it covers the spend. */
+    SPEND_UNCHECKED;
+
+    /** The system property that plants one. */
+    public static final String PROPERTY = "slotted.mutation";
+
+    private static final Mutation PLANTED = fromProperty();
+
+    /** Whether this bug is planted in this JVM. */
+    public boolean planted() {
+        return this == PLANTED;
+    }
+
+    private static Mutation fromProperty() {
+        String name = System.getProperty(PROPERTY, "").trim();
+        if (name.isEmpty()) {
+            return null;
+        }
+        try {
+            return valueOf(name.toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(PROPERTY + " must be one of "
+                    + Arrays.stream(values()).map(Enum::name).collect(Collectors.joining(", ")) + ", but was " + name, e);
+        }
+    }
+}
