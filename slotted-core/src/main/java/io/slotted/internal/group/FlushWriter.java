@@ -1,6 +1,7 @@
 package io.slotted.internal.group;
 
 import io.slotted.LimitExceededException;
+import io.slotted.OutcomeUnknownException;
 import io.slotted.SlottedConfig;
 import io.slotted.SlottedException;
 import io.slotted.Ticker;
@@ -110,21 +111,91 @@ final class FlushWriter {
         try {
             long started = ticker.read();
             long seq = ledger.nextFlush();
-            Written written = attempts.untilCommitted(flush.describe(), outcomeUnknown -> attempt(flush, seq, outcomeUnknown));
+            Written written;
+            try {
+                written = attempts.untilCommitted(flush.describe(), outcomeUnknown -> attempt(flush, seq, outcomeUnknown));
+            } catch (FlushAttempts.Overflow overflow) {
+                if (overflow.afterLostCommit() && !fenceOff(flush, seq)) {
+                    flush.clearRefusals(); // the lost statement landed after all, applying every increment
+                    written = new Written(Map.of(), Map.of());
+                } else {
+                    split(flush, overflow, onFailure);
+                    return;
+                }
+            }
             int refused = reportRefusals(flush.deliverRefusals());
             stats.flushed(flush.increments() - deliver(written.verdicts()) - refused, ticker.read() - started);
             if (flush.wantsTotals()) {
                 answerTotals(flush, written.totals());
             }
-        } catch (FlushAttempts.Overflow overflow) {
-            if (flush.increments() == 1) {
-                onFailure.failed(flush, overflow.reported());
-                return;
-            }
-            List<Flush> parts = flush.counters() == 1 ? flush.perIncrement() : flush.perCounter();
-            parts.forEach(part -> write(part, onFailure));
         } catch (SlottedException e) {
             onFailure.failed(flush, e);
+        }
+    }
+
+    /**
+     * Writes the parts of a flush that would overflow a slot, each under a number of its own: one
+     * part per counter, or per increment of a lone counter, so that only what overflows fails.
+     */
+    private void split(Flush flush, FlushAttempts.Overflow overflow, FailureHandler onFailure) {
+        if (flush.increments() == 1) {
+            onFailure.failed(flush, overflow.reported());
+            return;
+        }
+        List<Flush> parts = flush.counters() == 1 ? flush.perIncrement() : flush.perCounter();
+        parts.forEach(part -> write(part, onFailure));
+    }
+
+    /**
+     * Before a flush whose COMMIT was lost is split, or failed, for overflowing a slot: makes sure
+     * its lost statement can never land, or learns that it did. The resolution that overflowed was
+     * rolled back, and its fence with it, and the parts may never move the mark (a part that
+     * overflows too, or keyed parts, written through the ledger), so a statement held up on the way
+     * could still land and count what the callers are told failed, or what the parts write again.
+     * A transaction of its own sets the mark one past the flush's number, and the flusher skips that
+     * number: the mark at the flush's number still means the statement landed, one past it that
+     * the fence did, so a fence whose own COMMIT is lost is learned like any other.
+     *
+     * @return true if the lost statement is fenced off; false if it had landed after all
+     * @throws OutcomeUnknownException if neither could be learned
+     */
+    private boolean fenceOff(Flush flush, long seq) {
+        try {
+            return attempts.untilCommitted("fence off " + flush.describe(), outcomeUnknown -> fenceAttempt(seq));
+        } catch (SlottedException e) {
+            throw new OutcomeUnknownException(flush.describe() + ": the connection was lost during COMMIT, the"
+                    + " attempt that resolved it would overflow a slot, and whether the lost one landed could not be"
+                    + " learned (" + e.getMessage() + "); the increments may or may not have been applied", e);
+        } finally {
+            ledger.skipPast(seq + 1);
+        }
+    }
+
+    private FlushAttempts.Attempt<Boolean> fenceAttempt(long seq) {
+        holdBackInterrupt();
+        Connection connection;
+        try {
+            connection = held.get();
+        } catch (SQLException e) {
+            return FlushAttempts.Attempt.failed(e, Failure.CONNECTION, false);
+        }
+        Dialect dialect = database.dialect();
+        FlushAttempts.CommitPoint commit = new FlushAttempts.CommitPoint();
+        try {
+            connection.setAutoCommit(false);
+            dialect.causalReads(connection, true);
+            boolean fenced = ledger.fenceAbove(connection, seq);
+            dialect.causalReads(connection, false);
+            commit.pass();
+            connection.commit();
+            return FlushAttempts.Attempt.committed(fenced);
+        } catch (SQLException e) {
+            Failure kind = dialect.classify(e);
+            if (kind != Failure.CONNECTION) {
+                Transactions.rollbackQuietly(connection, e);
+            }
+            held.release();
+            return FlushAttempts.Attempt.failed(e, kind, commit.passed());
         }
     }
 

@@ -108,7 +108,7 @@ public final class FlushAttempts {
         }
         SlottedException reported = FailureReport.of(operation, table, kind, failure, attempts, false);
         if (kind == Failure.OVERFLOW) {
-            throw new Overflow(reported);
+            throw new Overflow(reported, outcomeUnknown);
         }
         return reported;
     }
@@ -148,10 +148,20 @@ public final class FlushAttempts {
     public static final class Overflow extends RuntimeException {
         private static final long serialVersionUID = 1L;
         private final transient SlottedException reported;
+        private final boolean afterLostCommit;
 
-        Overflow(SlottedException reported) {
+        Overflow(SlottedException reported, boolean afterLostCommit) {
             super(null, null, false, false);
             this.reported = reported;
+            this.afterLostCommit = afterLostCommit;
+        }
+
+        /**
+         * Whether the attempt that overflowed was resolving a lost COMMIT, whose statement may
+         * still be on its way to the server.
+         */
+        public boolean afterLostCommit() {
+            return afterLostCommit;
         }
 
         /** What a caller whose increment alone overflows is told. */

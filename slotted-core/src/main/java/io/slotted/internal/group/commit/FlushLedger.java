@@ -71,8 +71,11 @@ public final class FlushLedger {
         ALREADY_COMMITTED
     }
 
-    /** The highest flush number under one flusher id: the largest value of an {@code INT} count. */
-    public static final long LAST_NUMBER = Integer.MAX_VALUE;
+    /**
+     * The highest flush number under one flusher id: one below the largest value of an
+     * {@code INT} count, which a fence may set one past a flush's number ({@link #fenceAbove}).
+     */
+    public static final long LAST_NUMBER = Integer.MAX_VALUE - 1;
     private static final Duration ABANDONED_AFTER = Duration.ofDays(1);
     private static final Duration TOUCH_EVERY = Duration.ofHours(1);
     /** A mark's value before its flusher's first one-statement flush: no flush number maps to it. */
@@ -125,11 +128,16 @@ public final class FlushLedger {
      * its first attempt, by the one thread writing through this ledger.
      */
     public long nextFlush() {
-        if (lastFlush == lastNumber) {
+        if (lastFlush >= lastNumber) {
             generation++;
             takeId(firstId + "-" + Integer.toHexString(generation));
         }
         return ++lastFlush;
+    }
+
+    /** Leaves out every number up to {@code number}: a fence has set the mark to it. */
+    public void skipPast(long number) {
+        lastFlush = Math.max(lastFlush, number);
     }
 
     /**
@@ -204,6 +212,39 @@ public final class FlushLedger {
         }
         insertMark(connection, mark.value());
         return false;
+    }
+
+    /**
+     * Fences off a flush whose COMMIT was lost and which will not be written again as it was (it
+     * overflowed, and is split or failed), in the caller's transaction: locks the mark, and unless
+     * it shows the flush landed, sets it one past the flush's number, so that the lost statement
+     * can never land. The caller commits, and numbers its next flush past that ({@link #skipPast}).
+     * The mark one past the number tells a fence whose own COMMIT was lost that it landed.
+     *
+     * @return true if fenced off, now or by an earlier attempt; false if the flush had landed
+     * @throws SQLException on failure
+     */
+    public boolean fenceAbove(Connection connection, long seq) throws SQLException {
+        FlushMark fence = mark(seq + 1);
+        try (PreparedStatement select = connection.prepareStatement(sql().lockMark())) {
+            bindMarkKey(select, fence);
+            try (ResultSet row = select.executeQuery()) {
+                if (!row.next()) {
+                    insertMark(connection, fence.value());
+                    return true;
+                }
+                long current = row.getLong(1);
+                if (current == seq || claimed(connection, seq)) {
+                    return false;
+                }
+                if (current > fence.value()) {
+                    throw new IllegalStateException("the mark of flusher " + flusherId + " holds flush " + current
+                            + ", ahead of flush " + seq + ": two writers share one flusher id");
+                }
+            }
+        }
+        fence(connection, fence);
+        return true;
     }
 
     /**

@@ -109,6 +109,49 @@ class FlushNumbersSuite {
         assertThat(count()).isEqualTo(30);
     }
 
+    /**
+     * A lost flush that will not be written again as it was (it would overflow a slot): fenced one
+     * past its number, its late statement counts nothing, the fence tells itself apart from the
+     * statement if its own COMMIT is lost, and the flusher's next number comes after the fence.
+     */
+    @Test
+    void aLostFlushFencedOff_neverLands_andTheNextFlushComesAfterTheFence() throws SQLException {
+        FlushLedger ledger = ledger(FlushLedger.LAST_NUMBER);
+        register(ledger);
+        flush(ledger.mark(ledger.nextFlush()), 10);
+        long lost = ledger.nextFlush();
+
+        assertThat(fenceAbove(ledger, lost)).as("fenced off").isTrue();
+        assertThat(fenceAbove(ledger, lost)).as("a fence whose COMMIT was lost, tried again").isTrue();
+        assertThatThrownBy(() -> flush(ledger.mark(lost), 1)).as("the lost statement, arriving late")
+                .isInstanceOf(SQLException.class);
+        ledger.skipPast(lost + 1);
+        long next = ledger.nextFlush();
+        assertThat(next).isEqualTo(lost + 2);
+        flush(ledger.mark(next), 10);
+        assertThat(count()).isEqualTo(20);
+    }
+
+    @Test
+    void aLostFlushThatLanded_isNotFencedOff() throws SQLException {
+        FlushLedger ledger = ledger(FlushLedger.LAST_NUMBER);
+        register(ledger);
+        long landed = ledger.nextFlush();
+        flush(ledger.mark(landed), 10);
+
+        assertThat(fenceAbove(ledger, landed)).as("it landed").isFalse();
+        assertThat(count()).isEqualTo(10);
+    }
+
+    private boolean fenceAbove(FlushLedger ledger, long seq) throws SQLException {
+        try (Connection connection = db.dataSource().getConnection()) {
+            connection.setAutoCommit(false);
+            boolean fenced = ledger.fenceAbove(connection, seq);
+            connection.commit();
+            return fenced;
+        }
+    }
+
     private void register(FlushLedger ledger) throws SQLException {
         try (Connection connection = db.dataSource().getConnection()) {
             ledger.registerOnce(connection);
