@@ -172,31 +172,16 @@ final class FlushWriter {
     }
 
     private FlushAttempts.Attempt<Boolean> fenceAttempt(long seq) {
-        holdBackInterrupt();
-        Connection connection;
-        try {
-            connection = held.get();
-        } catch (SQLException e) {
-            return FlushAttempts.Attempt.failed(e, Failure.CONNECTION, false);
-        }
-        Dialect dialect = database.dialect();
-        FlushAttempts.CommitPoint commit = new FlushAttempts.CommitPoint();
-        try {
+        return onHeldConnection((connection, commit) -> {
+            Dialect dialect = database.dialect();
             connection.setAutoCommit(false);
             dialect.causalReads(connection, true);
             boolean fenced = ledger.fenceAbove(connection, seq);
             dialect.causalReads(connection, false);
             commit.pass();
             connection.commit();
-            return FlushAttempts.Attempt.committed(fenced);
-        } catch (SQLException e) {
-            Failure kind = dialect.classify(e);
-            if (kind != Failure.CONNECTION) {
-                Transactions.rollbackQuietly(connection, e);
-            }
-            held.release();
-            return FlushAttempts.Attempt.failed(e, kind, commit.passed());
-        }
+            return fenced;
+        });
     }
 
     /** Told when a flush could not be written. */
@@ -213,6 +198,28 @@ final class FlushWriter {
      *     already be in the database
      */
     private FlushAttempts.Attempt<Written> attempt(Flush flush, long seq, boolean outcomeUnknown) {
+        return onHeldConnection((connection, commit) -> {
+            Map<Pending, IdempotencyKeys.Verdict> verdicts = new IdentityHashMap<>();
+            ledger.registerOnce(connection);
+            bounded.agree(connection, flush.sums().keySet());
+            Map<CounterKey, Long> totals = outcomeUnknown
+                    ? afterLostCommit(connection, database.dialect(), flush, seq, verdicts, commit)
+                    : firstTry(connection, flush, seq, verdicts, commit);
+            return new Written(verdicts, totals);
+        });
+    }
+
+    /** Work of one attempt on the held connection, which passes the commit point when it sends what commits. */
+    @FunctionalInterface
+    private interface AttemptWork<T> {
+        T run(Connection connection, FlushAttempts.CommitPoint commit) throws SQLException;
+    }
+
+    /**
+     * Runs an attempt's work on the held connection. After any failure the connection is rolled
+     * back (unless lost) and dropped, so that a broken one is never reused.
+     */
+    private <T> FlushAttempts.Attempt<T> onHeldConnection(AttemptWork<T> work) {
         holdBackInterrupt();
         Connection connection;
         try {
@@ -220,18 +227,11 @@ final class FlushWriter {
         } catch (SQLException e) {
             return FlushAttempts.Attempt.failed(e, Failure.CONNECTION, false);
         }
-        Dialect dialect = database.dialect();
         FlushAttempts.CommitPoint commit = new FlushAttempts.CommitPoint();
-        Map<Pending, IdempotencyKeys.Verdict> verdicts = new IdentityHashMap<>();
         try {
-            ledger.registerOnce(connection);
-            bounded.agree(connection, flush.sums().keySet());
-            Map<CounterKey, Long> totals = outcomeUnknown
-                    ? afterLostCommit(connection, dialect, flush, seq, verdicts, commit)
-                    : firstTry(connection, flush, seq, verdicts, commit);
-            return FlushAttempts.Attempt.committed(new Written(verdicts, totals));
+            return FlushAttempts.Attempt.committed(work.run(connection, commit));
         } catch (SQLException e) {
-            Failure kind = dialect.classify(e);
+            Failure kind = database.dialect().classify(e);
             if (kind != Failure.CONNECTION) {
                 Transactions.rollbackQuietly(connection, e);
             }
