@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import com.zaxxer.hikari.HikariDataSource;
 import io.slotted.db.TestDatabase;
+import java.math.BigInteger;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -359,6 +360,21 @@ class GroupCommitSuite extends CounterTableTest {
         counters.close();
 
         assertThat(elsewhere.getAll(1, List.of(1L, 2L))).containsExactly(Map.entry(1L, 7L), Map.entry(2L, -2L));
+    }
+
+    @Test
+    void buffered_readsIncludeUnwritten_pastTheRange_reportTheExactTotal_neverARawArithmeticError() {
+        SlottedCounters counters = migrated(on(db.dataSource(), WriteMode.BUFFERED)
+                .flushInterval(Duration.ofHours(1)).readsIncludeUnwritten(true));
+        db.execute("INSERT INTO " + table + " (record_type, record_id, slot, count) VALUES (1, 1, 0, "
+                + (Long.MAX_VALUE - 5) + ")");
+        counters.add(1, 1L, 10);
+        BigInteger total = BigInteger.valueOf(Long.MAX_VALUE).add(BigInteger.valueOf(5));
+
+        assertThatThrownBy(() -> counters.get(1, 1L)).isInstanceOfSatisfying(CounterOverflowException.class,
+                e -> assertThat(e.total()).isEqualTo(total));
+        assertThatThrownBy(() -> counters.getAll(1, List.of(1L))).isInstanceOfSatisfying(
+                CounterOverflowException.class, e -> assertThat(e.total()).isEqualTo(total));
     }
 
     /**

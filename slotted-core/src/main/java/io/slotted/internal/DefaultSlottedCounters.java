@@ -3,6 +3,7 @@ package io.slotted.internal;
 import io.slotted.CounterAdmin;
 import io.slotted.CounterArguments;
 import io.slotted.CounterNames;
+import io.slotted.CounterOverflowException;
 import io.slotted.Increment;
 import io.slotted.MigrationReport;
 import io.slotted.Progress;
@@ -38,6 +39,7 @@ import io.slotted.internal.write.CounterWriter;
 import io.slotted.internal.write.DirectWriter;
 import io.slotted.internal.write.SlotPicker;
 import io.slotted.internal.write.StatsRecorder;
+import java.math.BigInteger;
 import java.sql.Connection;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -191,7 +193,7 @@ public final class DefaultSlottedCounters implements SlottedCounters {
         if (!unwritten.isTracking()) {
             return reader.get(key);
         }
-        return unwritten.read(() -> reader.get(key), written -> Math.addExact(written, unwritten.of(key)));
+        return unwritten.read(() -> reader.get(key), written -> withUnwritten(key, written));
     }
 
     @Override
@@ -203,9 +205,26 @@ public final class DefaultSlottedCounters implements SlottedCounters {
         }
         return unwritten.read(() -> reader.getAll(recordType, recordIds), written -> {
             Map<Long, Long> totals = new LinkedHashMap<>(written);
-            totals.replaceAll((id, count) -> Math.addExact(count, unwritten.of(new CounterKey(recordType, id))));
+            totals.replaceAll((id, count) -> withUnwritten(new CounterKey(recordType, id), count));
             return totals;
         });
+    }
+
+    /**
+     * A counter's written total with this process's unwritten increments added: past the signed
+     * 64-bit range it is reported with the exact total, as a read of the slots alone reports it,
+     * never wrapped.
+     */
+    private long withUnwritten(CounterKey key, long written) {
+        long notYetWritten = unwritten.of(key);
+        try {
+            return Math.addExact(written, notYetWritten);
+        } catch (ArithmeticException e) {
+            BigInteger total = BigInteger.valueOf(written).add(BigInteger.valueOf(notYetWritten));
+            throw new CounterOverflowException("counter " + key + " totals " + total + " with the " + notYetWritten
+                    + " this process has not written yet, outside the signed 64-bit range; add or subtract to bring"
+                    + " it back within range", total);
+        }
     }
 
     /**
