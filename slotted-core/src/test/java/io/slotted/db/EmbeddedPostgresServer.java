@@ -57,6 +57,16 @@ public final class EmbeddedPostgresServer implements RestartableServer {
         return "jdbc:postgresql://127.0.0.1:" + port + "/postgres?user=postgres" + (tls == null ? "" : "&sslmode=require");
     }
 
+    /** The port it listens on. */
+    public int port() {
+        return port;
+    }
+
+    /** The server's data directory, which holds all of its files. */
+    public Path dataDirectory() {
+        return dataDirectory;
+    }
+
     /** Starts the server on its port and data directory. */
     @Override
     public void start() {
