@@ -48,36 +48,38 @@ public interface OwnerColumns {
     AdoptionReport adopt(int recordType, OwnerColumn owner, OwnerMode mode, Progress progress);
 
     /**
-     * Rolls everything a bound counter type holds in its slot rows into the owner column, then
-     * unbinds it, so the application may go back to plain {@code UPDATE}s of the column. Stop
-     * writing the type through Slotted first: increments made after the release stay in the slot
-     * rows, outside the column.
+     * Rolls everything a bound counter type holds in its slot rows into the owner column, deletes
+     * the slot rows and unbinds the type, so the application may go back to plain {@code UPDATE}s
+     * of the column. Every counter reads exactly what was added throughout, a failure included: a
+     * {@link OwnerMode#COPY} type, whose reads come from its slots, keeps its slot rows until the
+     * one transaction that empties them and unbinds it. Stop writing the type through Slotted
+     * first: increments made after the release stay in the slot rows, outside the column.
      *
      * @param recordType the bound counter type
      * @return what the final roll-up did
      * @throws IllegalStateException if the type is not bound; nothing changes
-     * @throws SlottedException if the database fails; the binding then stays and the release may
-     *     be run again
+     * @throws SlottedException if the database fails; the binding then stays, every counter exact,
+     *     and the release may be run again (unless the failure hid the success of the COMMIT that
+     *     unbinds the type: running it again then says the type is not bound)
      */
     default RollUpReport release(int recordType) {
         return release(recordType, Progress.NONE);
     }
 
     /**
-     * As {@link #release(int)}, followed by {@code progress}, which may stop it before the final
-     * roll-up begins and, for a type bound in {@link OwnerMode#FOLD} mode, between the transactions
-     * that roll counters into the column. Stopped, the type stays bound, and the counters rolled up
-     * are in the column as a roll-up would have left them. A type bound in {@link OwnerMode#COPY}
-     * mode rolls every counter up once it has begun: its reads come from the slots alone until it
-     * is unbound.
+     * As {@link #release(int)}, followed by {@code progress}, which may stop it before the roll-up
+     * begins and between the transactions that roll counters into the column (a type bound in
+     * {@link OwnerMode#FOLD} mode) or copy them into it ({@link OwnerMode#COPY}), but not in a
+     * copy-mode type's last transaction, which empties its slot rows and unbinds it. Stopped, the
+     * type stays bound, and the counters rolled up or copied are in the column as a roll-up would
+     * have left them.
      *
      * @param recordType the bound counter type
      * @param progress what follows the steps and may ask it to stop
      * @return what the final roll-up did
      * @throws IllegalStateException if the type is not bound; nothing changes
      * @throws StoppedException if {@code progress} asked it to stop; the type stays bound
-     * @throws SlottedException if the database fails; the binding then stays and the release may
-     *     be run again
+     * @throws SlottedException if the database fails, as {@link #release(int)} says
      */
     RollUpReport release(int recordType, Progress progress);
 

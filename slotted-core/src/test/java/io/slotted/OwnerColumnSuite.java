@@ -2,6 +2,7 @@ package io.slotted;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 import io.slotted.db.TestDatabase;
 import java.sql.Connection;
@@ -484,6 +485,57 @@ class OwnerColumnSuite extends CounterTableTest {
         counters.owners().release(TYPE);
         assertThat(columns()).containsEntry(5L, 42L).containsEntry(6L, 1L);
         assertThat(slotRows()).isZero();
+    }
+
+    @Test
+    void release_ofACopyModeType_failingBetweenItsChunksUnderWriters_losesNothing_andReleasingAgainFinishes()
+            throws Exception {
+        ownerTable("BIGINT", id -> 0);
+        SlottedCounters counters = migrated(builder());
+        counters.owners().adopt(TYPE, ownerColumn(), OwnerMode.COPY);
+        List<Increment> fill = new ArrayList<>();
+        for (long id = 0; id < OWNERS; id++) {
+            fill.add(new Increment(TYPE, id, id + 1));
+        }
+        counters.addAll(fill);
+        Map<Long, Long> filled = new HashMap<>();
+        fill.forEach(one -> filled.put(one.recordId(), one.delta()));
+        // A real failure partway: the owner rows past the first chunk of 500 refuse a count for now.
+        String late = owner() + "_late";
+        db.execute("ALTER TABLE " + owner() + " ADD CONSTRAINT " + late + " CHECK (id < 500 OR downloads_count = 0)");
+        long seed = 20261128L;
+        System.out.println(db + ": Zipf seed " + seed);
+        Adder add = (id, delta) -> counters.add(TYPE, id, delta);
+        ExecutorService releaser = Executors.newSingleThreadExecutor();
+
+        Future<Throwable> failed = releaser.submit(() -> {
+            Thread.sleep(300);
+            return catchThrowable(() -> counters.owners().release(TYPE));
+        });
+        Map<Long, Long> during = writeUntil(8, Duration.ofMillis(600), failed::isDone, seed, add);
+        Throwable failure = failed.get(1, TimeUnit.MINUTES);
+        List<Long> ids = LongStream.range(0, OWNERS).boxed().toList();
+        Map<Long, Long> columnsAfterFailure = columns();
+        Map<Long, Long> readAfterFailure = counters.getAll(TYPE, ids);
+        boolean boundAfterFailure = counters.admin().types().get(0).mode().isPresent();
+        db.execute("ALTER TABLE " + owner() + " DROP CONSTRAINT " + late);
+        Future<RollUpReport> released = releaser.submit(() -> {
+            Thread.sleep(300);
+            return counters.owners().release(TYPE);
+        });
+        Map<Long, Long> after = writeUntil(8, Duration.ofMillis(600), released::isDone, seed + 1, add);
+        RollUpReport report = released.get(1, TimeUnit.MINUTES);
+        releaser.shutdown();
+
+        assertThat(failure).isInstanceOf(SlottedException.class).hasMessageContaining("record_type " + TYPE);
+        assertThat(boundAfterFailure).as("the type stays bound").isTrue();
+        assertThat(readAfterFailure).as("every counter reads what was added").isEqualTo(allIds(plus(filled, during)));
+        assertThat(columnsAfterFailure.values().stream().filter(n -> n != 0).count())
+                .as("the first chunk was copied into the column").isEqualTo(500);
+        assertThat(report.countersWithoutOwnerRow()).isZero();
+        assertThat(counters.admin().types()).isEmpty();
+        assertThat(plus(columns(), slotSums())).as("the column, and the slots of increments after the release")
+                .isEqualTo(allIds(plus(plus(filled, during), after)));
     }
 
     @Test

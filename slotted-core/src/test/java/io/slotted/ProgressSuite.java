@@ -230,19 +230,36 @@ class ProgressSuite extends CounterTableTest {
     }
 
     @Test
-    void release_ofACopyModeType_rollsEveryCounterUpOnceBegun_sinceItsReadsComeFromTheSlots() throws Exception {
+    void release_ofACopyModeType_stoppedBetweenCopies_staysBoundWithItsSlotsAsTheyWere_andAReleaseFinishes()
+            throws Exception {
         OwnerColumn owner = ownerTable();
         SlottedCounters counters = migrated(SlottedCounters.builder(db.dataSource()).table(table));
         counters.owners().adopt(TYPE, owner, OwnerMode.COPY);
         Map<Long, Long> expected = fill(counters, 1);
-        Recorded progress = new Recorded(p -> p.step().startsWith("rolling counters up") && p.done > 0);
+        long rows = rowsBeyond(0);
+        Recorded progress = new Recorded(p -> p.step().startsWith("copying the slots") && p.done > 0);
 
-        counters.owners().release(TYPE, progress);
+        assertThatThrownBy(() -> counters.owners().release(TYPE, progress))
+                .isInstanceOf(StoppedException.class)
+                .hasMessageContaining("stopped after copying 500 of " + COUNTERS)
+                .hasMessageContaining("stays bound and its slot rows as they were");
 
-        assertThat(progress.step()).as("it went on past the stop it was asked for")
-                .isEqualTo("deleting the slot rows left at 0, and unbinding (-1 statements)");
+        assertThat(progress.steps).containsExactly("comparing the slots with " + owner + " (-1 statements)",
+                "copying the slots into " + owner + " (" + COUNTERS + " counters)");
+        assertThat(counters.admin().types()).singleElement().satisfies(type -> assertThat(type.mode())
+                .contains(OwnerMode.COPY));
+        assertThat(totals(counters)).as("reads of a copy-mode type, from its slots").isEqualTo(expected);
+        assertThat(rowsBeyond(0)).isEqualTo(rows);
+        assertThat(columns().values().stream().filter(n -> n != 0).count()).isEqualTo(500);
+
+        Recorded finishing = new Recorded(p -> false);
+        counters.owners().release(TYPE, finishing);
+        assertThat(finishing.step()).isEqualTo("moving the slots into " + owner + ", deleting them, and unbinding ("
+                + COUNTERS + " counters)");
+        assertThat(finishing.done).isEqualTo(COUNTERS);
         assertThat(counters.admin().types()).isEmpty();
         assertThat(columns()).isEqualTo(expected);
+        assertThat(rowsBeyond(0)).isZero();
     }
 
     @Test

@@ -15,6 +15,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * A TCP proxy on loopback between the driver and a database server that can cut a connection at
@@ -45,7 +46,8 @@ public final class CommitCuttingProxy implements AutoCloseable {
     /** How long a COMMIT cut {@link Cut#AFTER_THE_CLIENT_GAVE_UP} waits before it is forwarded. */
     public static final long LATE_BY_MILLIS = 1_000;
 
-    private static final List<byte[]> COMMITS = List.of("COMMIT".getBytes(StandardCharsets.US_ASCII),
+    private static final byte[] COMMIT = "COMMIT".getBytes(StandardCharsets.US_ASCII);
+    private static final List<byte[]> COMMITS = List.of(COMMIT,
             Dialect.FLUSH_COMMENT.trim().getBytes(StandardCharsets.US_ASCII));
 
     private final ServerSocket listener;
@@ -54,6 +56,8 @@ public final class CommitCuttingProxy implements AutoCloseable {
     private final Queue<Cut> armed = new ConcurrentLinkedQueue<>();
     private final AtomicInteger cuts = new AtomicInteger();
     private final AtomicInteger cutEvery = new AtomicInteger();
+    private final AtomicReference<Cut> statementCut = new AtomicReference<>();
+    private final AtomicInteger statementsToPass = new AtomicInteger();
     private final AtomicInteger commitsSeen = new AtomicInteger();
     private final AtomicInteger clientWrites = new AtomicInteger();
     private final AtomicInteger lateDeliveries = new AtomicInteger();
@@ -82,6 +86,17 @@ public final class CommitCuttingProxy implements AutoCloseable {
     /** Cuts the connections carrying the next COMMITs, one each, the first as {@code hows[0]}. */
     public void cutNextCommits(Cut... hows) {
         armed.addAll(List.of(hows));
+    }
+
+    /**
+     * Lets the next {@code passing} COMMIT statements through, then cuts the one after them, once:
+     * a fault at a chosen point of work that commits several times. Only the statement counts,
+     * not the word inside another (the isolation level {@code READ COMMITTED} that a driver sets
+     * as a transaction begins), nor a flush that commits by itself.
+     */
+    public void cutCommitStatementAfter(int passing, Cut how) {
+        statementsToPass.set(passing);
+        statementCut.set(how);
     }
 
     /** Cuts every {@code n}th COMMIT after the server received it; 0 stops. */
@@ -160,7 +175,7 @@ public final class CommitCuttingProxy implements AutoCloseable {
                     if (clientToServer) {
                         clientWrites.incrementAndGet();
                     }
-                    Cut cut = clientToServer && contains(buffer, n) ? cutFor() : null;
+                    Cut cut = clientToServer && contains(buffer, n) ? cutFor(buffer, n) : null;
                     if (cut != null) {
                         // The client loses its connection before any answer can reach it.
                         closeQuietly(from);
@@ -220,8 +235,10 @@ public final class CommitCuttingProxy implements AutoCloseable {
         }
     }
 
-    private Cut cutFor() {
-        Cut once = armed.poll();
+    private Cut cutFor(byte[] buffer, int length) {
+        Cut counted = statementCut.get() != null && commitStatement(buffer, length)
+                && statementsToPass.getAndDecrement() <= 0 ? statementCut.getAndSet(null) : null;
+        Cut once = counted != null ? counted : armed.poll();
         int every = cutEvery.get();
         if (once == null && every > 0 && commitsSeen.incrementAndGet() % every == 0) {
             once = Cut.AFTER_SERVER_RECEIVES;
@@ -230,6 +247,30 @@ public final class CommitCuttingProxy implements AutoCloseable {
             cuts.incrementAndGet();
         }
         return once;
+    }
+
+    /** Whether the bytes hold the word COMMIT on its own: no letter on either side. */
+    private static boolean commitStatement(byte[] buffer, int length) {
+        for (int at = indexOf(buffer, 0, length, COMMIT); at >= 0; at = indexOf(buffer, at + 1, length, COMMIT)) {
+            int after = at + COMMIT.length;
+            if ((at == 0 || !Character.isLetter(buffer[at - 1])) && (after == length || !Character.isLetter(buffer[after]))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static int indexOf(byte[] buffer, int from, int length, byte[] text) {
+        outer:
+        for (int i = from; i + text.length <= length; i++) {
+            for (int j = 0; j < text.length; j++) {
+                if (buffer[i + j] != text[j]) {
+                    continue outer;
+                }
+            }
+            return i;
+        }
+        return -1;
     }
 
     private static boolean contains(byte[] buffer, int length) {

@@ -35,26 +35,6 @@ public final class Steps {
     }
 
     /**
-     * The same steps, reported alike but never stopped: for work whose every transaction must be
-     * followed by the rest before it may end.
-     *
-     * @return steps that report to the same progress and ignore its requests to stop
-     */
-    public Steps unstoppable() {
-        return new Steps(new Progress() {
-            @Override
-            public void begin(String step, long total, String unit) {
-                progress.begin(step, total, unit);
-            }
-
-            @Override
-            public void advance(long done) {
-                progress.advance(done);
-            }
-        });
-    }
-
-    /**
      * A step begins.
      *
      * @param step what it does

@@ -49,7 +49,17 @@ import java.util.Map;
  * would leave the column's range is refused for that counter alone, which also keeps its slots.
  *
  * <p>Copy mode keeps the whole count in the slots, so it compares: one query finds the owner rows
- * whose column differs from their counter's slot sum, and the pass writes just those.
+ * whose column differs from their counter's slot sum, and the pass writes just those, a chunk per
+ * transaction, touching no slot row.
+ *
+ * <p>Releasing a copy-mode type must leave the column holding every count and the slots empty, so
+ * that the application can go back to plain {@code UPDATE}s of the column; but until the type is
+ * unbound its reads come from the slots alone, so a counter whose slots were emptied before that
+ * would read 0, and the next roll-up would copy the 0. The release therefore copies first, in
+ * chunks that may stop or fail anywhere as a roll-up's may, and then, in the one transaction that
+ * unbinds the type, {@link #moveAll} locks every counter's slot rows, brings its column up to their
+ * sum (only counters changed since the copy need writing) and deletes them: a failure anywhere
+ * leaves every counter wholly in its slots, and running the release again finishes it.
  */
 final class RollUpPass {
     /**
@@ -70,20 +80,18 @@ final class RollUpPass {
     /**
      * Moves every changed counter's slot sum into the owner column, leaving its slot rows at 0.
      *
-     * @param registration the bound type
-     * @param range what the column can hold
-     * @param update how the column's new value is made
+     * @param registration the bound type, in fold mode
+     * @param range what the column can hold as a fold-mode base
      * @param warm where the counters visited are recorded
      * @param steps what follows it, and may stop it between chunks
      * @return what was rolled up
      */
-    RollUpReport fold(Registration registration, ColumnRange range, ColumnUpdate update, WarmCounters warm,
-            Steps steps) {
+    RollUpReport fold(Registration registration, ColumnRange range, WarmCounters warm, Steps steps) {
         int type = registration.recordType();
         OwnerStatements owner = database.ownerStatements(registration.owner());
         steps.begin("finding the counters to roll up", -1, "statements");
         List<Long> ids = retrier.read("list the changed counters of record_type " + type,
-                (connection, dialect) -> update.counters(connection, database.slotStatements(), type));
+                (connection, dialect) -> ColumnUpdate.ADD.counters(connection, database.slotStatements(), type));
         warm.add(ids);
         steps.begin("rolling counters up into " + registration.owner(), ids.size(), "counters");
         RollUpReport total = new RollUpReport(1, 0, 0, List.of());
@@ -93,20 +101,23 @@ final class RollUpPass {
                     + " record_type " + type + " into " + registration.owner() + ", as a roll-up does; the type"
                     + " stays bound: run the release again to finish");
             List<Long> chunk = ids.subList(from, Math.min(ids.size(), from + CHUNK));
-            total = total.plus(foldChunk(owner, type, chunk, range, update));
+            total = total.plus(foldChunk(owner, type, chunk, range));
             steps.advance(Math.min(ids.size(), from + CHUNK));
         }
         return total;
     }
 
-    private RollUpReport foldChunk(OwnerStatements owner, int type, List<Long> chunk, ColumnRange range,
-            ColumnUpdate update) {
+    private RollUpReport foldChunk(OwnerStatements owner, int type, List<Long> chunk, ColumnRange range) {
         String operation = "roll up " + chunk.size() + " counters of record_type " + type + " into "
                 + owner.owner();
         try {
             return retrier.write(operation, (connection, dialect) ->
-                    Transactions.inTransaction(connection, () -> foldLocked(connection, owner, type, chunk, range,
-                            update)));
+                    Transactions.inTransaction(connection, () -> {
+                        Taken taken = take(connection, owner, type, chunk, range, ColumnUpdate.ADD);
+                        SlotRows.zero(connection, database.slotStatements(), type, taken.rows());
+                        connection.commit();
+                        return taken.report();
+                    }));
         } catch (CounterOverflowException e) {
             if (chunk.size() == 1) {
                 return new RollUpReport(0, 0, 0, List.of("counter (record_type=" + type
@@ -115,20 +126,64 @@ final class RollUpPass {
             // The database refused a value its metadata did not rule out: find the counter.
             RollUpReport parts = new RollUpReport(0, 0, 0, List.of());
             for (Long id : chunk) {
-                parts = parts.plus(foldChunk(owner, type, List.of(id), range, update));
+                parts = parts.plus(foldChunk(owner, type, List.of(id), range));
             }
             return parts;
         }
     }
 
-    private RollUpReport foldLocked(Connection connection, OwnerStatements owner, int type,
-            List<Long> chunk, ColumnRange range, ColumnUpdate update) throws SQLException {
+    /**
+     * Moves every counter's whole count from its slot rows into the owner column and deletes the
+     * rows, all in the caller's transaction, for the release of a copy-mode type: its reads come
+     * from the slots alone until the type is unbound, so the rows may go only in the transaction
+     * that unbinds it. The chunks are the roll-up's, but none commits: each locks its counters'
+     * rows, then their owner rows, sets each column that differs from the rows' sum, and deletes
+     * exactly the rows it read. A counter's rows created after its chunk locked them (an increment
+     * that waited for the lock, or one in a new slot or a new counter) are not touched, and count
+     * in the slots once the type is unbound. A counter without an owner row, or whose count the
+     * column cannot hold, keeps its rows.
+     *
+     * @param connection the caller's connection, in the transaction that unbinds the type
+     * @param registration the bound type, in copy mode
+     * @param range what the column can hold
+     * @param steps what follows it; it does not stop
+     * @return what was moved into the column
+     * @throws SQLException if a statement fails; the caller rolls back, leaving every row as it was
+     */
+    RollUpReport moveAll(Connection connection, Registration registration, ColumnRange range, Steps steps)
+            throws SQLException {
+        int type = registration.recordType();
+        OwnerStatements owner = database.ownerStatements(registration.owner());
+        List<Long> ids = ColumnUpdate.REPLACE.counters(connection, database.slotStatements(), type);
+        steps.begin("moving the slots into " + registration.owner() + ", deleting them, and unbinding",
+                ids.size(), "counters");
+        RollUpReport total = new RollUpReport(1, 0, 0, List.of());
+        for (int from = 0; from < ids.size(); from += CHUNK) {
+            List<Long> chunk = ids.subList(from, Math.min(ids.size(), from + CHUNK));
+            Taken taken = take(connection, owner, type, chunk, range, ColumnUpdate.REPLACE);
+            SlotRows.delete(connection, database.slotStatements(), type, taken.rows());
+            total = total.plus(taken.report());
+            steps.advance(Math.min(ids.size(), from + CHUNK));
+        }
+        return total;
+    }
+
+    /** The slot rows a chunk took into the owner column, and what it did. */
+    private record Taken(List<LockedSlots> rows, RollUpReport report) {
+    }
+
+    /**
+     * Locks a chunk's slot rows and owner rows, and writes into each owner column what the update
+     * makes of it and the rows' sum; leaves the rows to the caller, which empties those taken.
+     */
+    private Taken take(Connection connection, OwnerStatements owner, int type, List<Long> chunk,
+            ColumnRange range, ColumnUpdate update) throws SQLException {
         Map<Long, LockedSlots> sums = SlotRows.lock(connection, database.slotStatements(), type, chunk, SlotRows.EVERY_SLOT);
         Map<Long, Long> columns = lockOwnerRows(connection, owner, List.copyOf(sums.keySet()));
         long rolled = 0;
         long withoutOwner = 0;
         List<String> refused = new ArrayList<>();
-        List<LockedSlots> toZero = new ArrayList<>();
+        List<LockedSlots> taken = new ArrayList<>();
         Map<Long, Long> toSet = new LinkedHashMap<>();
         for (Map.Entry<Long, LockedSlots> entry : sums.entrySet()) {
             long id = entry.getKey();
@@ -142,13 +197,13 @@ final class RollUpPass {
                 refused.add("counter (record_type=" + type + ", record_id=" + id + "): " + problem);
                 continue;
             }
-            toZero.add(sum);
+            taken.add(sum);
             rolled += toSet.containsKey(id) ? 1 : 0;
         }
+        // A column that already holds its new value (a release's copy) is not written again.
+        toSet.entrySet().removeIf(value -> value.getValue().equals(columns.get(value.getKey())));
         setColumns(connection, owner, toSet);
-        SlotRows.zero(connection, database.slotStatements(), type, toZero);
-        connection.commit();
-        return new RollUpReport(0, rolled, withoutOwner, refused);
+        return new Taken(taken, new RollUpReport(0, rolled, withoutOwner, refused));
     }
 
     /** Puts the column's new value into {@code toSet}; returns why not, or null. */
@@ -176,22 +231,30 @@ final class RollUpPass {
     }
 
     /**
-     * Writes the copy of every differing counter's slot sum into the owner column.
+     * Writes the copy of every differing counter's slot sum into the owner column, leaving the
+     * slot rows as they are.
      *
-     * @param registration the bound type
+     * @param registration the bound type, in copy mode
      * @param range what the column can hold
+     * @param steps what follows it, and may stop it between chunks
      * @return what was rolled up
      */
-    RollUpReport copy(Registration registration, ColumnRange range) {
+    RollUpReport copy(Registration registration, ColumnRange range, Steps steps) {
         int type = registration.recordType();
         OwnerStatements owner = database.ownerStatements(registration.owner());
         Map<Long, Long> toSet = new LinkedHashMap<>();
         List<String> refused = new ArrayList<>();
+        steps.begin("comparing the slots with " + owner.owner(), -1, "statements");
         long withoutOwner = retrier.read("compare record_type " + type + " with " + owner.owner(),
                 (connection, dialect) -> copyDifferences(connection, owner, type, range, toSet, refused));
         List<Long> ids = new ArrayList<>(toSet.keySet());
         Collections.sort(ids);
+        steps.begin("copying the slots into " + owner.owner(), ids.size(), "counters");
         for (int from = 0; from < ids.size(); from += CHUNK) {
+            int done = from;
+            steps.stopIfAsked(() -> "stopped after copying " + done + " of " + ids.size() + " counters of"
+                    + " record_type " + type + " into " + owner.owner() + ", as a roll-up does; the type"
+                    + " stays bound and its slot rows as they were: run the release again to finish");
             Map<Long, Long> chunk = new LinkedHashMap<>();
             ids.subList(from, Math.min(ids.size(), from + CHUNK)).forEach(id -> chunk.put(id, toSet.get(id)));
             retrier.write("copy " + chunk.size() + " counters of record_type " + type + " into "
@@ -200,6 +263,7 @@ final class RollUpPass {
                         connection.commit();
                         return null;
                     }));
+            steps.advance(Math.min(ids.size(), from + CHUNK));
         }
         return new RollUpReport(1, toSet.size(), withoutOwner, refused);
     }

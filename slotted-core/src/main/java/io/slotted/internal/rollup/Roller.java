@@ -1,7 +1,6 @@
 package io.slotted.internal.rollup;
 
 import io.slotted.OwnerColumn;
-import io.slotted.OwnerMode;
 import io.slotted.RollUpReport;
 import io.slotted.SlottedConfig;
 import io.slotted.SlottedException;
@@ -46,6 +45,11 @@ import org.slf4j.LoggerFactory;
  * <p>Fold-mode roll-ups leave the rows they fold at 0; after each roll-up, under the same lock, the
  * {@link ZeroRowSweep} deletes some of those of counters that have stayed at 0 for a minute, and a
  * release deletes every row at 0 once everything is in the column.
+ *
+ * <p>A release holds the type's lock from start to end and unbinds the type in that transaction.
+ * A fold-mode type is rolled up as usual first, chunk by chunk. A copy-mode type's reads come from
+ * its slots alone until it is unbound, so its slot rows are emptied only in the unbinding
+ * transaction, after a copy roll-up has brought the column up to date.
  */
 public final class Roller implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Roller.class);
@@ -128,8 +132,9 @@ public final class Roller implements AutoCloseable {
      * Rolls everything of a type into its owner column and unbinds it.
      *
      * @param recordType the bound type
-     * @param steps what follows it, and may stop it before the roll-up and, for a fold-mode type,
-     *     between the transactions that roll counters up; stopped, the type stays bound
+     * @param steps what follows it, and may stop it before the roll-up and between the
+     *     transactions that roll counters up or copy them into the column; stopped, the type stays
+     *     bound
      * @return what the final roll-up did
      * @throws IllegalStateException if the type is not bound
      */
@@ -141,10 +146,10 @@ public final class Roller implements AutoCloseable {
                             .orElseThrow(() -> new IllegalStateException("counter type " + recordType
                                     + " is not bound to an owner column, so there is nothing to release;"
                                     + " nothing was changed"));
-                    RollUpReport folded = foldAll(bound, steps);
-                    steps.begin("deleting the slot rows left at 0, and unbinding", -1, "statements");
-                    long swept = sweep.sweepAll(recordType);
-                    LOG.debug("release of record_type {} deleted {} slot rows at 0", recordType, swept);
+                    steps.stopIfAsked(() -> "stopped before rolling record_type " + recordType + " into "
+                            + bound.owner() + "; nothing was changed");
+                    RollUpReport released = bound.folds() ? releaseFolded(bound, steps)
+                            : releaseCopied(lock, bound, steps);
                     if (bound.slots() > 0 || bound.limits().bounded()) {
                         registry.write(lock, Optional.of(bound), new Registration(recordType, null,
                                 null, bound.slots(), 0, 0, bound.limits()));
@@ -152,25 +157,35 @@ public final class Roller implements AutoCloseable {
                         registry.delete(lock, recordType);
                     }
                     lock.commit();
-                    return folded;
+                    return released;
                 }));
         registry.invalidate();
         return report;
     }
 
     /**
-     * Everything in the slots into the column, whatever the mode. A fold-mode type may stop between
-     * chunks: a counter rolled up holds its total in the column, and reads add the column to the
-     * slots. A copy-mode type may not: its reads come from the slots alone, so until it is unbound a
-     * counter whose slots went into the column would read 0, and the next roll-up would copy that 0.
+     * A fold-mode type's release before its unbinding: every counter into the column, in the
+     * roll-up's transactions, which may stop between them (a counter rolled up holds its total in
+     * the column, and reads add the column to the slots); then the rows left at 0 are deleted.
      */
-    private RollUpReport foldAll(Registration bound, Steps steps) {
-        boolean folds = bound.mode() == OwnerMode.FOLD;
-        ColumnRange range = folds ? range(bound.owner()).folded() : range(bound.owner());
-        steps.stopIfAsked(() -> "stopped before rolling record_type " + bound.recordType() + " into "
-                + bound.owner() + "; nothing was changed");
-        return pass.fold(bound, range, folds ? ColumnUpdate.ADD : ColumnUpdate.REPLACE,
-                sweep.warm(bound.recordType()), folds ? steps : steps.unstoppable());
+    private RollUpReport releaseFolded(Registration bound, Steps steps) {
+        int type = bound.recordType();
+        RollUpReport folded = pass.fold(bound, range(bound.owner()).folded(), sweep.warm(type), steps);
+        steps.begin("deleting the slot rows left at 0, and unbinding", -1, "statements");
+        long swept = sweep.sweepAll(type);
+        LOG.debug("release of record_type {} deleted {} slot rows at 0", type, swept);
+        return folded;
+    }
+
+    /**
+     * A copy-mode type's release, up to its unbinding: a copy roll-up, which may stop between its
+     * transactions and leaves the slot rows as they are, then, in the unbinding transaction itself,
+     * every counter's slot rows moved into the column and deleted (see {@link RollUpPass}).
+     */
+    private RollUpReport releaseCopied(Connection lock, Registration bound, Steps steps) throws SQLException {
+        ColumnRange range = range(bound.owner());
+        pass.copy(bound, range, steps);
+        return pass.moveAll(lock, bound, range, steps);
     }
 
     private void tick() {
@@ -221,8 +236,8 @@ public final class Roller implements AutoCloseable {
                     }
                     Registration bound = locked.get();
                     ColumnRange range = range(bound.owner());
-                    RollUpReport report = bound.mode() == OwnerMode.FOLD ? fold(bound, range)
-                            : pass.copy(bound, range);
+                    RollUpReport report = bound.folds() ? fold(bound, range)
+                            : pass.copy(bound, range, Steps.none());
                     registry.rolledUp(lock, recordType, started);
                     lock.commit();
                     stats.rolledUp(report.countersRolledUp());
@@ -237,7 +252,7 @@ public final class Roller implements AutoCloseable {
     /** A fold-mode roll-up, then part of the sweep of cold counters' rows at 0. */
     private RollUpReport fold(Registration bound, ColumnRange range) {
         int type = bound.recordType();
-        RollUpReport report = pass.fold(bound, range.folded(), ColumnUpdate.ADD, sweep.warm(type), Steps.none());
+        RollUpReport report = pass.fold(bound, range.folded(), sweep.warm(type), Steps.none());
         long swept = sweep.sweepSome(type);
         if (swept > 0) {
             LOG.debug("deleted {} slot rows at 0 of cold counters of record_type {}", swept, type);
