@@ -15,6 +15,8 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -304,6 +306,27 @@ class ConnectionFaultSuite {
             assertThat(proxy.cuts()).isEqualTo(1);
             assertThat(counters.get(1, 1L)).as("the retry's 5, and not the late statement's too")
                     .isEqualTo(105);
+        }
+    }
+
+    /**
+     * A batch's COMMIT lost after the server received it: the pool closes the broken connection,
+     * so giving it back its auto-commit mode fails too, and that second failure once hid the first
+     * and told the caller that nothing was applied. The caller must learn that the outcome is
+     * unknown: the batch did land.
+     */
+    @Test
+    void aBatchWhoseCommitIsLost_failsAsOutcomeUnknown_notAsNothingApplied() {
+        try (SlottedCounters counters = grouped(viaProxy)) {
+            counters.add(1, 1L, 100);
+            proxy.cutNextCommit(Cut.AFTER_SERVER_RECEIVES);
+
+            assertThatThrownBy(() -> counters.addAll(List.of(new Increment(1, 1L, 5), new Increment(1, 2L, 7))))
+                    .isInstanceOf(OutcomeUnknownException.class);
+
+            assertThat(proxy.cuts()).isEqualTo(1);
+            assertThat(counters.getAll(1, List.of(1L, 2L))).as("it landed, once")
+                    .containsExactly(Map.entry(1L, 105L), Map.entry(2L, 7L));
         }
     }
 

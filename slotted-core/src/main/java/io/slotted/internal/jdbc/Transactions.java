@@ -71,19 +71,44 @@ public final class Transactions {
             connection.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
             connection.setAutoCommit(false);
         }
+        SQLException failure = null;
         try {
             return work.run();
         } catch (SQLException e) {
+            failure = e;
             rollbackQuietly(connection, e);
             throw e;
         } catch (RuntimeException e) {
-            rollbackQuietly(connection, new SQLException(e));
+            failure = new SQLException(e);
+            rollbackQuietly(connection, failure);
             throw e;
         } finally {
             if (autoCommit) {
-                connection.setAutoCommit(true);
+                restoreAutoCommit(connection, true, failure);
                 connection.setTransactionIsolation(isolation);
             }
+        }
+    }
+
+    /**
+     * Gives a connection back its auto-commit mode after work on it. If the work failed, a failure
+     * here is kept beside the work's, never in its place: a connection lost during COMMIT fails
+     * this too (the pool has closed it), and the caller must still learn that the COMMIT was lost,
+     * not that some other statement failed and nothing was applied.
+     *
+     * @param failure the work's failure, or null if it succeeded
+     * @throws SQLException if the work succeeded and the mode could not be set
+     */
+    public static void restoreAutoCommit(Connection connection, boolean autoCommit, SQLException failure)
+            throws SQLException {
+        if (failure == null) {
+            connection.setAutoCommit(autoCommit);
+            return;
+        }
+        try {
+            connection.setAutoCommit(autoCommit);
+        } catch (SQLException restoreFailure) {
+            failure.addSuppressed(restoreFailure);
         }
     }
 

@@ -346,6 +346,7 @@ public final class DirectWriter implements CounterWriter {
             bounded.agree(connection, counters);
             boolean autoCommit = connection.getAutoCommit();
             connection.setAutoCommit(false);
+            SQLException failure = null;
             try {
                 IdempotencyKeys.Verdict found = IdempotencyKeys.Verdict.APPLIED;
                 if (idempotencyKey != null) {
@@ -372,10 +373,11 @@ public final class DirectWriter implements CounterWriter {
                 connection.commit();
                 return new Written(found, totals, null);
             } catch (SQLException e) {
+                failure = e;
                 Transactions.rollbackQuietly(connection, e);
                 throw e;
             } finally {
-                connection.setAutoCommit(autoCommit);
+                Transactions.restoreAutoCommit(connection, autoCommit, failure);
             }
         });
         if (written.verdict().outcome() == IdempotencyKeys.Outcome.CONFLICT) {
