@@ -1,0 +1,146 @@
+package io.slotted.campaign;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import io.slotted.SlottedCounters;
+import io.slotted.WriteMode;
+import io.slotted.campaign.check.HistoryChecker;
+import io.slotted.campaign.faults.CampaignServer;
+import io.slotted.campaign.faults.FaultProxy;
+import io.slotted.campaign.faults.ServerKind;
+import io.slotted.campaign.history.Counter;
+import io.slotted.campaign.history.History;
+import io.slotted.campaign.workload.CampaignTypes;
+import io.slotted.campaign.workload.LibraryProcess;
+import io.slotted.campaign.workload.Workload;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One run of the fault campaign through the library: a private server of its own, a fault proxy
+ * in front of it, several library instances standing for application processes, client threads
+ * sending a mixed workload to them while faults are made at random, then everything healed, every
+ * operation answered (or recorded as never answered), each counter's final value read directly,
+ * and the whole history checked ({@link HistoryChecker}).
+ */
+public final class Campaign {
+    private static final Logger LOG = LoggerFactory.getLogger(Campaign.class);
+    /** How long after the end the clients have to finish what they sent. */
+    private static final long DRAIN_SECONDS = Workload.ANSWER_WITHIN_SECONDS + 30;
+    /** The processes' socket timeout: longer than a lock wait, shorter than an outcome's resolution. */
+    private static final Duration SOCKET_TIMEOUT = Duration.ofSeconds(10);
+
+    private Campaign() {
+    }
+
+    /** Runs a campaign on a private server started for it, and stops the server after. */
+    public static CampaignReport run(CampaignSettings settings) {
+        try (CampaignServer server = settings.database().start("campaign-" + Long.toHexString(settings.seed()))) {
+            return run(settings, server, "campaign_counters");
+        }
+    }
+
+    /** Runs a campaign on {@code server}, in tables named after {@code table} that it creates. */
+    public static CampaignReport run(CampaignSettings settings, CampaignServer server, String table) {
+        LOG.info("campaign on {} with seed {} for {}: replay with {}", settings.database(), settings.seed(),
+                settings.duration(), settings.replayCommand());
+        migrate(server, table);
+        History history = new History();
+        List<LibraryProcess> processes = new ArrayList<>();
+        try (FaultProxy proxy = FaultProxy.inFrontOf(server, settings.seed())) {
+            String url = withSocketTimeout(server.kind(), server.jdbcUrlVia(proxy));
+            for (int i = 1; i <= settings.processes(); i++) {
+                processes.add(new LibraryProcess("p" + i, url, table));
+            }
+            FaultSchedule faults = new FaultSchedule(settings.seed(), server, proxy, processes);
+            long endAt = System.nanoTime() + settings.duration().toNanos();
+            Workload workload = new Workload(history, processes, settings.seed());
+            List<CompletableFuture<Void>> clients = new ArrayList<>();
+            for (int i = 0; i < settings.clients(); i++) {
+                int index = i;
+                clients.add(runOnThread("campaign-client-" + i,
+                        () -> workload.runClient(index, () -> System.nanoTime() < endAt)));
+            }
+            CompletableFuture<Void> schedule = runOnThread("campaign-faults",
+                    () -> faults.run(() -> System.nanoTime() < endAt));
+            join(schedule, settings.duration().toSeconds() + 120);
+            clients.forEach(client -> join(client, DRAIN_SECONDS));
+            workload.close();
+            processes.forEach(LibraryProcess::close);
+            Map<Counter, Long> finals = finalValues(server, table);
+            return new CampaignReport(settings, history.operations(), faults.made(),
+                    HistoryChecker.check(history.operations(), finals, CampaignTypes.limits()), finals);
+        }
+    }
+
+    private static void migrate(CampaignServer server, String table) {
+        try (HikariDataSource pool = directPool(server); SlottedCounters counters = LibraryProcess.countersOn(pool,
+                table)) {
+            counters.migrate();
+        }
+    }
+
+    /** Each counter's value once everything is healed and answered, read directly, past the proxy. */
+    private static Map<Counter, Long> finalValues(CampaignServer server, String table) {
+        try (HikariDataSource pool = directPool(server);
+                SlottedCounters counters = SlottedCounters.builder(pool).table(table).writeMode(WriteMode.DIRECT)
+                        .build()) {
+            Map<Counter, Long> finals = new LinkedHashMap<>();
+            CampaignTypes.all().forEach(counter -> finals.put(counter, counters.get(counter.type(), counter.id())));
+            return finals;
+        }
+    }
+
+    private static HikariDataSource directPool(CampaignServer server) {
+        HikariConfig config = new HikariConfig();
+        config.setJdbcUrl(server.jdbcUrl());
+        config.setMaximumPoolSize(6);
+        return new HikariDataSource(config);
+    }
+
+    /**
+     * The URL with a socket timeout, as an operator should set one: a statement on a paused or
+     * silent server then fails after it, and the engine retries or resolves the flush.
+     */
+    static String withSocketTimeout(ServerKind kind, String url) {
+        return url + (url.contains("?") ? "&" : "?") + kind.socketTimeoutParameter(SOCKET_TIMEOUT);
+    }
+
+    private static CompletableFuture<Void> runOnThread(String name, Runnable work) {
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        Thread thread = new Thread(() -> {
+            try {
+                work.run();
+                done.complete(null);
+            } catch (Throwable e) {
+                done.completeExceptionally(e);
+            }
+        }, name);
+        thread.setDaemon(true);
+        thread.start();
+        return done;
+    }
+
+    /** Waits for work started by the campaign, failing with its error; one still running is left to the history. */
+    private static void join(CompletableFuture<Void> work, long seconds) {
+        try {
+            work.get(seconds, TimeUnit.SECONDS);
+        } catch (TimeoutException e) {
+            LOG.warn("campaign work still running after {} s: its open operations are recorded as never answered",
+                    seconds);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while the campaign ran", e);
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw new IllegalStateException("campaign work failed: " + e.getCause(), e.getCause());
+        }
+    }
+}

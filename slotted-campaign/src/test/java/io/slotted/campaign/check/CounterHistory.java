@@ -1,0 +1,107 @@
+package io.slotted.campaign.check;
+
+import io.slotted.campaign.history.Counter;
+import io.slotted.campaign.history.Operation;
+import io.slotted.campaign.history.Outcome;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One counter's part of a history: its increments, each an operation or, for an idempotency key,
+ * all the attempts with that key taken as one increment, and its reads, each a read or an
+ * increment that answered the total right after itself.
+ */
+final class CounterHistory {
+    /**
+     * One increment of the counter.
+     *
+     * @param delta what it adds
+     * @param invoked when its first attempt was invoked
+     * @param surelyInAt when an attempt first answered that it was applied; never if none did
+     * @param possiblyApplied whether any attempt may have applied it
+     * @param applied whether an attempt answered that it was applied
+     * @param operations its attempts
+     */
+    record Increment(long delta, long invoked, long surelyInAt, boolean possiblyApplied, boolean applied,
+            List<Long> operations) {
+        boolean unknown() {
+            return possiblyApplied && !applied;
+        }
+    }
+
+    /**
+     * One answer with the counter's total.
+     *
+     * @param operation the operation that answered it
+     * @param value the total
+     * @param invoked when the operation was invoked
+     * @param completed when it answered
+     * @param own what the operation itself added, surely in the total; 0 for a read
+     */
+    record Read(long operation, long value, long invoked, long completed, long own) {
+    }
+
+    private final Counter counter;
+    private final List<Increment> increments = new ArrayList<>();
+    private final List<Read> reads = new ArrayList<>();
+
+    private CounterHistory(Counter counter) {
+        this.counter = counter;
+    }
+
+    /** Each counter's part of the operations. */
+    static Map<Counter, CounterHistory> of(List<Operation> operations) {
+        Map<Counter, CounterHistory> counters = new LinkedHashMap<>();
+        Map<Counter, Map<String, List<Operation>>> keyed = new LinkedHashMap<>();
+        for (Operation operation : operations) {
+            for (Map.Entry<Counter, Long> delta : operation.deltas().entrySet()) {
+                CounterHistory history = counters.computeIfAbsent(delta.getKey(), CounterHistory::new);
+                if (operation.key() == null) {
+                    history.increments.add(increment(delta.getValue(), List.of(operation)));
+                } else {
+                    keyed.computeIfAbsent(delta.getKey(), c -> new LinkedHashMap<>())
+                            .computeIfAbsent(operation.key(), k -> new ArrayList<>()).add(operation);
+                }
+            }
+            for (Map.Entry<Counter, Long> value : operation.values().entrySet()) {
+                long own = operation.deltas().getOrDefault(value.getKey(), 0L);
+                counters.computeIfAbsent(value.getKey(), CounterHistory::new).reads.add(new Read(operation.id(),
+                        value.getValue(), operation.invoked(), operation.completed(), own));
+            }
+        }
+        keyed.forEach((counter, byKey) -> byKey.values().forEach(attempts -> counters.get(counter).increments
+                .add(increment(attempts.get(0).deltas().get(counter), attempts))));
+        return counters;
+    }
+
+    /** Attempts with one key, or one operation without a key, as one increment. */
+    private static Increment increment(long delta, List<Operation> attempts) {
+        long invoked = Long.MAX_VALUE;
+        long surelyInAt = Long.MAX_VALUE;
+        boolean possibly = false;
+        List<Long> ids = new ArrayList<>();
+        for (Operation attempt : attempts) {
+            invoked = Math.min(invoked, attempt.invoked());
+            if (attempt.outcome() == Outcome.OK) {
+                surelyInAt = Math.min(surelyInAt, attempt.completed());
+            }
+            possibly |= attempt.outcome() != Outcome.FAILED;
+            ids.add(attempt.id());
+        }
+        return new Increment(delta, invoked, surelyInAt, possibly, surelyInAt != Long.MAX_VALUE, ids);
+    }
+
+    Counter counter() {
+        return counter;
+    }
+
+    List<Increment> increments() {
+        return increments;
+    }
+
+    List<Read> reads() {
+        return reads;
+    }
+}

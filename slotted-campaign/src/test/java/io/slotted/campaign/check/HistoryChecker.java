@@ -1,0 +1,124 @@
+package io.slotted.campaign.check;
+
+import io.slotted.Limits;
+import io.slotted.campaign.history.Counter;
+import io.slotted.campaign.history.Operation;
+import io.slotted.campaign.history.Outcome;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Checks a whole history of counter operations, as Jepsen checks counters and Maelstrom its
+ * final values, and the rules Slotted adds:
+ * <ul>
+ *   <li>every total answered lies between the increments acknowledged before the read began and
+ *       those invoked before it ended ({@link ReadBounds});</li>
+ *   <li>each counter's final value is its acknowledged sum plus some subset of the deltas whose
+ *       outcome stayed unknown ({@link SubsetSums}): exactly the acknowledged sum if none did;</li>
+ *   <li>no total answered, and no final value, lies outside its type's limits: a stock never
+ *       below 0, so never more sold than stocked;</li>
+ *   <li>each idempotency key is applied at most once, exactly once if any attempt was
+ *       acknowledged, and a replay answers what the original did ({@link KeyChecker});</li>
+ *   <li>every operation answered: none waits for ever on a stalled database.</li>
+ * </ul>
+ */
+public final class HistoryChecker {
+    private HistoryChecker() {
+    }
+
+    /**
+     * @param operations the history
+     * @param finals each counter's value read once every fault was healed and every operation had
+     *     answered
+     * @param limits the limits of each counter that has them
+     * @return what was found wrong, and how much of the history stayed unknown
+     */
+    public static CheckReport check(List<Operation> operations, Map<Counter, Long> finals, Map<Counter, Limits> limits) {
+        List<Anomaly> anomalies = new ArrayList<>();
+        Map<Counter, Integer> unknowns = new LinkedHashMap<>();
+        int inexact = 0;
+        for (CounterHistory counter : CounterHistory.of(operations).values()) {
+            checkReads(counter, anomalies);
+            Long last = finals.get(counter.counter());
+            if (last == null) {
+                anomalies.add(new Anomaly(Anomaly.Kind.FINAL_VALUE, counter.counter(), "no final value was read",
+                        List.of()));
+            } else if (!checkFinal(counter, last, anomalies)) {
+                inexact++;
+            }
+            checkLimits(counter, last, limits.get(counter.counter()), anomalies);
+            unknowns.put(counter.counter(), (int) counter.increments().stream()
+                    .filter(CounterHistory.Increment::unknown).count());
+        }
+        anomalies.addAll(KeyChecker.check(operations));
+        operations.stream().filter(Operation::stalled).forEach(stalled -> anomalies.add(new Anomaly(
+                Anomaly.Kind.STALL, null, "operation " + stalled + " never answered", List.of(stalled.id()))));
+        return new CheckReport(operations.size(), anomalies, unknowns, inexact);
+    }
+
+    private static void checkReads(CounterHistory counter, List<Anomaly> anomalies) {
+        ReadBounds bounds = new ReadBounds(counter.increments());
+        for (CounterHistory.Read read : counter.reads()) {
+            long low = bounds.low(read);
+            long high = bounds.high(read);
+            if (read.value() < low || read.value() > high) {
+                anomalies.add(new Anomaly(Anomaly.Kind.READ_OUT_OF_BOUNDS, counter.counter(), "operation #"
+                        + read.operation() + " read " + read.value() + ", outside [" + low + ", " + high
+                        + "]: " + (read.value() < low ? "an acknowledged increment is missing"
+                                : "more than every increment invoked was counted"), List.of(read.operation())));
+            }
+        }
+    }
+
+    /** @return whether the check was exact, rather than only the range of the unknown deltas */
+    private static boolean checkFinal(CounterHistory counter, long last, List<Anomaly> anomalies) {
+        long acknowledged = 0;
+        List<Long> unknown = new ArrayList<>();
+        for (CounterHistory.Increment increment : counter.increments()) {
+            if (increment.applied()) {
+                acknowledged += increment.delta();
+            } else if (increment.unknown()) {
+                unknown.add(increment.delta());
+            }
+        }
+        SubsetSums.Answer answer = SubsetSums.contains(unknown, last - acknowledged);
+        if (!answer.reachable()) {
+            anomalies.add(new Anomaly(Anomaly.Kind.FINAL_VALUE, counter.counter(), "final value " + last
+                    + " is the acknowledged sum " + acknowledged + (last > acknowledged ? " + " : " - ")
+                    + Math.abs(last - acknowledged) + ", which no subset of the " + unknown.size()
+                    + " unknown deltas " + abbreviated(unknown) + " makes: "
+                    + (last < acknowledged ? "acknowledged increments were lost" : "increments were counted twice,"
+                            + " or counted though they failed"), List.of()));
+        }
+        return answer.exact();
+    }
+
+    private static void checkLimits(CounterHistory counter, Long last, Limits limits, List<Anomaly> anomalies) {
+        if (limits == null) {
+            return;
+        }
+        for (CounterHistory.Read read : counter.reads()) {
+            if (read.value() < limits.min() || read.value() > limits.max()) {
+                anomalies.add(new Anomaly(Anomaly.Kind.LIMIT_BROKEN, counter.counter(), "operation #" + read.operation()
+                        + " read " + read.value() + ", outside the limits " + limits, List.of(read.operation())));
+            }
+        }
+        if (last != null && (last < limits.min() || last > limits.max())) {
+            anomalies.add(new Anomaly(Anomaly.Kind.LIMIT_BROKEN, counter.counter(), "final value " + last
+                    + " is outside the limits " + limits + ": more was sold than stocked", List.of()));
+        }
+    }
+
+    private static String abbreviated(List<Long> values) {
+        return values.size() <= 12 ? values.toString() : values.subList(0, 12) + "…";
+    }
+
+    /** How many operations of each outcome a history has. */
+    public static Map<Outcome, Long> outcomes(List<Operation> operations) {
+        Map<Outcome, Long> counts = new LinkedHashMap<>();
+        operations.forEach(operation -> counts.merge(operation.outcome(), 1L, Long::sum));
+        return counts;
+    }
+}

@@ -1,0 +1,24 @@
+package io.slotted.campaign.history;
+
+/** The operations of the workload. */
+public enum Kind {
+    /** An increment without a key. */
+    ADD,
+    /** An increment with an idempotency key; its replays carry the same key and delta. */
+    ADD_KEYED,
+    /** An increment that answers the counter's total right after it. */
+    ADD_AND_GET,
+    /** Increments of several counters, all or nothing. */
+    BATCH,
+    /** A read of one counter. */
+    READ,
+    /** A sale from a stock that must never go below 0: an increment the limits may refuse. */
+    SELL,
+    /** Stock added back. */
+    RESTOCK;
+
+    /** Whether the operation writes. */
+    public boolean writes() {
+        return this != READ;
+    }
+}

@@ -1,0 +1,101 @@
+package io.slotted.campaign.workload;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import io.slotted.Limits;
+import io.slotted.SlottedCounters;
+import io.slotted.WriteMode;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * One library instance standing for one application process: its own pool, through the fault
+ * proxy, and its own {@link SlottedCounters} in {@code GROUPED} mode. It can be closed while its
+ * flushes are under way and opened again, as a process is redeployed, or crash: its pool is shut
+ * under it, cutting the statements on the wire, as a process that dies does.
+ *
+ * <p>The pool's connections carry a socket timeout, as an operator's should: a paused or silent
+ * server then fails a statement within bounded time, and the engine retries or resolves it,
+ * instead of a caller waiting for ever.
+ */
+public final class LibraryProcess implements AutoCloseable {
+    private static final AtomicInteger POOLS = new AtomicInteger();
+
+    private final String name;
+    private final String jdbcUrl;
+    private final String table;
+    private volatile HikariDataSource pool;
+    private volatile SlottedCounters counters;
+
+    /**
+     * @param name the process's name in the history
+     * @param jdbcUrl the database through the fault proxy, with the driver's socket timeout
+     * @param table the counter table
+     */
+    public LibraryProcess(String name, String jdbcUrl, String table) {
+        this.name = name;
+        this.jdbcUrl = jdbcUrl;
+        this.table = table;
+        open();
+    }
+
+    /** The campaign's counters, as each process builds them: the same types and limits everywhere. */
+    public static SlottedCounters countersOn(javax.sql.DataSource dataSource, String table) {
+        return SlottedCounters.builder(dataSource).table(table).writeMode(WriteMode.GROUPED).flushers(2)
+                .limits(CampaignTypes.STOCK, Limits.atLeast(0))
+                .retryBackoff(Duration.ofMillis(20)).outcomeResolutionTimeout(Duration.ofSeconds(20))
+                .build();
+    }
+
+    public String name() {
+        return name;
+    }
+
+    /** The counters as they are now; after a crash or close, the ones opened again. */
+    public SlottedCounters counters() {
+        return counters;
+    }
+
+    private void open() {
+        HikariConfig config = new HikariConfig();
+        config.setPoolName(name + "-" + POOLS.incrementAndGet());
+        config.setJdbcUrl(jdbcUrl);
+        config.setMaximumPoolSize(8);
+        config.setMinimumIdle(2);
+        config.setConnectionTimeout(3_000);
+        config.setValidationTimeout(2_000);
+        config.setInitializationFailTimeout(-1);
+        pool = new HikariDataSource(config);
+        counters = countersOn(pool, table);
+    }
+
+    /**
+     * Closes the counters while their flushes may be under way, then opens new ones: what was
+     * accepted is written before the close returns.
+     */
+    public void closeAndReopen() {
+        SlottedCounters old = counters;
+        HikariDataSource oldPool = pool;
+        open();
+        old.close();
+        oldPool.close();
+    }
+
+    /**
+     * Shuts the pool under the counters, cutting what is on the wire, then closes them and opens
+     * new ones: a process that died and was started again.
+     */
+    public void crashAndRestart() {
+        SlottedCounters old = counters;
+        HikariDataSource oldPool = pool;
+        open();
+        oldPool.close();
+        old.close();
+    }
+
+    @Override
+    public void close() {
+        counters.close();
+        pool.close();
+    }
+}

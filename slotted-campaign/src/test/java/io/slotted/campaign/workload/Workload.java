@@ -1,0 +1,226 @@
+package io.slotted.campaign.workload;
+
+import io.slotted.Increment;
+import io.slotted.SlottedCounters;
+import io.slotted.campaign.history.Counter;
+import io.slotted.campaign.history.History;
+import io.slotted.campaign.history.Invocation;
+import io.slotted.campaign.history.Kind;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+
+/**
+ * The campaign's clients: each a thread with a random generator of its own, drawn from the seed,
+ * sending a mix of operations to the processes and recording each in the history.
+ *
+ * <p>Increments carry distinct random deltas, so that the final check's subset sums tell a double
+ * count from a lost increment. Keyed increments are replayed: at once through the same or the
+ * other process, concurrently with the original through the other, or later — after faults,
+ * restarts and crashes — by whichever client draws a replay next. Stock is sold with {@code
+ * tryAdd} against a lower limit of 0, and restocked, so that the bound is met often.
+ */
+public final class Workload implements AutoCloseable {
+    /** How long a client waits for an operation before it gives up and records it as never answered. */
+    public static final long ANSWER_WITHIN_SECONDS = 120;
+
+    private final History history;
+    private final List<LibraryProcess> processes;
+    private final long seed;
+    private final AtomicLong keys = new AtomicLong();
+    /** Runs the library's blocking calls, so that a client can stop waiting for one. */
+    private final ExecutorService calls = Executors.newCachedThreadPool(runnable -> {
+        Thread thread = new Thread(runnable, "campaign-call");
+        thread.setDaemon(true);
+        return thread;
+    });
+    /** Keyed increments sent once, waiting to be replayed later: key, counter and delta. */
+    private final ConcurrentLinkedQueue<KeyedIncrement> toReplay = new ConcurrentLinkedQueue<>();
+
+    private record KeyedIncrement(String key, Counter counter, long delta) {
+    }
+
+    public Workload(History history, List<LibraryProcess> processes, long seed) {
+        this.history = history;
+        this.processes = processes;
+        this.seed = seed;
+    }
+
+    /** Runs client {@code index} until {@code running} turns false. */
+    public void runClient(int index, BooleanSupplier running) {
+        Random random = new Random(seed * 1_000_003L + index);
+        while (running.getAsBoolean()) {
+            LibraryProcess process = processes.get(random.nextInt(processes.size()));
+            int draw = random.nextInt(100);
+            if (draw < 25) {
+                add(process, hot(random), delta(random));
+            } else if (draw < 35) {
+                addKeyed(random, process);
+            } else if (draw < 45) {
+                addAndGet(process, hot(random), delta(random));
+            } else if (draw < 50) {
+                batch(process, random);
+            } else if (draw < 68) {
+                read(process, random.nextInt(4) == 0 ? stock(random) : hot(random));
+            } else if (draw < 88) {
+                sell(process, stock(random), 1 + random.nextInt(40));
+            } else {
+                add(process, stock(random), 50 + random.nextInt(200));
+            }
+        }
+    }
+
+    private static Counter hot(Random random) {
+        return CampaignTypes.HOT_COUNTERS.get(random.nextInt(CampaignTypes.HOT_COUNTERS.size()));
+    }
+
+    private static Counter stock(Random random) {
+        return CampaignTypes.STOCK_COUNTERS.get(random.nextInt(CampaignTypes.STOCK_COUNTERS.size()));
+    }
+
+    /** A delta from 1 to a million: drawn at random, they are distinct in practice. */
+    private static long delta(Random random) {
+        return 1 + random.nextInt(1_000_000);
+    }
+
+    private void add(LibraryProcess process, Counter counter, long delta) {
+        Invocation invocation = history.invoke(process.name(), counter.type() == CampaignTypes.STOCK ? Kind.RESTOCK
+                : Kind.ADD, Map.of(counter, delta), null);
+        await(invocation, () -> counters(process).addAsync(counter.type(), counter.id(), delta),
+                result -> invocation.ok());
+    }
+
+    private void addAndGet(LibraryProcess process, Counter counter, long delta) {
+        Invocation invocation = history.invoke(process.name(), Kind.ADD_AND_GET, Map.of(counter, delta), null);
+        await(invocation, () -> counters(process).addAndGetAsync(counter.type(), counter.id(), delta),
+                total -> invocation.ok(Map.of(counter, total)));
+    }
+
+    /**
+     * A keyed increment and its replays: at once through the same or another process, at the
+     * same time through another, or later by whichever client draws a replay.
+     */
+    private void addKeyed(Random random, LibraryProcess process) {
+        KeyedIncrement replay = random.nextBoolean() ? toReplay.poll() : null;
+        if (replay != null) {
+            sendKeyed(process, replay);
+            return;
+        }
+        KeyedIncrement increment = new KeyedIncrement("s" + seed + "-k" + keys.incrementAndGet(), hot(random),
+                delta(random));
+        switch (random.nextInt(4)) {
+            case 0 -> {
+                sendKeyed(process, increment);
+                sendKeyed(other(random, process), increment);
+            }
+            case 1 -> {
+                CompletableFuture<Void> first = CompletableFuture.runAsync(() -> sendKeyed(process, increment), calls);
+                sendKeyed(other(random, process), increment);
+                first.join();
+            }
+            default -> {
+                sendKeyed(process, increment);
+                toReplay.add(increment);
+            }
+        }
+    }
+
+    private LibraryProcess other(Random random, LibraryProcess process) {
+        if (processes.size() == 1) {
+            return process;
+        }
+        LibraryProcess other;
+        do {
+            other = processes.get(random.nextInt(processes.size()));
+        } while (other == process);
+        return other;
+    }
+
+    private void sendKeyed(LibraryProcess process, KeyedIncrement increment) {
+        Counter counter = increment.counter();
+        Invocation invocation = history.invoke(process.name(), Kind.ADD_KEYED, Map.of(counter, increment.delta()),
+                increment.key());
+        await(invocation, () -> counters(process).addAsync(counter.type(), counter.id(), increment.delta(),
+                increment.key()), invocation::okApplied);
+    }
+
+    /** Two or three hot counters, all or nothing. */
+    private void batch(LibraryProcess process, Random random) {
+        List<Counter> counters = new ArrayList<>(CampaignTypes.HOT_COUNTERS);
+        java.util.Collections.shuffle(counters, random);
+        Map<Counter, Long> deltas = new java.util.LinkedHashMap<>();
+        List<Increment> increments = new ArrayList<>();
+        for (Counter counter : counters.subList(0, 2 + random.nextInt(2))) {
+            long delta = delta(random);
+            deltas.put(counter, delta);
+            increments.add(new Increment(counter.type(), counter.id(), delta));
+        }
+        Invocation invocation = history.invoke(process.name(), Kind.BATCH, deltas, null);
+        await(invocation, blocking(() -> counters(process).addAll(increments)), applied -> invocation.ok());
+    }
+
+    private void read(LibraryProcess process, Counter counter) {
+        Invocation invocation = history.invoke(process.name(), Kind.READ, Map.of(), null);
+        try {
+            long value = blocking(() -> counters(process).get(counter.type(), counter.id())).get()
+                    .get(ANSWER_WITHIN_SECONDS, TimeUnit.SECONDS);
+            invocation.ok(Map.of(counter, value));
+        } catch (java.util.concurrent.TimeoutException e) {
+            // left open: the history records it as never answered
+        } catch (Exception e) {
+            Outcomes.endRead(invocation, e);
+        }
+    }
+
+    private void sell(LibraryProcess process, Counter counter, long amount) {
+        Invocation invocation = history.invoke(process.name(), Kind.SELL, Map.of(counter, -amount), null);
+        await(invocation, blocking(() -> counters(process).tryAdd(counter.type(), counter.id(), -amount)), sold -> {
+                    if (sold) {
+                        invocation.ok();
+                    } else {
+                        invocation.failed(new IllegalStateException("refused: not enough stock"));
+                    }
+                });
+    }
+
+    private static SlottedCounters counters(LibraryProcess process) {
+        return process.counters();
+    }
+
+    /** A blocking call of the library, run so that its caller can stop waiting for it. */
+    private <T> Supplier<CompletableFuture<T>> blocking(Supplier<T> call) {
+        return () -> CompletableFuture.supplyAsync(call, calls);
+    }
+
+    /**
+     * Sends an operation and waits for its answer, within a bound: one that never comes leaves it
+     * open. A call refused before it returns a future (the counters closed) ends like its future would.
+     */
+    private static <T> void await(Invocation invocation, Supplier<CompletableFuture<T>> send, Consumer<T> onAnswer) {
+        try {
+            onAnswer.accept(send.get().get(ANSWER_WITHIN_SECONDS, TimeUnit.SECONDS));
+        } catch (java.util.concurrent.TimeoutException e) {
+            // left open: the history records it as never answered
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (Exception e) {
+            Outcomes.endWrite(invocation, e);
+        }
+    }
+
+    /** Stops the threads that ran the library's blocking calls. */
+    @Override
+    public void close() {
+        calls.shutdownNow();
+    }
+}
