@@ -14,6 +14,7 @@ import io.slotted.server.names.CounterNaming;
 import io.slotted.server.resp.RespFrontEnd;
 import io.slotted.server.resp.RespSettings;
 import io.slotted.server.store.AsyncCounters;
+import io.slotted.server.store.DatabaseFailure;
 import io.slotted.server.store.FailureMessage;
 import io.slotted.server.store.PooledCounters;
 import io.slotted.server.store.SharedH2File;
@@ -89,7 +90,7 @@ public final class SlottedServer implements AutoCloseable {
      * with the HTTP front end's bounds given.
      *
      * @param settings what to run with
-     * @param httpSettings the HTTP front end's deadlines, workers and connection limits
+     * @param httpSettings the HTTP front end's body deadline, workers and connection limits
      * @return the running service
      * @throws IllegalArgumentException if the token file cannot be read or is malformed, or the
      *     library refuses a counter setting
@@ -105,7 +106,7 @@ public final class SlottedServer implements AutoCloseable {
      * HTTP and, when {@code respSettings} is given, for the Redis protocol on the same address.
      *
      * @param settings what to run with
-     * @param httpSettings the HTTP front end's deadlines, workers and connection limits
+     * @param httpSettings the HTTP front end's body deadline, workers and connection limits
      * @param respSettings the Redis-protocol front end's port and bounds, or null for none
      * @return the running service
      * @throws IllegalArgumentException if the token file cannot be read or is malformed, a TLS
@@ -128,7 +129,7 @@ public final class SlottedServer implements AutoCloseable {
         AsyncCounters asyncCounters = null;
         try {
             store = PooledCounters.open(settings.database(), settings.counters(), POOL_SIZE,
-                    metrics.registry());
+                    metrics.registry(), PooledCounters.SERVICE_SOCKET_TIMEOUT);
             migrate(store);
             CounterNaming naming = CounterNaming.start(settings.types(), store.counters().names());
             metrics.bind(store.counters());
@@ -138,7 +139,7 @@ public final class SlottedServer implements AutoCloseable {
             // One AsyncCounters, and so one overflow guard, for every front end.
             asyncCounters = new AsyncCounters(store.counters());
             HttpFrontEnd http = new HttpFrontEnd(store, asyncCounters, naming, access,
-                    metrics, httpSettings, tls);
+                    metrics, httpSettings, settings.requestDeadline(), tls);
             SlottedServer server = new SlottedServer(metrics, store, asyncCounters, http, tls);
             listen(http, settings);
             if (respSettings != null) {
@@ -194,6 +195,13 @@ public final class SlottedServer implements AutoCloseable {
         try {
             report = store.counters().migrate();
         } catch (SlottedException e) {
+            if (PooledCounters.socketTimedOut(e)) {
+                throw new DatabaseFailure("the database at " + store.describe() + " did not answer"
+                        + " a schema change within the service's socket timeout ("
+                        + PooledCounters.SERVICE_SOCKET_TIMEOUT.toSeconds() + " s): a change to a big"
+                        + " table can take longer, so run 'slotted migrate' with the same --db, which"
+                        + " waits as long as it takes, then start the service again", e);
+            }
             throw store.explain(e);
         }
         report.describe().lines().forEach(line -> log.info("schema: {}", line));
@@ -211,7 +219,7 @@ public final class SlottedServer implements AutoCloseable {
     private void listenForResp(ServerSettings settings, RespSettings respSettings, GuardedAccess access,
             CounterNaming naming) {
         resp = new RespFrontEnd(asyncCounters, naming, access, metrics, respSettings,
-                version(), tls);
+                settings.requestDeadline(), version(), tls);
         try {
             resp.start(settings.bind());
         } catch (RuntimeException e) {

@@ -9,7 +9,6 @@ import io.slotted.server.ServiceClient.Response;
 import io.slotted.server.http.HttpSettings;
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,7 +16,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedClass;
@@ -37,7 +35,7 @@ class DatabaseFaultSuite {
     private static final Duration DEADLINE = Duration.ofSeconds(1);
     /** How much later than its deadline an answer may come on a busy machine. */
     private static final Duration SLACK = Duration.ofSeconds(10);
-    private static final HttpSettings QUICK = HttpSettings.defaults().withRequestDeadline(DEADLINE)
+    private static final HttpSettings QUICK = HttpSettings.defaults()
             .withReadiness(Duration.ofMillis(200), Duration.ofSeconds(1));
 
     private final TestDatabase db;
@@ -53,32 +51,12 @@ class DatabaseFaultSuite {
     }
 
     private TestService start(WriteMode mode, HttpSettings settings) {
-        return opened.add(TestService.start(db, mode, settings));
+        return opened.add(TestService.start(db, mode, settings, DEADLINE));
     }
 
-    /** Holds a lock on the table until closed (once), on a connection of the test's own. */
+    /** Holds a lock on the table until closed, on a connection of the test's own. */
     private AutoCloseable lock(String table) throws SQLException {
-        Connection connection = db.dataSource().getConnection();
-        connection.setAutoCommit(false);
-        try (Statement statement = connection.createStatement()) {
-            for (String sql : db.lockTableStatements(table)) {
-                statement.execute(sql);
-            }
-        }
-        AtomicBoolean held = new AtomicBoolean(true);
-        AutoCloseable lock = () -> {
-            if (!held.getAndSet(false)) {
-                return;
-            }
-            try (connection; Statement statement = connection.createStatement()) {
-                if (db.unlockTablesStatement() != null) {
-                    statement.execute(db.unlockTablesStatement());
-                }
-                connection.rollback();
-            }
-        };
-        opened.add(lock);
-        return lock;
+        return opened.add(TableLock.hold(db, table));
     }
 
     private static Response increment(ServiceClient client, long id) {
@@ -194,7 +172,8 @@ class DatabaseFaultSuite {
         opened.addLast(() -> db.dropUser(user));
         owner.stop();
 
-        TestService readOnly = TestService.start(db, url, owner.table(), WriteMode.GROUPED, QUICK);
+        TestService readOnly = TestService.start(db, url, owner.table(), WriteMode.GROUPED, QUICK,
+                DEADLINE);
         opened.add(() -> readOnly.stop());
         ServiceClient client = readOnly.client();
 

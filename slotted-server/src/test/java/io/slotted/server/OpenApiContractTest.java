@@ -191,8 +191,9 @@ class OpenApiContractTest {
         exchanges.addAll(doctorWhileAnotherRuns());
         exchanges.addAll(bufferedIncrement());
         TestService quick = opened.add(TestService.start(db, WriteMode.GROUPED, HttpSettings.defaults()
-                .withRequestDeadline(Duration.ofSeconds(1)).withBodyDeadline(Duration.ofSeconds(1))
-                .withReadiness(Duration.ofMillis(200), Duration.ofSeconds(1)), WITH_BUCKETS));
+                .withBodyDeadline(Duration.ofSeconds(1))
+                .withReadiness(Duration.ofMillis(200), Duration.ofSeconds(1)), WITH_BUCKETS,
+                Duration.ofSeconds(1)));
         exchanges.addAll(slowBodies(quick));
         exchanges.addAll(lockedDatabase(quick));
         exchanges.addAll(droppedTable(quick));

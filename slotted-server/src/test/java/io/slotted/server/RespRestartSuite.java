@@ -62,7 +62,7 @@ class RespRestartSuite {
         void error(String message) {
             if (message.contains("was applied, but the total could not be read")) {
                 acknowledged.incrementAndGet();
-            } else if (message.contains("outcome is unknown")) {
+            } else if (message.startsWith("ERR outcome unknown:")) {
                 unknown.incrementAndGet();
             } else {
                 notApplied.incrementAndGet();

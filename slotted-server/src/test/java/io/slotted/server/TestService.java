@@ -7,6 +7,7 @@ import io.slotted.server.config.DatabaseSettings;
 import io.slotted.server.config.ServerSettings;
 import io.slotted.server.config.TypeNames;
 import io.slotted.server.http.HttpSettings;
+import io.slotted.server.resp.RespSettings;
 import io.slotted.server.store.PooledCounters;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -19,8 +20,9 @@ import java.util.function.UnaryOperator;
 
 /**
  * The service on a table of its own, started with HTTP settings a test chooses (small limits,
- * short deadlines) and, where it asks, counter settings of its own (time buckets) through
- * {@link SlottedServer#start(ServerSettings, HttpSettings)}, with the tokens of
+ * short deadlines) and, where it asks, counter settings of its own (time buckets), a request
+ * deadline of its own and the Redis protocol through
+ * {@link SlottedServer#start(ServerSettings, HttpSettings, RespSettings)}, with the tokens of
  * {@link ServiceSuite} and the types {@code downloads=1,views=2}. Closing it stops the
  * service, which drains the counters, and drops the table.
  */
@@ -44,28 +46,59 @@ final class TestService implements AutoCloseable {
         return start(db, mode, settings, UnaryOperator.identity());
     }
 
+    /** Starts a service on a new table whose counter work has {@code deadline}. */
+    static TestService start(TestDatabase db, WriteMode mode, HttpSettings settings, Duration deadline) {
+        return start(db, mode, settings, UnaryOperator.identity(), deadline);
+    }
+
+    /**
+     * Starts a service on a new table that also serves the Redis protocol, both front ends keeping
+     * {@code deadline}, reaching the database through {@code url} (the database's own, or a
+     * proxy's).
+     */
+    static TestService withResp(TestDatabase db, String url, WriteMode mode, Duration deadline) {
+        String table = newTable();
+        return start(db, url, table, HttpSettings.defaults(), defaults(table, mode), deadline,
+                RespSettings.on(0));
+    }
+
     /**
      * Starts a service on a new table, with counter settings a test refines (time buckets, say)
      * from those of {@link #start(TestDatabase, WriteMode, HttpSettings)}.
      */
     static TestService start(TestDatabase db, WriteMode mode, HttpSettings settings,
             UnaryOperator<CounterSettings> counters) {
-        String table = "hard_" + ProcessHandle.current().pid() + "_" + TABLES.incrementAndGet();
-        return start(db, db.jdbcUrl(), table, settings, counters.apply(defaults(table, mode)));
+        return start(db, mode, settings, counters, ServerSettings.DEFAULT_REQUEST_DEADLINE);
     }
 
-    /** Starts a service on an existing or new table, reaching the database through {@code url}. */
+    /** As {@link #start(TestDatabase, WriteMode, HttpSettings, UnaryOperator)}, with a deadline. */
+    static TestService start(TestDatabase db, WriteMode mode, HttpSettings settings,
+            UnaryOperator<CounterSettings> counters, Duration deadline) {
+        String table = newTable();
+        return start(db, db.jdbcUrl(), table, settings, counters.apply(defaults(table, mode)),
+                deadline, null);
+    }
+
+    /**
+     * Starts a service on an existing or new table, reaching the database through {@code url},
+     * whose counter work has {@code deadline}.
+     */
     static TestService start(TestDatabase db, String url, String table, WriteMode mode,
-            HttpSettings settings) {
-        return start(db, url, table, settings, defaults(table, mode));
+            HttpSettings settings, Duration deadline) {
+        return start(db, url, table, settings, defaults(table, mode), deadline, null);
     }
 
     private static TestService start(TestDatabase db, String url, String table, HttpSettings settings,
-            CounterSettings counters) {
+            CounterSettings counters, Duration deadline, RespSettings resp) {
         SlottedServer server = SlottedServer.start(new ServerSettings(0, "127.0.0.1",
                 new DatabaseSettings(url, null, null), tokenFile(table),
-                TypeNames.parse("downloads=1,views=2"), counters), settings);
+                TypeNames.parse("downloads=1,views=2"), counters).withRequestDeadline(deadline),
+                settings, resp);
         return new TestService(db, table, server);
+    }
+
+    private static String newTable() {
+        return "hard_" + ProcessHandle.current().pid() + "_" + TABLES.incrementAndGet();
     }
 
     private static CounterSettings defaults(String table, WriteMode mode) {
@@ -88,6 +121,11 @@ final class TestService implements AutoCloseable {
 
     int port() {
         return server.port();
+    }
+
+    /** The Redis-protocol port, of a service started {@link #withResp}. */
+    int respPort() {
+        return server.respPort();
     }
 
     String table() {

@@ -132,8 +132,10 @@ final class ServeCommand implements Callable<Integer> {
 
     @Option(names = "--request-timeout", paramLabel = "TIME", converter = DurationConverter.class,
             defaultValue = "${env:SLOTTED_REQUEST_TIMEOUT:-10s}",
-            description = "How long a counter request may take once its body has arrived before it"
-                    + " is answered 503. Default: 10s. Env: SLOTTED_REQUEST_TIMEOUT.")
+            description = "How long a counter request may take once its body has arrived, or a Redis"
+                    + " command from its arrival, before it is answered with what is known: HTTP 503"
+                    + " timeout or outcome_unknown, Redis -ERR timeout or -ERR outcome unknown."
+                    + " Default: 10s. Env: SLOTTED_REQUEST_TIMEOUT.")
     Duration requestTimeout;
 
     @Option(names = "--body-timeout", paramLabel = "TIME", converter = DurationConverter.class,
@@ -177,9 +179,9 @@ final class ServeCommand implements Callable<Integer> {
                         rollUpEvery).withBuckets(buckets.kept(types))
                         .withLimits(TypeLimits.parse(limits == null ? List.of() : limits, types.names()))
                         .withNameBounds(new NameBounds(newIdsPerSecond, maxTypeNames)),
-                tls, plaintext);
+                tls, plaintext, requestTimeout);
         HttpSettings defaults = HttpSettings.defaults();
-        HttpSettings http = defaults.withRequestDeadline(requestTimeout).withBodyDeadline(bodyTimeout)
+        HttpSettings http = defaults.withBodyDeadline(bodyTimeout)
                 .withWorkers(workers, defaults.workerQueue()).withConnections(maxConnections, idleTimeout);
         SlottedServer server = SlottedServer.start(settings, http,
                 respPort == null ? null : RespSettings.on(respPort));

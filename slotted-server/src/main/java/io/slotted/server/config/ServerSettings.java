@@ -3,11 +3,13 @@ package io.slotted.server.config;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Objects;
 
 /**
  * Everything the service runs with, checked as a whole when made: the address to listen on, the
- * database, the token file, TLS, the type names and how counters are written.
+ * database, the token file, TLS, the type names, how counters are written, and how long a client
+ * of any front end waits for its counter work.
  *
  * <p>Two rules span settings, both about an address other machines can reach. Without tokens,
  * anyone who can reach the port may change counts, so the service then listens only on a loopback
@@ -26,21 +28,36 @@ import java.util.Objects;
  * @param counters the counter table, write mode, slots and roll-up interval
  * @param tls the certificate and key every front end serves TLS with, or null for none
  * @param plaintext whether the operator means to serve without TLS on a non-loopback address
+ * @param requestDeadline how long a counter request (HTTP, once its body has arrived) or command
+ *     (Redis protocol, from its arrival) may take: past it the client is answered at once with
+ *     what is known, {@code timeout} when nothing was written and {@code outcome unknown} when a
+ *     write may still land (default 10 s, at least 1 ms)
  */
 public record ServerSettings(int port, String bind, DatabaseSettings database, Path tokenFile,
-        TypeNames types, CounterSettings counters, TlsFiles tls, boolean plaintext) {
+        TypeNames types, CounterSettings counters, TlsFiles tls, boolean plaintext,
+        Duration requestDeadline) {
     /** The port the service listens on unless told otherwise. */
     public static final int DEFAULT_PORT = 8080;
     /** The address the service listens on unless told otherwise: this machine only. */
     public static final String DEFAULT_BIND = "127.0.0.1";
 
+    /**
+     * How long counter work may take unless told otherwise: 10 s, long enough for a commit that
+     * waits behind a few slow ones or a short lock, short enough that a client learns within a
+     * usual client timeout that the database stopped answering, instead of timing out itself
+     * without knowing what was applied.
+     */
+    public static final Duration DEFAULT_REQUEST_DEADLINE = Duration.ofSeconds(10);
+
     private static final int MAX_PORT = 65_535;
+    private static final Duration MIN_DEADLINE = Duration.ofMillis(1);
 
     /**
      * Checks the settings.
      *
      * @throws IllegalArgumentException if the port is out of range, the address cannot be resolved,
-     *     or it is not a loopback address and there is no token file, or neither TLS nor plaintext
+     *     or it is not a loopback address and there is no token file, or neither TLS nor
+     *     plaintext, or the request deadline is shorter than 1 ms
      * @throws IllegalStateException if both TLS and plaintext are asked for
      */
     public ServerSettings {
@@ -48,9 +65,14 @@ public record ServerSettings(int port, String bind, DatabaseSettings database, P
         Objects.requireNonNull(database, "database");
         Objects.requireNonNull(types, "types");
         Objects.requireNonNull(counters, "counters");
+        Objects.requireNonNull(requestDeadline, "requestDeadline");
         if (port < 0 || port > MAX_PORT) {
             throw new IllegalArgumentException("port must be between 0 and " + MAX_PORT
                     + ", but was " + port);
+        }
+        if (requestDeadline.compareTo(MIN_DEADLINE) < 0) {
+            throw new IllegalArgumentException("requestDeadline must be at least 1ms, but was "
+                    + requestDeadline);
         }
         boolean network = needsTokens(bind);
         if (tokenFile == null && network) {
@@ -70,7 +92,8 @@ public record ServerSettings(int port, String bind, DatabaseSettings database, P
     }
 
     /**
-     * Settings without TLS, as a service listening on a loopback address runs.
+     * Settings without TLS and with the default request deadline, as a service listening on a
+     * loopback address runs.
      *
      * @param port the TCP port, 0 to 65535; 0 picks a free one
      * @param bind the address to listen on
@@ -83,13 +106,13 @@ public record ServerSettings(int port, String bind, DatabaseSettings database, P
      */
     public ServerSettings(int port, String bind, DatabaseSettings database, Path tokenFile,
             TypeNames types, CounterSettings counters) {
-        this(port, bind, database, tokenFile, types, counters, null, false);
+        this(port, bind, database, tokenFile, types, counters, null, false, DEFAULT_REQUEST_DEADLINE);
     }
 
     /**
      * The defaults, on the given database: port 8080 on 127.0.0.1, no tokens, no type names, the
      * default counter settings with bound types rolled up every second
-     * ({@link CounterSettings#SERVICE_ROLL_UP}).
+     * ({@link CounterSettings#SERVICE_ROLL_UP}), and a 10 s request deadline.
      *
      * @param database where the counters live
      * @return the settings
@@ -123,7 +146,8 @@ public record ServerSettings(int port, String bind, DatabaseSettings database, P
      * @return the changed settings
      */
     public ServerSettings withPort(int port) {
-        return new ServerSettings(port, bind, database, tokenFile, types, counters, tls, plaintext);
+        return new ServerSettings(port, bind, database, tokenFile, types, counters, tls, plaintext,
+                requestDeadline);
     }
 
     /**
@@ -133,7 +157,20 @@ public record ServerSettings(int port, String bind, DatabaseSettings database, P
      * @return the changed settings
      */
     public ServerSettings withTls(TlsFiles files) {
-        return new ServerSettings(port, bind, database, tokenFile, types, counters, files, false);
+        return new ServerSettings(port, bind, database, tokenFile, types, counters, files, false,
+                requestDeadline);
+    }
+
+    /**
+     * These settings with another deadline for counter work, on every front end.
+     *
+     * @param deadline how long a counter request or command may take
+     * @return the changed settings
+     * @throws IllegalArgumentException if the deadline is shorter than 1 ms
+     */
+    public ServerSettings withRequestDeadline(Duration deadline) {
+        return new ServerSettings(port, bind, database, tokenFile, types, counters, tls, plaintext,
+                deadline);
     }
 
     /**

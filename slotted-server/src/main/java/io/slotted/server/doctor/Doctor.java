@@ -63,10 +63,21 @@ public final class Doctor {
     public DoctorReport examine() {
         try (Connection connection = dataSource.getConnection()) {
             connection.setAutoCommit(true);
+            waitAsLongAsItTakes(connection);
             return examine(connection);
         } catch (SQLException e) {
             throw new DatabaseFailure("the doctor could not examine the database: " + FailureMessage.of(e), e);
         }
+    }
+
+    /**
+     * Lifts the socket timeout the service's pool gives its connections
+     * ({@link io.slotted.server.store.PooledCounters#SERVICE_SOCKET_TIMEOUT}) on this one: the
+     * checks scan whole tables, which may rightly take minutes on a big one, and a person asked for
+     * them. The pool sets it again when the connection goes back.
+     */
+    private static void waitAsLongAsItTakes(Connection connection) throws SQLException {
+        connection.setNetworkTimeout(Runnable::run, 0);
     }
 
     private DoctorReport examine(Connection connection) throws SQLException {

@@ -2,6 +2,7 @@ package io.slotted.server.http;
 
 import io.slotted.server.http.error.ErrorCode;
 import io.slotted.server.http.error.HttpError;
+import io.slotted.server.store.WriteGate;
 import java.time.Duration;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CompletableFuture;
@@ -13,7 +14,6 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 
 /**
@@ -28,11 +28,12 @@ import java.util.function.Supplier;
  *
  * <p>Every piece of work has a deadline, counted from when it is handed here. When it passes, the
  * client is answered 503 at once, whatever the worker is still waiting for, and the answer says
- * only what is known. Work still queued, or running but not yet at its write, is abandoned: its
- * {@link Gate} refuses it later, so nothing is written and the answer is {@code timeout}. A write
- * already handed to the library may still land (a group commit waiting out a lock commits when the
- * lock goes), so the answer is {@code outcome_unknown}: retry with the same Idempotency-Key. A read
- * changes nothing and is answered {@code timeout}.
+ * only what is known, by the rule both front ends follow ({@link WriteGate}). Work still queued,
+ * or running but not yet at its write, is given up: its {@link Gate} refuses it later, so nothing
+ * is written and the answer is {@code timeout}. A write already handed to the library may still
+ * land (a group commit waiting out a lock commits when the lock goes), so the answer is
+ * {@code outcome_unknown}: retry with the same Idempotency-Key. A read changes nothing and is
+ * answered {@code timeout}.
  *
  * <p>Work that never blocks — a plain increment handed to group commit, a read that joins the
  * reads in flight — takes no worker: {@link #startWrite} and {@link #startRead} start it on the
@@ -58,17 +59,18 @@ final class CounterWork implements AutoCloseable {
     /**
      * Starts the worker threads.
      *
-     * @param settings the deadline, the number of workers and the room in their queue
+     * @param deadline how long each piece of work may take, the service's request deadline
+     * @param settings the number of workers and the room in their queue
      * @param responses where answers are completed: Jetty's thread pool
      */
-    CounterWork(HttpSettings settings, Executor responses) {
+    CounterWork(Duration deadline, HttpSettings settings, Executor responses) {
         this.workers = new ThreadPoolExecutor(settings.workerThreads(), settings.workerThreads(), 0,
                 TimeUnit.MILLISECONDS, new ArrayBlockingQueue<>(settings.workerQueue()),
                 daemonThreads());
         this.startedLimit = settings.workerThreads() + settings.workerQueue();
         this.started = new Semaphore(startedLimit);
         this.responses = responses;
-        this.deadline = settings.requestDeadline();
+        this.deadline = deadline;
     }
 
     /** Where work stops if it was given up: called just before the library is asked to write. */
@@ -77,8 +79,8 @@ final class CounterWork implements AutoCloseable {
         /**
          * Lets the work write, or stops it.
          *
-         * @throws HttpError {@link ErrorCode#TIMEOUT} if the deadline has passed; the work must
-         *     write nothing
+         * @throws java.util.concurrent.CancellationException if the deadline has passed and the
+         *     request was answered; the work must write nothing
          */
         void enter();
     }
@@ -195,12 +197,9 @@ final class CounterWork implements AutoCloseable {
         };
     }
 
-    /** How far a piece of work got, which decides what a missed deadline may promise. */
-    private enum Stage { QUEUED, RUNNING, WRITING, ABANDONED }
-
-    /** One piece of work, its stage and its result. */
+    /** One piece of work, its gate and its result. */
     private final class Task<T> implements Runnable, Gate {
-        private final AtomicReference<Stage> stage = new AtomicReference<>(Stage.QUEUED);
+        private final WriteGate gate = new WriteGate();
         private final CompletableFuture<T> result = new CompletableFuture<>();
         private final Write<T> work;
 
@@ -210,7 +209,7 @@ final class CounterWork implements AutoCloseable {
 
         @Override
         public void run() {
-            if (!stage.compareAndSet(Stage.QUEUED, Stage.RUNNING)) {
+            if (gate.givenUp()) {
                 return;
             }
             try {
@@ -228,20 +227,17 @@ final class CounterWork implements AutoCloseable {
 
         @Override
         public void enter() {
-            if (!stage.compareAndSet(Stage.RUNNING, Stage.WRITING)) {
-                throw new HttpError(ErrorCode.TIMEOUT, "given up at the deadline before writing");
-            }
+            gate.enter();
         }
 
-        /** The failure to answer with; a missed deadline abandons the work unless it is writing. */
+        /** The failure to answer with; a missed deadline gives the work up unless it is writing. */
         Throwable explain(Throwable failure) {
             if (!(failure instanceof TimeoutException)) {
                 return failure;
             }
-            Stage reached = stage.getAndUpdate(s -> s == Stage.WRITING ? s : Stage.ABANDONED);
             String late = "the request did not finish within " + deadline.toMillis() + "ms (the"
                     + " database is slow, locked or unreachable)";
-            if (reached == Stage.WRITING) {
+            if (gate.giveUp()) {
                 return new HttpError(ErrorCode.OUTCOME_UNKNOWN, late + " and its write may still be"
                         + " applied: retry with the same Idempotency-Key, which applies it at most"
                         + " once");

@@ -16,6 +16,7 @@ import io.slotted.server.names.CounterNaming;
 import io.slotted.server.store.AsyncCounters;
 import io.slotted.server.store.PooledCounters;
 import io.slotted.server.tls.ServerTls;
+import java.time.Duration;
 import java.util.SortedSet;
 import java.util.TreeSet;
 import org.eclipse.jetty.http.HttpVersion;
@@ -43,8 +44,8 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
  * {@code idleTimeout}), request heads ({@value #MAX_REQUEST_HEAD_BYTES} bytes, room for
  * {@value #MAX_IDS} ids of 20 characters), bodies (1 MiB each, read without a thread within
  * {@code bodyDeadline}, {@code bodyBytes} over all), counter work ({@code workerThreads} and
- * {@code workerQueue}, each request within {@code requestDeadline}) and metric series (tags from
- * fixed sets). Jetty's own threads only parse, check and answer, so {@code /healthz},
+ * {@code workerQueue}, each request within the service's request deadline, which the Redis
+ * protocol keeps too) and metric series (tags from fixed sets). Jetty's own threads only parse, check and answer, so {@code /healthz},
  * {@code /readyz} and {@code /metrics} never wait behind counter work.
  *
  * <p>{@link #stop()} is graceful: the listener stops accepting and requests in flight finish (up
@@ -84,13 +85,15 @@ public final class HttpFrontEnd {
      * @param access who may do what
      * @param metrics where requests are recorded and what {@code /metrics} serves
      * @param settings the bounds it keeps
+     * @param deadline how long a counter request's work may take once its body has arrived
      * @param tls the TLS it serves HTTPS with, or null for plain HTTP
      */
     public HttpFrontEnd(PooledCounters store, AsyncCounters async, CounterNaming naming,
-            GuardedAccess access, ServerMetrics metrics, HttpSettings settings, ServerTls tls) {
+            GuardedAccess access, ServerMetrics metrics, HttpSettings settings, Duration deadline,
+            ServerTls tls) {
         QueuedThreadPool jettyThreads = new QueuedThreadPool(MAX_JETTY_THREADS, MIN_JETTY_THREADS);
         jettyThreads.setName("slotted-http");
-        this.work = new CounterWork(settings, jettyThreads);
+        this.work = new CounterWork(deadline, settings, jettyThreads);
         this.readiness = new ReadinessProbe(store.pool(), store.counters().config(), settings);
         CounterRoutes counters = new CounterRoutes(store.counters(), async, naming, new BearerAuth(access),
                 work, new RequestBodies(settings, jettyThreads));

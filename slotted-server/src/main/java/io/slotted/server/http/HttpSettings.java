@@ -4,12 +4,12 @@ import java.time.Duration;
 import java.util.Objects;
 
 /**
- * The bounds the HTTP front end keeps under load and abuse: how long a request may take, how much
- * work may wait, how many connections may be open and how readiness is probed. Every value is
- * checked when the settings are made.
+ * The bounds the HTTP front end keeps under load and abuse: how long a body may take to arrive, how
+ * much work may wait, how many connections may be open and how readiness is probed. Every value is
+ * checked when the settings are made. How long counter work may take is the service's request
+ * deadline ({@link io.slotted.server.config.ServerSettings#requestDeadline()}), which the Redis
+ * protocol keeps too.
  *
- * @param requestDeadline how long a counter request's work may take once its body has arrived;
- *     past it the request is answered 503 (default 10 s)
  * @param bodyDeadline how long a request body may take to arrive in full; past it the request is
  *     answered 408 (default 10 s)
  * @param workerThreads the threads that run the counters' blocking calls (default 32)
@@ -24,9 +24,9 @@ import java.util.Objects;
  * @param readinessTimeout how long one readiness probe may take (default 2 s; whole seconds, as
  *     JDBC's query timeout counts them)
  */
-public record HttpSettings(Duration requestDeadline, Duration bodyDeadline, int workerThreads,
-        int workerQueue, long bodyBytes, int maxConnections, Duration idleTimeout,
-        Duration readinessInterval, Duration readinessTimeout) {
+public record HttpSettings(Duration bodyDeadline, int workerThreads, int workerQueue,
+        long bodyBytes, int maxConnections, Duration idleTimeout, Duration readinessInterval,
+        Duration readinessTimeout) {
     private static final Duration MIN_DURATION = Duration.ofMillis(1);
     private static final int MAX_THREADS = 1024;
     private static final int MAX_QUEUE = 1_000_000;
@@ -39,7 +39,6 @@ public record HttpSettings(Duration requestDeadline, Duration bodyDeadline, int 
      * @throws NullPointerException if a duration is null
      */
     public HttpSettings {
-        positive("requestDeadline", requestDeadline);
         positive("bodyDeadline", bodyDeadline);
         positive("idleTimeout", idleTimeout);
         positive("readinessInterval", readinessInterval);
@@ -58,27 +57,15 @@ public record HttpSettings(Duration requestDeadline, Duration bodyDeadline, int 
     }
 
     /**
-     * The defaults: a 10 s deadline for counter work and for bodies, 32 worker threads with room
-     * for 1000 waiting requests, 64 MiB of bodies, 2000 connections idle for at most 30 s,
-     * readiness probed every second with a 2 s timeout.
+     * The defaults: a 10 s deadline for bodies, 32 worker threads with room for 1000 waiting
+     * requests, 64 MiB of bodies, 2000 connections idle for at most 30 s, readiness probed every
+     * second with a 2 s timeout.
      *
      * @return the defaults
      */
     public static HttpSettings defaults() {
-        return new HttpSettings(Duration.ofSeconds(10), Duration.ofSeconds(10), 32, 1000,
-                64L * 1024 * 1024, 2000, Duration.ofSeconds(30), Duration.ofSeconds(1),
-                Duration.ofSeconds(2));
-    }
-
-    /**
-     * These settings with another deadline for counter work.
-     *
-     * @param deadline the new deadline
-     * @return the changed settings
-     */
-    public HttpSettings withRequestDeadline(Duration deadline) {
-        return new HttpSettings(deadline, bodyDeadline, workerThreads, workerQueue, bodyBytes,
-                maxConnections, idleTimeout, readinessInterval, readinessTimeout);
+        return new HttpSettings(Duration.ofSeconds(10), 32, 1000, 64L * 1024 * 1024, 2000,
+                Duration.ofSeconds(30), Duration.ofSeconds(1), Duration.ofSeconds(2));
     }
 
     /**
@@ -88,8 +75,8 @@ public record HttpSettings(Duration requestDeadline, Duration bodyDeadline, int 
      * @return the changed settings
      */
     public HttpSettings withBodyDeadline(Duration deadline) {
-        return new HttpSettings(requestDeadline, deadline, workerThreads, workerQueue, bodyBytes,
-                maxConnections, idleTimeout, readinessInterval, readinessTimeout);
+        return new HttpSettings(deadline, workerThreads, workerQueue, bodyBytes, maxConnections,
+                idleTimeout, readinessInterval, readinessTimeout);
     }
 
     /**
@@ -100,8 +87,8 @@ public record HttpSettings(Duration requestDeadline, Duration bodyDeadline, int 
      * @return the changed settings
      */
     public HttpSettings withWorkers(int threads, int queue) {
-        return new HttpSettings(requestDeadline, bodyDeadline, threads, queue, bodyBytes,
-                maxConnections, idleTimeout, readinessInterval, readinessTimeout);
+        return new HttpSettings(bodyDeadline, threads, queue, bodyBytes, maxConnections,
+                idleTimeout, readinessInterval, readinessTimeout);
     }
 
     /**
@@ -112,8 +99,8 @@ public record HttpSettings(Duration requestDeadline, Duration bodyDeadline, int 
      * @return the changed settings
      */
     public HttpSettings withConnections(int connections, Duration idle) {
-        return new HttpSettings(requestDeadline, bodyDeadline, workerThreads, workerQueue,
-                bodyBytes, connections, idle, readinessInterval, readinessTimeout);
+        return new HttpSettings(bodyDeadline, workerThreads, workerQueue, bodyBytes, connections,
+                idle, readinessInterval, readinessTimeout);
     }
 
     /**
@@ -124,8 +111,8 @@ public record HttpSettings(Duration requestDeadline, Duration bodyDeadline, int 
      * @return the changed settings
      */
     public HttpSettings withReadiness(Duration interval, Duration timeout) {
-        return new HttpSettings(requestDeadline, bodyDeadline, workerThreads, workerQueue,
-                bodyBytes, maxConnections, idleTimeout, interval, timeout);
+        return new HttpSettings(bodyDeadline, workerThreads, workerQueue, bodyBytes,
+                maxConnections, idleTimeout, interval, timeout);
     }
 
     private static void positive(String name, Duration value) {

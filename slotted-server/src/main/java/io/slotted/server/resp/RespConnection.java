@@ -8,16 +8,18 @@ import io.netty.handler.codec.DecoderException;
 import io.netty.handler.ssl.NotSslRecordException;
 import io.netty.handler.codec.redis.ErrorRedisMessage;
 import io.netty.handler.codec.redis.RedisCodecException;
-import io.netty.handler.codec.redis.RedisMessage;
 import io.netty.handler.timeout.IdleStateEvent;
 import io.slotted.server.resp.command.ClientState;
+import io.slotted.server.resp.command.CommandAnswer;
 import io.slotted.server.resp.command.RespCommands;
 import java.io.IOException;
 import java.net.InetAddress;
 import javax.net.ssl.SSLException;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -31,6 +33,14 @@ import org.slf4j.LoggerFactory;
  * ready while earlier ones are not waits in the queue of unanswered commands; when a future
  * completes, on whatever thread learned the outcome, the connection's event loop is asked to write
  * every answer now ready at the head of the queue, and flushes once. No thread waits for an answer.
+ *
+ * <p>No command waits for ever: each has the service's request deadline, counted from its arrival.
+ * Since answers go out in order and commands arrive in order, only the oldest unanswered command's
+ * deadline matters at any time, so the connection keeps one timer on its event loop, for that
+ * command, and none while nothing waits. When it fires, every command at the head whose deadline
+ * has passed is given up ({@link CommandAnswer#giveUp()}: {@code -ERR timeout} or
+ * {@code -ERR outcome unknown}) and the answers ready behind it go out; the late outcomes of those
+ * commands are never written. The connection stays open and keeps serving.
  *
  * <p>Memory stays bounded however the client behaves. With {@value #DEFAULT_MAX_UNANSWERED}
  * commands unanswered, or with more written than the client has read (the channel is no longer
@@ -50,10 +60,12 @@ final class RespConnection extends ChannelInboundHandlerAdapter {
     private final RespCommands commands;
     private final ClientState client;
     private final int maxUnanswered;
-    private final ArrayDeque<CompletableFuture<RedisMessage>> unanswered = new ArrayDeque<>();
+    private final ArrayDeque<CommandAnswer> unanswered = new ArrayDeque<>();
     private ChannelHandlerContext ctx;
     private boolean closing;
     private boolean unflushed;
+    /** The timer for the oldest unanswered command's deadline, or null while none is set. */
+    private ScheduledFuture<?> deadlineTimer;
     private final AtomicBoolean writeScheduled = new AtomicBoolean();
 
     RespConnection(RespCommands commands, long id, InetAddress address, int maxUnanswered) {
@@ -85,16 +97,54 @@ final class RespConnection extends ChannelInboundHandlerAdapter {
         readOnlyWithRoom();
     }
 
-    private void answer(CompletableFuture<RedisMessage> answer) {
+    private void answer(CommandAnswer answer) {
         if (unanswered.isEmpty() && answer.isDone()) {
-            ctx.write(answer.join(), ctx.voidPromise());
+            ctx.write(answer.reply().join(), ctx.voidPromise());
             unflushed = true;
             return;
         }
         unanswered.add(answer);
         if (!answer.isDone()) {
-            answer.whenComplete((message, failure) -> scheduleWrite());
+            answer.reply().whenComplete((message, failure) -> scheduleWrite());
+            if (deadlineTimer == null) {
+                watchDeadline(answer);
+            }
         }
+    }
+
+    /** Sets the timer for a command's deadline; only one is set at a time. */
+    private void watchDeadline(CommandAnswer answer) {
+        long delay = answer.deadlineNanos() - System.nanoTime();
+        deadlineTimer = ctx.executor().schedule(this::deadlinePassed, Math.max(0, delay),
+                TimeUnit.NANOSECONDS);
+    }
+
+    /**
+     * On the event loop: gives up the commands whose deadline has passed, oldest first, and sets
+     * the timer again for the oldest one still waiting. Deadlines grow in command order, so the
+     * first command still within its deadline ends the walk. The walk only looks: giving a
+     * command up completes its answer, which writes what is ready and so changes the queue.
+     */
+    private void deadlinePassed() {
+        deadlineTimer = null;
+        long now = System.nanoTime();
+        List<CommandAnswer> late = new ArrayList<>();
+        CommandAnswer next = null;
+        for (CommandAnswer answer : unanswered) {
+            if (answer.isDone()) {
+                continue;
+            }
+            if (answer.deadlineNanos() - now > 0) {
+                next = answer;
+                break;
+            }
+            late.add(answer);
+        }
+        late.forEach(CommandAnswer::giveUp);
+        if (next != null && !next.isDone()) {
+            watchDeadline(next);
+        }
+        writeReady();
     }
 
     /**
@@ -115,7 +165,7 @@ final class RespConnection extends ChannelInboundHandlerAdapter {
         // Cleared before looking: an answer completed from now on schedules another task.
         writeScheduled.set(false);
         while (!unanswered.isEmpty() && unanswered.peek().isDone()) {
-            ctx.write(unanswered.poll().join(), ctx.voidPromise());
+            ctx.write(unanswered.poll().reply().join(), ctx.voidPromise());
             unflushed = true;
         }
         flush();
@@ -146,6 +196,16 @@ final class RespConnection extends ChannelInboundHandlerAdapter {
         if (channel.config().isAutoRead() != room) {
             channel.config().setAutoRead(room);
         }
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) {
+        // Answers that come now have nobody to go to; the timer need not wake the loop for them.
+        if (deadlineTimer != null) {
+            deadlineTimer.cancel(false);
+            deadlineTimer = null;
+        }
+        ctx.fireChannelInactive();
     }
 
     @Override
@@ -190,8 +250,7 @@ final class RespConnection extends ChannelInboundHandlerAdapter {
         if (closing) {
             return;
         }
-        answer(CompletableFuture.completedFuture(new ErrorRedisMessage("ERR Protocol error: "
-                + reason)));
+        answer(CommandAnswer.ready(new ErrorRedisMessage("ERR Protocol error: " + reason)));
         closing = true;
         ctx.channel().config().setAutoRead(false);
         writeReady();

@@ -10,6 +10,8 @@ import io.netty.channel.ChannelPipeline;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.WriteBufferWaterMark;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
@@ -22,6 +24,7 @@ import io.netty.handler.ssl.IdentityCipherSuiteFilter;
 import io.netty.handler.ssl.JdkSslContext;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.timeout.IdleStateHandler;
+import io.netty.util.concurrent.GlobalEventExecutor;
 import io.slotted.server.auth.GuardedAccess;
 import io.slotted.server.metrics.ServerMetrics;
 import io.slotted.server.names.CounterNaming;
@@ -30,8 +33,11 @@ import io.slotted.server.resp.command.RespMetrics;
 import io.slotted.server.store.AsyncCounters;
 import io.slotted.server.tls.ServerTls;
 import java.net.InetSocketAddress;
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The Redis-protocol front end: RESP2 over TCP on Netty, in front of the service's counters, so
@@ -46,8 +52,13 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>Bounds: {@link RespSettings#maxConnections()} connections, reads of at most
  * {@value #MAX_READ_BYTES} bytes at a time, {@link RespSettings#maxUnanswered()} commands in
- * flight per connection, and {@value #WRITE_HIGH_WATER_BYTES} bytes of answers the client has not
- * read before the connection stops being read.
+ * flight per connection, {@value #WRITE_HIGH_WATER_BYTES} bytes of answers the client has not
+ * read before the connection stops being read, and the service's request deadline for every
+ * command, past which it is answered with what is known (the same deadline as HTTP's).
+ *
+ * <p>{@link #stop()} closes every client connection itself, idle or with commands in flight, and
+ * then stops the event loops, each step within a bound: a client never keeps the front end from
+ * stopping.
  */
 public final class RespFrontEnd {
     /** The most bytes one read takes from a connection, which bounds the commands it decodes. */
@@ -55,15 +66,19 @@ public final class RespFrontEnd {
     /** Unread answers past which a connection is no longer read, and below which it is again. */
     static final int WRITE_HIGH_WATER_BYTES = 64 * 1024;
     static final int WRITE_LOW_WATER_BYTES = 32 * 1024;
-    /** How long a stop waits for event loops to finish what they hold. */
-    private static final long STOP_QUIET_MILLIS = 100;
-    private static final long STOP_TIMEOUT_MILLIS = 5_000;
+    /** How long each step of a stop may take: closing the connections, stopping the loops. */
+    static final long STOP_TIMEOUT_MILLIS = 5_000;
+
+    private static final Logger log = LoggerFactory.getLogger(RespFrontEnd.class);
 
     private final RespSettings settings;
     private final SslContext tls;
     private final RespCommands commands;
     private final RespMetrics metrics;
     private final AtomicLong connectionIds = new AtomicLong();
+    /** The open client connections; a closed one leaves by itself. */
+    private final ChannelGroup connections = new DefaultChannelGroup("slotted-resp",
+            GlobalEventExecutor.INSTANCE);
     private EventLoopGroup acceptor;
     private EventLoopGroup workers;
     private Channel listener;
@@ -76,15 +91,17 @@ public final class RespFrontEnd {
      * @param access who may do what
      * @param metrics where commands are recorded
      * @param settings the bounds it keeps
+     * @param deadline how long a command may take from its arrival, the service's request deadline
      * @param version the service's version, for {@code HELLO} and {@code INFO}
      * @param tls the TLS every connection starts with, or null for plain TCP
      */
     public RespFrontEnd(AsyncCounters counters, CounterNaming naming, GuardedAccess access,
-            ServerMetrics metrics, RespSettings settings, String version, ServerTls tls) {
+            ServerMetrics metrics, RespSettings settings, Duration deadline, String version,
+            ServerTls tls) {
         this.settings = settings;
         this.tls = tls == null ? null : nettyContext(tls);
         this.metrics = new RespMetrics(metrics);
-        this.commands = new RespCommands(counters, naming, access, this.metrics, version);
+        this.commands = new RespCommands(counters, naming, access, this.metrics, deadline, version);
     }
 
     /**
@@ -135,6 +152,7 @@ public final class RespFrontEnd {
     }
 
     private void accept(SocketChannel channel) {
+        connections.add(channel);
         int open = metrics.opened();
         channel.closeFuture().addListener(closed -> metrics.closed());
         if (tls != null) {
@@ -170,19 +188,30 @@ public final class RespFrontEnd {
     }
 
     /**
-     * Stops accepting, closes the connections, and stops the event loops. Commands in flight
-     * still complete in the counters; their answers are not sent.
+     * Stops accepting, closes every client connection, and stops the event loops, each within
+     * {@value #STOP_TIMEOUT_MILLIS} ms. Commands in flight still complete in the counters; their
+     * answers are not sent, and their clients see the connection close.
      */
     public void stop() {
         if (listener != null) {
-            listener.close().syncUninterruptibly();
+            listener.close().awaitUninterruptibly(STOP_TIMEOUT_MILLIS);
         }
-        if (acceptor != null) {
-            acceptor.shutdownGracefully(0, STOP_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS);
+        // Closed here, before the loops stop, so that every client sees its connection close at
+        // once, and the stop does not rest on what a loop's shutdown does with the channels it has.
+        if (!connections.close().awaitUninterruptibly(STOP_TIMEOUT_MILLIS)) {
+            log.warn("{} Redis-protocol connections did not close within {} ms; stopping anyway",
+                    connections.size(), STOP_TIMEOUT_MILLIS);
         }
-        if (workers != null) {
-            workers.shutdownGracefully(STOP_QUIET_MILLIS, STOP_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS)
-                    .syncUninterruptibly();
+        stopLoops(acceptor);
+        stopLoops(workers);
+    }
+
+    /** Stops event loops, with no quiet period: nothing they hold is still owed to anyone. */
+    private static void stopLoops(EventLoopGroup loops) {
+        if (loops != null && !loops.shutdownGracefully(0, STOP_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS)
+                .awaitUninterruptibly(2 * STOP_TIMEOUT_MILLIS)) {
+            log.warn("the Redis-protocol event loops did not stop within {} ms; stopping anyway",
+                    2 * STOP_TIMEOUT_MILLIS);
         }
     }
 }

@@ -35,6 +35,8 @@ public final class AsyncCounters implements AutoCloseable {
     /** Threads that run blocking writes, and how many more may wait for one. */
     static final int WRITERS = 16;
     static final int WRITER_QUEUE = 1000;
+    /** The gate of a write nobody gives up. */
+    private static final Runnable NO_GATE = () -> { };
 
     private final SlottedCounters counters;
     private final CoalescedReads reads;
@@ -76,7 +78,7 @@ public final class AsyncCounters implements AutoCloseable {
      *     or with what the library failed with
      */
     public CompletableFuture<Void> add(int recordType, long recordId, long delta) {
-        return add(recordType, recordId, delta, () -> { });
+        return add(recordType, recordId, delta, NO_GATE);
     }
 
     /**
@@ -86,17 +88,13 @@ public final class AsyncCounters implements AutoCloseable {
      * @param recordType what is counted
      * @param recordId whose count it is
      * @param delta the amount, never 0
-     * @param beforeWrite runs right before the write is handed to the library, on the calling
-     *     thread; what it throws fails the add, and nothing is written
+     * @param beforeWrite runs right before the write is handed to the library, on the thread that
+     *     hands it over (a writer, in {@code DIRECT} mode); what it throws fails the add, and
+     *     nothing is written
      * @return as {@link #add(int, long, long)}
      */
     public CompletableFuture<Void> add(int recordType, long recordId, long delta, Runnable beforeWrite) {
-        try {
-            beforeWrite.run();
-        } catch (RuntimeException e) {
-            return CompletableFuture.failedFuture(e);
-        }
-        return start(() -> counters.addAsync(recordType, recordId, delta));
+        return start(beforeWrite, () -> counters.addAsync(recordType, recordId, delta));
     }
 
     /**
@@ -115,12 +113,7 @@ public final class AsyncCounters implements AutoCloseable {
      */
     public CompletableFuture<Boolean> add(int recordType, long recordId, long delta, String idempotencyKey,
             Runnable beforeWrite) {
-        try {
-            beforeWrite.run();
-        } catch (RuntimeException e) {
-            return CompletableFuture.failedFuture(e);
-        }
-        return start(() -> counters.addAsync(recordType, recordId, delta, idempotencyKey));
+        return start(beforeWrite, () -> counters.addAsync(recordType, recordId, delta, idempotencyKey));
     }
 
     /**
@@ -130,11 +123,13 @@ public final class AsyncCounters implements AutoCloseable {
      * @param recordType what is counted
      * @param recordId whose count it is
      * @param delta the amount, never 0
+     * @param beforeWrite runs right before the write is handed to the library; what it throws
+     *     fails the add, and nothing is written
      * @return completed with the total once the increment is durable, in every write mode; failed
      *     as {@link #add(int, long, long)} fails
      */
-    public CompletableFuture<Long> addAndGet(int recordType, long recordId, long delta) {
-        return start(() -> counters.addAndGetAsync(recordType, recordId, delta));
+    public CompletableFuture<Long> addAndGet(int recordType, long recordId, long delta, Runnable beforeWrite) {
+        return start(beforeWrite, () -> counters.addAndGetAsync(recordType, recordId, delta));
     }
 
     /**
@@ -142,11 +137,16 @@ public final class AsyncCounters implements AutoCloseable {
      * as if the batch had run alone ({@link SlottedCounters#addAllAndGet}).
      *
      * @param increments the batch
+     * @param beforeWrite runs on the writer right before the batch is handed to the library; what
+     *     it throws fails the batch, and nothing is written
      * @return each increment's total, in order, once the batch is durable; failed with what the
      *     library failed with, or {@link QueueFullException} when every writer is busy
      */
-    public CompletableFuture<List<Long>> addAllAndGet(List<Increment> increments) {
-        return onWriter(() -> counters.addAllAndGet(increments));
+    public CompletableFuture<List<Long>> addAllAndGet(List<Increment> increments, Runnable beforeWrite) {
+        return onWriter(() -> {
+            beforeWrite.run();
+            return counters.addAllAndGet(increments);
+        });
     }
 
     /**
@@ -155,11 +155,14 @@ public final class AsyncCounters implements AutoCloseable {
      * @param recordType what is counted
      * @param recordId whose count it is
      * @param count the count it is set to
+     * @param beforeWrite runs on the writer right before the set is handed to the library; what it
+     *     throws fails the set, and nothing is written
      * @return completed once the set is durable; failed with what the library failed with, or
      *     {@link QueueFullException} when every writer is busy
      */
-    public CompletableFuture<Void> set(int recordType, long recordId, long count) {
+    public CompletableFuture<Void> set(int recordType, long recordId, long count, Runnable beforeWrite) {
         return onWriter(() -> {
+            beforeWrite.run();
             counters.admin().set(recordType, recordId, count);
             return null;
         });
@@ -196,13 +199,21 @@ public final class AsyncCounters implements AutoCloseable {
         return counters.config().writeMode();
     }
 
-    /** Starts a write: here, or on a writer in {@code DIRECT} mode, where it blocks. */
-    private <T> CompletableFuture<T> start(Supplier<CompletableFuture<T>> write) {
+    /**
+     * Starts a write past its gate: here, or on a writer in {@code DIRECT} mode, where it blocks.
+     * The gate runs where the write is handed over, so a write that waited for a writer past its
+     * deadline is refused there and writes nothing.
+     */
+    private <T> CompletableFuture<T> start(Runnable beforeWrite, Supplier<CompletableFuture<T>> write) {
+        Supplier<CompletableFuture<T>> gated = () -> {
+            beforeWrite.run();
+            return write.get();
+        };
         if (direct) {
-            return onWriter(write).thenCompose(started -> started);
+            return onWriter(gated).thenCompose(started -> started);
         }
         try {
-            return write.get();
+            return gated.get();
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);
         }

@@ -9,7 +9,10 @@ import io.slotted.SlottedCountersBuilder;
 import io.slotted.WriteMode;
 import io.slotted.server.config.CounterSettings;
 import io.slotted.server.config.DatabaseSettings;
+import java.net.SocketTimeoutException;
 import java.sql.SQLException;
+import java.time.Duration;
+import java.util.Optional;
 
 /**
  * One database opened for the command line or the service: a HikariCP pool and the
@@ -25,8 +28,27 @@ import java.sql.SQLException;
 public final class PooledCounters implements AutoCloseable {
     /** How long a request waits for a pooled connection before the database counts as down. */
     static final long CONNECTION_TIMEOUT_MILLIS = 5_000;
+    /**
+     * How long the service's connections wait for the database to answer, on any one read from
+     * the socket, unless the URL sets its own {@code socketTimeout}: 60 s.
+     *
+     * <p>A statement on a server that stopped answering — paused, or gone without a reset, as a
+     * failed host or a partitioned network leaves it — would otherwise wait for ever: the clients
+     * are answered at their deadline, but the flusher that sent it is held, and with it the
+     * increments queued behind. With the timeout the driver gives the connection up, and the
+     * counters retry on a new one or resolve what the commit did. 60 s is longer than any of the
+     * service's statements should wait: they touch a few rows or a chunk of rows at a time, and
+     * MariaDB's own lock wait ({@code innodb_lock_wait_timeout}, 50 s by default) ends first, so a
+     * flush waiting out a lock gets the database's answer rather than a cut connection. Work that
+     * may rightly take longer lifts it on its own connection (the doctor's scans of whole tables),
+     * and the commands a person runs (recount, shrink, migrate and adopt over big tables, whose
+     * schema changes take as long as the table is big) open their pool without it.
+     */
+    public static final Duration SERVICE_SOCKET_TIMEOUT = Duration.ofSeconds(60);
     /** H2's "Database may be already in use": another process has the file open. */
     private static final int H2_DATABASE_IN_USE = 90020;
+    /** The property MariaDB Connector/J, MySQL Connector/J and PgJDBC each call the timeout. */
+    private static final String SOCKET_TIMEOUT = "socketTimeout";
 
     private final DatabaseSettings settings;
     private final HikariDataSource pool;
@@ -40,7 +62,8 @@ public final class PooledCounters implements AutoCloseable {
     }
 
     /**
-     * Makes the pool, builds the counters, and checks that the database answers.
+     * Makes the pool, builds the counters, and checks that the database answers, for a command a
+     * person runs: its statements wait for the database as long as it takes.
      *
      * @param settings where the database is
      * @param counters the counter table, write settings and roll-up interval
@@ -54,7 +77,29 @@ public final class PooledCounters implements AutoCloseable {
      */
     public static PooledCounters open(DatabaseSettings settings, CounterSettings counters,
             int poolSize, MeterRegistry registry) {
-        HikariDataSource pool = pool(settings, poolSize + keptByFlushers(counters), registry);
+        return open(settings, counters, poolSize, registry, Duration.ZERO);
+    }
+
+    /**
+     * As {@link #open(DatabaseSettings, CounterSettings, int, MeterRegistry)}, with a socket
+     * timeout on every connection unless the URL sets its own (MariaDB, MySQL and PostgreSQL; H2
+     * runs in the process and needs none).
+     *
+     * @param settings where the database is
+     * @param counters the counter table, write settings and roll-up interval
+     * @param poolSize the connections the caller needs
+     * @param registry where the pool reports its metrics, or null for none
+     * @param socketTimeout how long one read from the database may wait, such as
+     *     {@link #SERVICE_SOCKET_TIMEOUT}; zero for as long as it takes
+     * @return the open counters
+     * @throws IllegalArgumentException if the library refuses a counter setting; nothing was
+     *     connected
+     * @throws DatabaseFailure if the database cannot be reached or the driver refuses the URL
+     */
+    public static PooledCounters open(DatabaseSettings settings, CounterSettings counters,
+            int poolSize, MeterRegistry registry, Duration socketTimeout) {
+        HikariDataSource pool = pool(settings, poolSize + keptByFlushers(counters), registry,
+                socketTimeout);
         SlottedCounters built;
         try {
             built = build(SlottedCounters.builder(pool), counters);
@@ -79,7 +124,7 @@ public final class PooledCounters implements AutoCloseable {
 
     /** A pool that connects on first use, not when made: the counters are built before that. */
     private static HikariDataSource pool(DatabaseSettings settings, int poolSize,
-            MeterRegistry registry) {
+            MeterRegistry registry, Duration socketTimeout) {
         HikariDataSource pool = new HikariDataSource();
         pool.setPoolName("slotted");
         pool.setJdbcUrl(settings.jdbcUrl());
@@ -97,10 +142,35 @@ public final class PooledCounters implements AutoCloseable {
             // INCR answers a total. The service's statements are its own, with only numbers written in.
             pool.addDataSourceProperty("allowMultiQueries", "true");
         }
+        socketTimeout(settings.jdbcUrl(), socketTimeout)
+                .ifPresent(timeout -> pool.addDataSourceProperty(SOCKET_TIMEOUT, timeout));
         if (registry != null) {
             pool.setMetricRegistry(registry);
         }
         return pool;
+    }
+
+    /**
+     * The driver's {@code socketTimeout} for a timeout, in the driver's own unit (milliseconds for
+     * MariaDB Connector/J, seconds for PgJDBC); empty when there is none to set: a zero timeout,
+     * a URL that sets its own (which always wins), or a driver without one that matters (H2).
+     */
+    static Optional<String> socketTimeout(String url, Duration timeout) {
+        if (timeout.isZero() || setsSocketTimeout(url)) {
+            return Optional.empty();
+        }
+        if (url.startsWith("jdbc:mariadb:") || url.startsWith("jdbc:mysql:")) {
+            return Optional.of(Long.toString(timeout.toMillis()));
+        }
+        if (url.startsWith("jdbc:postgresql:")) {
+            return Optional.of(Long.toString(Math.max(1, timeout.toSeconds())));
+        }
+        return Optional.empty();
+    }
+
+    /** Whether the URL names the property, spelled as the drivers spell it. */
+    private static boolean setsSocketTimeout(String url) {
+        return url.contains("?" + SOCKET_TIMEOUT + "=") || url.contains("&" + SOCKET_TIMEOUT + "=");
     }
 
     private static SlottedCounters build(SlottedCountersBuilder builder, CounterSettings settings) {
@@ -191,6 +261,22 @@ public final class PooledCounters implements AutoCloseable {
         }
         return new DatabaseFailure("cannot reach the database at " + settings.describe() + ": "
                 + reason, e);
+    }
+
+    /**
+     * Whether a failure is a socket timeout: the database did not answer a read within the
+     * connection's {@code socketTimeout}, and the driver gave the connection up.
+     *
+     * @param e what a call on the counters threw
+     * @return true if a {@link SocketTimeoutException} is anywhere in its chain of causes
+     */
+    public static boolean socketTimedOut(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof SocketTimeoutException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static boolean hasErrorCode(Throwable e, int vendorCode) {

@@ -28,7 +28,8 @@ class ServerSettingsTest {
                 .hasMessageContaining("refusing to listen on 0.0.0.0 without tokens");
         assertThat(loopback.loopbackOnly()).isTrue();
         assertThat(new ServerSettings(0, "0.0.0.0", loopback.database(),
-                file("one.txt", "t read\n"), loopback.types(), loopback.counters(), null, true)
+                file("one.txt", "t read\n"), loopback.types(), loopback.counters(), null, true,
+                ServerSettings.DEFAULT_REQUEST_DEADLINE)
                 .loopbackOnly()).isFalse();
     }
 
@@ -45,11 +46,12 @@ class ServerSettingsTest {
                         + " the network in clear text; give a certificate and key, or say plaintext"
                         + " when TLS ends in front of the service");
         assertThatThrownBy(() -> new ServerSettings(0, "0.0.0.0", loopback.database(), tokens,
-                loopback.types(), loopback.counters(), tls, true))
+                loopback.types(), loopback.counters(), tls, true, ServerSettings.DEFAULT_REQUEST_DEADLINE))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("TLS files and plaintext conflict");
         assertThat(new ServerSettings(0, "0.0.0.0", loopback.database(), tokens, loopback.types(),
-                loopback.counters(), tls, false).tls()).isEqualTo(tls);
+                loopback.counters(), tls, false, ServerSettings.DEFAULT_REQUEST_DEADLINE).tls())
+                .isEqualTo(tls);
         assertThat(loopback.withTls(tls).tls()).as("TLS on loopback too").isEqualTo(tls);
         assertThat(loopback.tls()).as("loopback needs neither").isNull();
     }
@@ -63,6 +65,26 @@ class ServerSettingsTest {
                 .hasMessage("port must be between 0 and 65535, but was 70000");
         assertThatThrownBy(() -> defaults.withPort(-1)).isInstanceOf(IllegalArgumentException.class);
         assertThat(defaults.withPort(0).port()).isZero();
+    }
+
+    @Test
+    void requestDeadline_isTenSecondsForEveryFrontEnd_andOneShorterThanAMillisecondIsRefused() {
+        ServerSettings defaults = ServerSettings.defaults(DatabaseSettings.embeddedDefault());
+
+        assertThat(defaults.requestDeadline()).isEqualTo(Duration.ofSeconds(10));
+        assertThat(defaults.withRequestDeadline(Duration.ofMillis(1)).requestDeadline())
+                .isEqualTo(Duration.ofMillis(1));
+        assertThat(defaults.withPort(0).withTls(new TlsFiles(Path.of("c.pem"), Path.of("k.pem"), null)))
+                .as("kept by the other withers").extracting(ServerSettings::requestDeadline)
+                .isEqualTo(Duration.ofSeconds(10));
+        assertThatThrownBy(() -> defaults.withRequestDeadline(Duration.ZERO))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("requestDeadline must be at least 1ms, but was PT0S");
+        assertThatThrownBy(() -> defaults.withRequestDeadline(Duration.ofMillis(-5)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("requestDeadline must be at least 1ms, but was PT-0.005S");
+        assertThatThrownBy(() -> defaults.withRequestDeadline(null))
+                .isInstanceOf(NullPointerException.class).hasMessage("requestDeadline");
     }
 
     @Test

@@ -66,6 +66,29 @@ class PooledCountersTest {
     }
 
     @Test
+    void socketTimeout_isSetInEachDriversUnit_unlessTheUrlSetsOne_orTheDatabaseIsH2() {
+        Duration minute = PooledCounters.SERVICE_SOCKET_TIMEOUT;
+
+        assertThat(minute).isEqualTo(Duration.ofSeconds(60));
+        assertThat(PooledCounters.socketTimeout("jdbc:mariadb://db:3306/app?user=slotted", minute))
+                .as("MariaDB Connector/J counts milliseconds").contains("60000");
+        assertThat(PooledCounters.socketTimeout("jdbc:mysql://db:3306/app", minute)).contains("60000");
+        assertThat(PooledCounters.socketTimeout("jdbc:postgresql://db:5432/app", minute))
+                .as("PgJDBC counts seconds").contains("60");
+        assertThat(PooledCounters.socketTimeout("jdbc:postgresql://db/app", Duration.ofMillis(300)))
+                .as("at least the one second PgJDBC can say").contains("1");
+        assertThat(PooledCounters.socketTimeout("jdbc:mariadb://db/app?socketTimeout=0", minute))
+                .as("the URL's own, even none, wins").isEmpty();
+        assertThat(PooledCounters.socketTimeout("jdbc:postgresql://db/app?ssl=true&socketTimeout=600", minute))
+                .isEmpty();
+        assertThat(PooledCounters.socketTimeout("jdbc:postgresql://db/app?SocketTimeout=600", minute))
+                .as("a name the driver does not know sets nothing").contains("60");
+        assertThat(PooledCounters.socketTimeout("jdbc:h2:file:./slotted-data/slotted", minute)).isEmpty();
+        assertThat(PooledCounters.socketTimeout("jdbc:mariadb://db/app", Duration.ZERO))
+                .as("the commands' pools").isEmpty();
+    }
+
+    @Test
     void close_drainsTheCountersBeforeClosingThePool() throws IOException {
         DatabaseSettings h2 = freshH2("drained");
         try (PooledCounters store = PooledCounters.open(h2,

@@ -12,6 +12,8 @@ import io.slotted.server.auth.Scope;
 import io.slotted.server.names.CounterNaming;
 import io.slotted.server.names.NamedCounter;
 import io.slotted.server.store.AsyncCounters;
+import io.slotted.server.store.WriteGate;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -32,24 +34,43 @@ import java.util.stream.Collectors;
  * before it), {@code INCRBY k 0} only reads, and reads made at the same time share one query.
  * Between {@code MULTI} and {@code EXEC} the checked commands are queued instead, and run as one
  * batch ({@link RespTransaction}).
+ *
+ * <p>Every command has the service's request deadline, counted from its arrival: its
+ * {@link CommandAnswer} says what it is answered if the deadline passes first. Each write passes a
+ * {@link WriteGate} right before it is handed to the library, which decides whether that answer
+ * is {@code -ERR timeout} (nothing written, ever) or {@code -ERR outcome unknown}.
  */
 public final class RespCommands {
     private static final SimpleStringRedisMessage OK = new SimpleStringRedisMessage("OK");
     private static final SimpleStringRedisMessage PONG = new SimpleStringRedisMessage("PONG");
     private static final ArrayRedisMessage EMPTY = ArrayRedisMessage.EMPTY_INSTANCE;
+    /** The gate of a write whose command already passed its own. */
+    private static final Runnable NO_GATE = () -> { };
 
     private final AsyncCounters counters;
     private final CounterNaming naming;
     private final GuardedAccess access;
     private final RespMetrics metrics;
+    private final Duration deadline;
     private final String version;
 
-    public RespCommands(AsyncCounters counters, CounterNaming naming, GuardedAccess access, RespMetrics metrics,
-            String version) {
+    /**
+     * The commands of every connection.
+     *
+     * @param counters where counter commands read and write
+     * @param naming how keys name counters
+     * @param access who may do what
+     * @param metrics where commands are recorded
+     * @param deadline how long a command may take from its arrival before it is given up
+     * @param version the service's version, for {@code HELLO} and {@code INFO}
+     */
+    public RespCommands(AsyncCounters counters, CounterNaming naming, GuardedAccess access,
+            RespMetrics metrics, Duration deadline, String version) {
         this.counters = counters;
         this.naming = naming;
         this.access = access;
         this.metrics = metrics;
+        this.deadline = deadline;
         this.version = version;
     }
 
@@ -59,26 +80,35 @@ public final class RespCommands {
      * @param client the connection's state, which {@code AUTH}, {@code CLIENT} and {@code QUIT}
      *     change
      * @param words the command's name and arguments
-     * @return the answer
+     * @return the answer, and what it is if the command's deadline passes first
      */
-    public CompletableFuture<RedisMessage> run(ClientState client, List<String> words) {
+    public CommandAnswer run(ClientState client, List<String> words) {
         long started = System.nanoTime();
         RespCommand command = RespCommand.named(words.get(0));
+        WriteGate gate = new WriteGate();
         CompletableFuture<RedisMessage> answer;
         try {
             answer = client.transaction() != null && (command == null || !command.controlsTransaction())
                     ? CompletableFuture.completedFuture(queue(command, client, words))
-                    : start(command, client, words);
+                    : start(command, client, words, gate);
         } catch (RespError e) {
             answer = CompletableFuture.completedFuture(e.answer());
         }
+        return new CommandAnswer(reply(command, answer, started), command, gate, started, deadline,
+                metrics);
+    }
+
+    /** The answer as a reply, never failed, with its metric recorded once it is known. */
+    private CompletableFuture<RedisMessage> reply(RespCommand command,
+            CompletableFuture<RedisMessage> answer, long started) {
         if (answer.isDone()) {
             RedisMessage reply = answer.exceptionally(RespFailures::answer).join();
             metrics.record(command, reply, started);
             return CompletableFuture.completedFuture(reply);
         }
         // One stage for the answer, its failure and its metric: the flusher that completes the
-        // command runs it, so every stage is time taken from writing the next flush.
+        // command runs it, so every stage is time taken from writing the next flush. It does not
+        // run at all if the command was given up at its deadline first.
         return answer.handle((reply, failure) -> {
             RedisMessage message = failure == null ? reply : RespFailures.answer(failure);
             metrics.record(command, message, started);
@@ -87,14 +117,14 @@ public final class RespCommands {
     }
 
     private CompletableFuture<RedisMessage> start(RespCommand command, ClientState client,
-            List<String> words) {
+            List<String> words, WriteGate gate) {
         List<String> args = checked(command, client, words);
         if (command.counts()) {
-            return runAlone(CounterCall.parse(command, args, naming));
+            return runAlone(CounterCall.parse(command, args, naming), gate);
         }
         return switch (command) {
             case MULTI -> begin(client);
-            case EXEC -> exec(client);
+            case EXEC -> exec(client, gate);
             case DISCARD -> discard(client);
             case WATCH -> throw new RespError("ERR WATCH is not supported: increments in a MULTI are"
                     + " applied all or nothing");
@@ -151,14 +181,14 @@ public final class RespCommands {
         return CompletableFuture.completedFuture(OK);
     }
 
-    private CompletableFuture<RedisMessage> exec(ClientState client) {
+    private CompletableFuture<RedisMessage> exec(ClientState client, WriteGate gate) {
         RespTransaction transaction = client.transaction();
         if (transaction == null) {
             throw new RespError("ERR EXEC without MULTI");
         }
         client.transaction(null);
         return transaction.aborted() ? CompletableFuture.completedFuture(RespTransaction.abortedAnswer())
-                : transaction.exec(counters, naming);
+                : transaction.exec(counters, naming, gate);
     }
 
     private CompletableFuture<RedisMessage> discard(ClientState client) {
@@ -196,26 +226,32 @@ public final class RespCommands {
      * Runs a counter command on its own, once its keys are looked up (at once for numbers and for
      * names this process knows). An increment is answered with the total right after its
      * commit, which the library's flush learns as it writes; reads share queries with the reads
-     * waiting at the time; sets run on the library's writers.
+     * waiting at the time; sets run on the library's writers. Each write passes {@code gate} first.
      */
-    private CompletableFuture<RedisMessage> runAlone(CounterCall call) {
-        return call.counters(naming).thenCompose(named -> runAlone(call, named));
+    private CompletableFuture<RedisMessage> runAlone(CounterCall call, WriteGate gate) {
+        return call.counters(naming).thenCompose(named -> runAlone(call, named, gate));
     }
 
-    private CompletableFuture<RedisMessage> runAlone(CounterCall call, List<NamedCounter> named) {
+    private CompletableFuture<RedisMessage> runAlone(CounterCall call, List<NamedCounter> named,
+            WriteGate gate) {
         NamedCounter first = named.get(0);
         return switch (call.shape()) {
-            case INCREMENT -> counters.addAndGet(first.type().recordType(), first.id(), call.amount())
+            case INCREMENT -> counters.addAndGet(first.type().recordType(), first.id(), call.amount(),
+                            gate::enter)
                     .handle((total, failure) -> failure == null ? new IntegerRedisMessage(total)
                             : RespFailures.answerIncrement(failure));
-            case SET -> counters.set(first.type().recordType(), first.id(), call.amount()).thenApply(done -> OK);
-            case RESET -> reset(named);
+            case SET -> counters.set(first.type().recordType(), first.id(), call.amount(), gate::enter)
+                    .thenApply(done -> OK);
+            case RESET -> reset(named, gate);
             default -> totals(named).thenApply(call::answer);
         };
     }
 
-    /** {@code DEL}: reads the counters, then sets those not at 0 to 0, and answers how many. */
-    private CompletableFuture<RedisMessage> reset(List<NamedCounter> named) {
+    /**
+     * {@code DEL}: reads the counters, then sets those not at 0 to 0, and answers how many. The
+     * sets pass the gate together, so a {@code DEL} given up while it reads sets nothing.
+     */
+    private CompletableFuture<RedisMessage> reset(List<NamedCounter> named, WriteGate gate) {
         return totals(named).thenCompose(totals -> {
             List<CompletableFuture<Void>> sets = new ArrayList<>();
             Set<NamedCounter> notZero = new LinkedHashSet<>();
@@ -224,7 +260,11 @@ public final class RespCommands {
                     notZero.add(named.get(i));
                 }
             }
-            notZero.forEach(counter -> sets.add(counters.set(counter.type().recordType(), counter.id(), 0)));
+            if (!notZero.isEmpty()) {
+                gate.enter();
+            }
+            notZero.forEach(counter -> sets.add(counters.set(counter.type().recordType(), counter.id(),
+                    0, NO_GATE)));
             return CompletableFuture.allOf(sets.toArray(CompletableFuture[]::new))
                     .thenApply(done -> new IntegerRedisMessage(notZero.size()));
         });

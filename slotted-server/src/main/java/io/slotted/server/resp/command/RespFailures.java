@@ -11,19 +11,34 @@ import io.slotted.OutcomeUnknownException;
 import io.slotted.QueueFullException;
 import io.slotted.SlottedException;
 import io.slotted.TotalUnavailableException;
+import io.slotted.server.auth.Scope;
 import io.slotted.server.store.FailureMessage;
+import java.time.Duration;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Words a failed command's answer: an {@code -ERR} that says what happened to the increment and
- * what to do, as the HTTP API's 503 answers say it. Every failure but an unknown commit outcome
- * guarantees that nothing was applied, and the answer says so.
+ * what to do, as the HTTP API's 503 answers say it. Every failure but an unknown outcome
+ * guarantees that nothing was applied, and the answer says so; an unknown outcome always begins
+ * {@value #OUTCOME_UNKNOWN}, so a client can tell it from the rest by its first words.
  */
 final class RespFailures {
     /** An increment refused because the total could leave the signed 64-bit range. */
     static final String OVERFLOW = "ERR increment or decrement would overflow";
+    /** How an answer begins when a write may or may not have been applied. */
+    static final String OUTCOME_UNKNOWN = "ERR outcome unknown: ";
+    /** How an answer begins when a command was given up at its deadline with nothing written. */
+    static final String TIMEOUT = "ERR timeout: ";
+    /**
+     * Why a retry of an increment must be thought about: Redis commands carry no idempotency key,
+     * so the only safe retry is one that first reads what the counter holds.
+     */
+    private static final String NO_KEY = "Redis commands carry no idempotency key, so read the"
+            + " counter with GET before retrying it (increments that must apply at most once can be"
+            + " sent over HTTP with an Idempotency-Key, whose retries are safe)";
 
     private static final Logger log = LoggerFactory.getLogger(RespFailures.class);
 
@@ -47,6 +62,13 @@ final class RespFailures {
                 log.warn("a Redis-protocol command failed: {}", FailureMessage.of(library));
             }
             return new ErrorRedisMessage(wording(library));
+        }
+        if (cause instanceof CancellationException) {
+            // The gate refused a write given up at its deadline. That answer was normally given at
+            // the deadline and this one is dropped; it is written only if the refusal came first,
+            // between the gate shutting and that answer.
+            return new ErrorRedisMessage(TIMEOUT + "the command did not finish within its deadline"
+                    + " and was given up before writing, so nothing was applied: retry later");
         }
         if (cause instanceof IllegalStateException stopping) {
             return new ErrorRedisMessage("ERR the server is stopping (" + stopping.getMessage()
@@ -87,6 +109,41 @@ final class RespFailures {
                 + "): do not retry the increment; read the counter with GET");
     }
 
+    /**
+     * The answer to a command whose deadline passed before its answer came: what it may promise
+     * depends on whether its write was handed to the library ({@link io.slotted.server.store.WriteGate}).
+     *
+     * @param command the command; null for none of a counter's (never late)
+     * @param writing whether its write was handed over and may still be applied
+     * @param deadline the deadline it missed
+     * @return an {@code -ERR timeout: …} when nothing was or will be written, an
+     *     {@code -ERR outcome unknown: …} otherwise
+     */
+    static ErrorRedisMessage late(RespCommand command, boolean writing, Duration deadline) {
+        String late = "the command did not finish within " + deadline.toMillis() + "ms (the"
+                + " database is slow, locked or unreachable)";
+        if (!writing) {
+            return new ErrorRedisMessage(TIMEOUT + late + " and was given up"
+                    + (command != null && command.scope() == Scope.READ ? "; a read changes nothing"
+                            : " before writing, so nothing was applied") + ": retry later");
+        }
+        return new ErrorRedisMessage(OUTCOME_UNKNOWN + late + ", " + mayHaveApplied(command));
+    }
+
+    /** What a write handed over may have done, and how to retry it. */
+    private static String mayHaveApplied(RespCommand command) {
+        return switch (command) {
+            case SET -> "so the set may or may not have been applied: setting a count is"
+                    + " idempotent, so retrying it is safe";
+            case DEL -> "so some of the counters may have been set to 0: setting them to 0 again is"
+                    + " safe, but DEL then answers how many were not 0 yet";
+            case EXEC -> "so the transaction's increments may or may not have been applied, all or"
+                    + " none of them: Redis commands carry no idempotency key, so read the counters"
+                    + " before retrying it";
+            default -> "so the increment may or may not have been applied: " + NO_KEY;
+        };
+    }
+
     private static Throwable unwrap(Throwable failure) {
         return failure instanceof CompletionException && failure.getCause() != null
                 ? failure.getCause() : failure;
@@ -100,9 +157,8 @@ final class RespFailures {
             return "ERR " + RespText.oneLine(e.getMessage());
         }
         if (e instanceof OutcomeUnknownException) {
-            return "ERR the database connection was lost while committing and the outcome is"
-                    + " unknown: the increment may or may not have been applied; read the counter"
-                    + " before retrying it";
+            return OUTCOME_UNKNOWN + "the database connection was lost while committing, so the"
+                    + " increment may or may not have been applied: " + NO_KEY;
         }
         if (e instanceof QueueFullException) {
             return "ERR the write queue is full, so the increment was not applied: the database is"

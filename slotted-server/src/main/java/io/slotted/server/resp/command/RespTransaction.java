@@ -8,6 +8,7 @@ import io.slotted.Increment;
 import io.slotted.server.names.CounterNaming;
 import io.slotted.server.names.NamedCounter;
 import io.slotted.server.store.AsyncCounters;
+import io.slotted.server.store.WriteGate;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -65,11 +66,13 @@ final class RespTransaction {
      * Runs the queued commands.
      *
      * @param counters where the batch is written and the other counters read
+     * @param naming how the queued keys name counters
+     * @param gate passed right before the batch is handed to the library
      * @return an array of the answers, in the order queued; or one error if the batch failed, in
      *     which case nothing was applied (unless the error says otherwise)
      */
-    CompletableFuture<RedisMessage> exec(AsyncCounters counters, CounterNaming naming) {
-        return counters(naming).thenCompose(named -> exec(counters, named))
+    CompletableFuture<RedisMessage> exec(AsyncCounters counters, CounterNaming naming, WriteGate gate) {
+        return counters(naming).thenCompose(named -> exec(counters, named, gate))
                 .exceptionally(RespFailures::answerIncrement);
     }
 
@@ -99,7 +102,8 @@ final class RespTransaction {
                 .toArray(CompletableFuture[]::new));
     }
 
-    private CompletableFuture<RedisMessage> exec(AsyncCounters counters, List<List<NamedCounter>> named) {
+    private CompletableFuture<RedisMessage> exec(AsyncCounters counters, List<List<NamedCounter>> named,
+            WriteGate gate) {
         List<Increment> increments = new ArrayList<>();
         for (int i = 0; i < queued.size(); i++) {
             if (queued.get(i) instanceof CounterCall call && call.shape() == CounterCall.Shape.INCREMENT) {
@@ -108,7 +112,7 @@ final class RespTransaction {
             }
         }
         CompletableFuture<List<Long>> added = increments.isEmpty()
-                ? CompletableFuture.completedFuture(List.of()) : counters.addAllAndGet(increments);
+                ? CompletableFuture.completedFuture(List.of()) : counters.addAllAndGet(increments, gate::enter);
         return added.thenCompose(totals -> totalsAtTheEnd(counters, named, totals))
                 .thenApply(totals -> answers(named, totals));
     }
