@@ -12,6 +12,7 @@ import io.slotted.campaign.history.Counter;
 import io.slotted.campaign.history.History;
 import io.slotted.campaign.workload.CampaignTypes;
 import io.slotted.campaign.workload.LibraryProcess;
+import io.slotted.campaign.workload.Stalls;
 import io.slotted.campaign.workload.Workload;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -134,8 +135,8 @@ public final class Campaign {
         try {
             work.get(seconds, TimeUnit.SECONDS);
         } catch (TimeoutException e) {
-            LOG.warn("campaign work still running after {} s: its open operations are recorded as never answered",
-                    seconds);
+            LOG.warn("campaign work still running after {} s: its open operations are recorded as never answered;"
+                    + " the threads now:\n{}", seconds, Stalls.threadDump());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while the campaign ran", e);

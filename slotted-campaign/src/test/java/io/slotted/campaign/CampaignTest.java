@@ -17,7 +17,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  */
 class CampaignTest {
     /** CI's length for each database; {@value CampaignSettings#SECONDS} sets another. */
-    private static final long SECONDS = 75;
+    private static final long SECONDS = 60;
 
     @ParameterizedTest(name = "[{0}]")
     @EnumSource(ServerKind.class)

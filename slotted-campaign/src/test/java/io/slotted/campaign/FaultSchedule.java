@@ -24,6 +24,7 @@ final class FaultSchedule {
     private final FaultProxy proxy;
     private final List<LibraryProcess> processes;
     private final Map<CampaignFault, Integer> made = new EnumMap<>(CampaignFault.class);
+    private final long started = System.nanoTime();
 
     FaultSchedule(long seed, CampaignServer server, FaultProxy proxy, List<LibraryProcess> processes) {
         this.random = new Random(seed ^ 0x5DEECE66DL);
@@ -52,7 +53,7 @@ final class FaultSchedule {
     }
 
     private void make(CampaignFault fault) {
-        LOG.info("fault: {}", fault);
+        LOG.info("fault at {} ms: {}", (System.nanoTime() - started) / 1_000_000, fault);
         switch (fault) {
             case RESET_BEFORE_COMMIT -> armSeveral(proxy::resetBeforeNextCommit);
             case RESET_AFTER_COMMIT -> armSeveral(proxy::resetAfterNextCommit);

@@ -105,9 +105,36 @@ public final class HistoryChecker {
                         + " read " + read.value() + ", outside the limits " + limits, List.of(read.operation())));
             }
         }
+        checkTimeline(counter, limits, anomalies);
         if (last != null && (last < limits.min() || last > limits.max())) {
             anomalies.add(new Anomaly(Anomaly.Kind.LIMIT_BROKEN, counter.counter(), "final value " + last
                     + " is outside the limits " + limits + ": more was sold than stocked", List.of()));
+        }
+    }
+
+    /**
+     * Sold never more than stocked: right after each acknowledged increment, the most the total
+     * can be — every increase invoked by then, less every decrease acknowledged by then — must
+     * not be below the lower limit, and the least it can be not above the upper one. A read need
+     * not come at the moment a total went outside the limits for this to show it.
+     */
+    private static void checkTimeline(CounterHistory counter, Limits limits, List<Anomaly> anomalies) {
+        ReadBounds bounds = new ReadBounds(counter.increments());
+        for (CounterHistory.Increment increment : counter.increments()) {
+            if (!increment.applied()) {
+                continue;
+            }
+            long moment = increment.surelyInAt();
+            CounterHistory.Read at = new CounterHistory.Read(increment.operations().get(0), 0, moment + 1, moment, 0);
+            long high = bounds.high(at);
+            long low = bounds.low(at);
+            if (high < limits.min() || low > limits.max()) {
+                anomalies.add(new Anomaly(Anomaly.Kind.LIMIT_BROKEN, counter.counter(), "right after operation #"
+                        + increment.operations().get(0) + " was acknowledged the total was within [" + low + ", "
+                        + high + "], outside the limits " + limits + ": more was sold than stocked",
+                        increment.operations()));
+                return;
+            }
         }
     }
 

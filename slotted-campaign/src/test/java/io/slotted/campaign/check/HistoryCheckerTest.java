@@ -121,7 +121,28 @@ class HistoryCheckerTest {
         record(Kind.READ, STOCK, 0, null, 4, 5, Outcome.OK, Map.of(STOCK, -1L), null);
 
         CheckReport report = HistoryChecker.check(history, Map.of(STOCK, -1L), Map.of(STOCK, Limits.atLeast(0)));
-        assertThat(kinds(report)).containsExactly(Anomaly.Kind.LIMIT_BROKEN, Anomaly.Kind.LIMIT_BROKEN);
+        assertThat(kinds(report)).as("the read, the moment after the second sale, and the final value")
+                .containsExactly(Anomaly.Kind.LIMIT_BROKEN, Anomaly.Kind.LIMIT_BROKEN, Anomaly.Kind.LIMIT_BROKEN);
+    }
+
+    @Test
+    void moreSoldThanStocked_isCaughtWithoutAReadAtThatMoment_andEvenIfRestockedAfter() {
+        record(Kind.RESTOCK, STOCK, 5, null, 0, 1, Outcome.OK, Map.of(), null);
+        record(Kind.SELL, STOCK, -3, null, 2, 3, Outcome.OK, Map.of(), null);
+        record(Kind.SELL, STOCK, -3, null, 4, 5, Outcome.OK, Map.of(), null);
+        record(Kind.RESTOCK, STOCK, 1, null, 6, 7, Outcome.OK, Map.of(), null);
+
+        CheckReport report = HistoryChecker.check(history, Map.of(STOCK, 0L), Map.of(STOCK, Limits.atLeast(0)));
+        assertThat(kinds(report)).containsExactly(Anomaly.Kind.LIMIT_BROKEN);
+    }
+
+    @Test
+    void aSaleWhileARestockIsUnderWay_mayHaveComeAfterIt() {
+        record(Kind.RESTOCK, STOCK, 5, null, 0, 10, Outcome.OK, Map.of(), null);
+        record(Kind.SELL, STOCK, -3, null, 2, 3, Outcome.OK, Map.of(), null);
+
+        CheckReport report = HistoryChecker.check(history, Map.of(STOCK, 2L), Map.of(STOCK, Limits.atLeast(0)));
+        assertThat(report.anomalies()).isEmpty();
     }
 
     @Test

@@ -65,6 +65,11 @@ public final class Invocation {
                 "never answered");
     }
 
+    @Override
+    public String toString() {
+        return "#" + id + " " + process + " " + kind + " " + deltas + (key == null ? "" : " key=" + key);
+    }
+
     private static String describe(Throwable error) {
         String message = String.valueOf(error.getMessage());
         return error.getClass().getSimpleName() + ": "

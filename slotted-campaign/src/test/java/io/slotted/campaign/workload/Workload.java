@@ -176,7 +176,7 @@ public final class Workload implements AutoCloseable {
                     .get(ANSWER_WITHIN_SECONDS, TimeUnit.SECONDS);
             invocation.ok(Map.of(counter, value));
         } catch (java.util.concurrent.TimeoutException e) {
-            // left open: the history records it as never answered
+            Stalls.report(invocation); // left open: the history records it as never answered
         } catch (Exception e) {
             Outcomes.endRead(invocation, e);
         }
@@ -210,7 +210,7 @@ public final class Workload implements AutoCloseable {
         try {
             onAnswer.accept(send.get().get(ANSWER_WITHIN_SECONDS, TimeUnit.SECONDS));
         } catch (java.util.concurrent.TimeoutException e) {
-            // left open: the history records it as never answered
+            Stalls.report(invocation); // left open: the history records it as never answered
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (Exception e) {
