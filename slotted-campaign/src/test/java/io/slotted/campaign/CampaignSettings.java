@@ -20,6 +20,10 @@ public record CampaignSettings(long seed, ServerKind database, Duration duration
     public static final String SEED = "slotted.campaign.seed";
     /** The system property that gives the run's length in seconds. */
     public static final String SECONDS = "slotted.campaign.seconds";
+    /** The system property that names the one database to run on: {@code mariadb} or {@code postgresql}. */
+    public static final String DATABASE = "slotted.campaign.database";
+    /** This JVM's seed when none is given: drawn once, so that every campaign of a build shares it. */
+    private static final long DRAWN_SEED = System.currentTimeMillis();
 
     public CampaignSettings {
         if (processes < 1 || clients < 1) {
@@ -33,10 +37,30 @@ public record CampaignSettings(long seed, ServerKind database, Duration duration
      * {@code defaultSeconds} and a seed that changes with every run.
      */
     public static CampaignSettings fromSystemProperties(ServerKind database, long defaultSeconds) {
-        String seed = System.getProperty(SEED, "").trim();
         long seconds = Long.getLong(SECONDS, defaultSeconds);
-        return new CampaignSettings(seed.isEmpty() ? System.currentTimeMillis() : Long.parseLong(seed), database,
-                Duration.ofSeconds(seconds), 2, 8);
+        return new CampaignSettings(seedOfThisBuild(), database, Duration.ofSeconds(seconds), 2, 8);
+    }
+
+    /** The seed {@value #SEED} gives, or else this JVM's, drawn from the clock. */
+    public static long seedOfThisBuild() {
+        String seed = System.getProperty(SEED, "").trim();
+        return seed.isEmpty() ? DRAWN_SEED : Long.parseLong(seed);
+    }
+
+    /**
+     * The database a build's campaign runs on: the one {@value #DATABASE} names; else one taken in
+     * turn by the seed, the library's campaign and the service's each taking the other, so that
+     * every build runs both servers, and both layers on each server in turn, within CI's time.
+     *
+     * @param throughTheService whether for the campaign through the service
+     */
+    public static ServerKind databaseOfThisBuild(boolean throughTheService) {
+        String named = System.getProperty(DATABASE, "").trim();
+        if (!named.isEmpty()) {
+            return ServerKind.valueOf(named.toUpperCase(Locale.ROOT));
+        }
+        int turn = (int) Math.floorMod(seedOfThisBuild() + (throughTheService ? 1 : 0), 2L);
+        return ServerKind.values()[turn];
     }
 
     /** The command that runs this campaign again. */

@@ -17,15 +17,16 @@ import org.junit.jupiter.api.Test;
  * rounds of {@value #ROUND_SECONDS} s on MariaDB until one finds an anomaly. It must within
  * {@value #BUDGET_SECONDS} s; docs/campaign.md gives each bug's time to detection.
  *
- * <p>The bugs taken in turn are those the campaign has been shown to find. {@link
- * Mutation#SPEND_UNCHECKED} is not among them yet: it oversells only when a flusher spends an
- * allowance that another took back, and no round measured so far caught it (docs/campaign.md).
+ * <p>The bugs taken in turn are those the campaign finds in the first round. {@link
+ * Mutation#FENCE_REMOVED} is not among them yet: it counts twice only when a delivery held up on
+ * the wire carries a one-statement flush past its retry, and the campaign found it once in four
+ * rounds and once not in fifteen (docs/campaign.md).
  */
 class PlantedBugTest {
     private static final long ROUND_SECONDS = 20;
     private static final long BUDGET_SECONDS = 300;
-    private static final List<Mutation> FOUND = List.of(Mutation.FENCE_REMOVED, Mutation.KEY_LOOKUP_SKIPPED,
-            Mutation.ACK_BEFORE_COMMIT);
+    private static final List<Mutation> FOUND = List.of(Mutation.KEY_LOOKUP_SKIPPED, Mutation.ACK_BEFORE_COMMIT,
+            Mutation.SPEND_UNCHECKED);
 
     @Test
     void aPlantedBug_isFoundByTheCampaign() throws IOException, InterruptedException {

@@ -36,7 +36,7 @@ public record ServiceCampaignReport(CampaignSettings settings, List<Operation> o
         Map<ServiceFault, Integer> faults, CheckReport check, Map<Counter, Long> finals,
         Map<String, Duration> deadlines, List<String> notes) {
     /** The system property that runs the test on one database only, to replay a seed there. */
-    public static final String DATABASE = "slotted.campaign.database";
+    public static final String DATABASE = CampaignSettings.DATABASE;
 
     /** The command that runs this campaign again. */
     public static String replayCommand(CampaignSettings settings) {

@@ -75,7 +75,7 @@ public final class Workload implements AutoCloseable {
             } else if (draw < 88) {
                 sell(process, stock(random), 1 + random.nextInt(40));
             } else {
-                add(process, stock(random), 50 + random.nextInt(200));
+                add(process, stock(random), 1 + random.nextInt(60)); // a little less than the sales take
             }
         }
     }
