@@ -135,11 +135,16 @@ final class Flush {
         return wanted;
     }
 
-    /** Gives the callers that want them their counters' totals, before they are completed. */
+    /**
+     * Gives the callers that want them their counters' totals, before they are completed. A
+     * counter missing from {@code totals} is one whose total could not be read: its callers were
+     * already failed, saying that their increments were applied.
+     */
     void answer(Map<CounterKey, Long> totals) {
         for (Pending increment : pending) {
-            if (increment.wantsTotal()) {
-                increment.total(totals.get(increment.key()));
+            Long total = totals.get(increment.key());
+            if (increment.wantsTotal() && total != null) {
+                increment.total(total);
             }
         }
     }

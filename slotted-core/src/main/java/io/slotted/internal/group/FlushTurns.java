@@ -1,9 +1,12 @@
 package io.slotted.internal.group;
 
+import io.slotted.OutcomeUnknownException;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Who writes {@code GROUPED} flushes: whichever thread finds a flush writer free. A caller waiting
@@ -27,6 +30,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * the leader writes and given back after (see {@link FlushWriter}).
  */
 final class FlushTurns {
+    private static final Logger LOG = LoggerFactory.getLogger(FlushTurns.class);
     private final FlushQueue queue;
     private final List<Turn> turns;
     private final AtomicInteger open;
@@ -117,14 +121,29 @@ final class FlushTurns {
         try {
             for (List<Pending> batch : queue.takeAll()) {
                 for (Flush flush : Flush.of(batch)) {
-                    writer.write(flush, Flush::fail);
-                    flush.complete();
+                    writeTelling(writer, flush);
                 }
             }
             writer.keepAlive();
         } finally {
             writer.giveBackInterrupt();
         }
+    }
+
+    /**
+     * Writes a flush and tells its callers, whatever happens: a failure the writer did not expect
+     * (a bug) is logged and tells them the outcome is unknown, rather than leaving them waiting
+     * for ever or ending the flusher thread with every increment queued behind it.
+     */
+    private static void writeTelling(FlushWriter writer, Flush flush) {
+        try {
+            writer.write(flush, Flush::fail);
+        } catch (RuntimeException e) {
+            LOG.error("writing {} failed unexpectedly; its callers are told the outcome is unknown", flush.describe(), e);
+            flush.fail(new OutcomeUnknownException(flush.describe() + " failed unexpectedly (" + e
+                    + "); the increments may or may not have been applied", e));
+        }
+        flush.complete();
     }
 
     /** After letting go of a turn: whoever queued last leads next, or a flusher for a caller who cannot. */

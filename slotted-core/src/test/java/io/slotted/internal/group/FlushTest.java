@@ -34,6 +34,25 @@ class FlushTest {
         return flush.pending().stream().map(Pending::delta).toList();
     }
 
+    /**
+     * A total that could not be read after the flush: its callers were failed, saying the
+     * increment was applied, and answering the others must neither throw (which once ended the
+     * flusher thread, leaving every caller queued behind it waiting for ever) nor overwrite that.
+     */
+    @Test
+    void answer_withoutATotalForAFailedCaller_answersTheOthersAndKeepsTheFailure() {
+        Pending unread = Pending.asyncWithTotal(A, 5, BucketClock.NONE);
+        Pending read = Pending.asyncWithTotal(B, 7, BucketClock.NONE);
+        Flush flush = Flush.of(List.of(unread, read)).get(0);
+        unread.fail(new SlottedException("applied, but its total could not be read"));
+
+        flush.answer(Map.of(B, 7L));
+        flush.complete();
+
+        assertThat(read.future()).isCompletedWithValue(7L);
+        assertThat(unread.future()).isCompletedExceptionally();
+    }
+
     @Test
     void of_noIncrement_isNoFlush() {
         assertThat(Flush.of(List.of())).isEmpty();

@@ -126,8 +126,10 @@ public final class HeldConnection {
         if (held != null) {
             try {
                 held.close();
-            } catch (SQLException e) {
-                // The pool discards a connection it cannot reset; nothing is pending on it.
+            } catch (SQLException | RuntimeException e) {
+                // The pool discards a connection it cannot reset; nothing is pending on it. A pool
+                // closed under its connections may fail otherwise (HikariCP: a NullPointerException),
+                // which must not end the flusher that gives the connection back.
             }
             held = null;
         }
