@@ -331,6 +331,25 @@ class ConnectionFaultSuite {
     }
 
     /**
+     * A set whose COMMIT is lost after the server received it: the pool closes the broken
+     * connection, and giving the connection back its isolation level then fails too. That second
+     * failure must not hide the first: the caller learns the outcome is unknown, not that nothing
+     * was applied. (Found by the fault campaign: a set reported as failed had taken effect.)
+     */
+    @Test
+    void aSetWhoseCommitIsLost_failsAsOutcomeUnknown_notAsNothingApplied() {
+        try (SlottedCounters counters = grouped(viaProxy)) {
+            counters.add(1, 1L, 100);
+            proxy.cutNextCommit(Cut.AFTER_SERVER_RECEIVES);
+
+            assertThatThrownBy(() -> counters.admin().set(1, 1L, 7)).isInstanceOf(OutcomeUnknownException.class);
+
+            assertThat(proxy.cuts()).isEqualTo(1);
+            assertThat(counters.get(1, 1L)).as("it landed").isEqualTo(7);
+        }
+    }
+
+    /**
      * As above, but the held-up statement arrives only after the flusher has gone on to write
      * further flushes, each setting the mark to a higher number: the late statement must still
      * find the mark past its own number and count nothing. (A fence that refused only the flush's

@@ -25,7 +25,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * <p>It makes the fault that a stub cannot: a real connection lost during COMMIT, either after the
  * server received it (the transaction commits, the client never hears) or before (it does not).
  * Both MariaDB's and PostgreSQL's drivers send the word {@code COMMIT} in clear text on the wire;
- * the match is case-sensitive so that {@code autocommit} settings do not trigger it.
+ * the match is case-sensitive so that {@code autocommit} settings do not trigger it, and takes the
+ * word only on its own, so that {@code READ COMMITTED} does not.
  */
 public final class CommitCuttingProxy implements AutoCloseable {
     /** What to do with the next COMMIT seen. */
@@ -170,7 +171,10 @@ public final class CommitCuttingProxy implements AutoCloseable {
     private void pump(Socket from, Socket to, boolean clientToServer) {
         Thread thread = new Thread(() -> {
             byte[] buffer = new byte[64 * 1024];
-            try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
+            boolean leaveToTheAnswer = false;
+            try {
+                InputStream in = from.getInputStream();
+                OutputStream out = to.getOutputStream();
                 for (int n; (n = in.read(buffer)) > 0; ) {
                     if (clientToServer) {
                         clientWrites.incrementAndGet();
@@ -191,8 +195,11 @@ public final class CommitCuttingProxy implements AutoCloseable {
                     out.flush();
                     if (cut == Cut.AFTER_SERVER_RECEIVES) {
                         // An orderly end after the COMMIT, so the server reads it before the
-                        // close; the answer then finds no client and the other pump closes up.
+                        // close. The server's side stays open until its answer comes, which the
+                        // other pump cannot pass on and closes up: closed now, the server would
+                        // be reset, and a reset may drop the COMMIT before the server reads it.
                         to.shutdownOutput();
+                        leaveToTheAnswer = true;
                         if (blackoutArmed.getAndSet(false)) {
                             refusing = true;
                             sockets.forEach(CommitCuttingProxy::closeQuietly);
@@ -204,7 +211,9 @@ public final class CommitCuttingProxy implements AutoCloseable {
                 // The other side went away.
             } finally {
                 closeQuietly(from);
-                closeQuietly(to);
+                if (!leaveToTheAnswer) {
+                    closeQuietly(to);
+                }
             }
         }, "proxy-pump");
         thread.setDaemon(true);
@@ -278,16 +287,7 @@ public final class CommitCuttingProxy implements AutoCloseable {
     }
 
     private static boolean contains(byte[] buffer, int length, byte[] text) {
-        outer:
-        for (int i = 0; i + text.length <= length; i++) {
-            for (int j = 0; j < text.length; j++) {
-                if (buffer[i + j] != text[j]) {
-                    continue outer;
-                }
-            }
-            return true;
-        }
-        return false;
+        return text == COMMIT ? commitStatement(buffer, length) : indexOf(buffer, 0, length, text) >= 0;
     }
 
     private static void closeQuietly(Socket socket) {

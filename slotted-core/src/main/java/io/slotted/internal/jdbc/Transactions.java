@@ -84,9 +84,26 @@ public final class Transactions {
             throw e;
         } finally {
             if (autoCommit) {
-                restoreAutoCommit(connection, true, failure);
-                connection.setTransactionIsolation(isolation);
+                restore(connection, isolation, failure);
             }
+        }
+    }
+
+    /**
+     * Gives a connection back its auto-commit mode and isolation level after work in a
+     * transaction, as {@link #restoreAutoCommit} does: a failure here never takes the place of the
+     * work's. (The isolation level once failed unguarded after a lost COMMIT, and a set that had
+     * taken effect was reported as failed with "Connection is closed".)
+     */
+    private static void restore(Connection connection, int isolation, SQLException failure) throws SQLException {
+        try {
+            connection.setAutoCommit(true);
+            connection.setTransactionIsolation(isolation);
+        } catch (SQLException restoreFailure) {
+            if (failure == null) {
+                throw restoreFailure;
+            }
+            failure.addSuppressed(restoreFailure);
         }
     }
 
