@@ -3,12 +3,10 @@ package io.slotted.campaign;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.slotted.SlottedCounters;
-import io.slotted.WriteMode;
 import io.slotted.campaign.check.HistoryChecker;
 import io.slotted.campaign.faults.CampaignServer;
 import io.slotted.campaign.faults.FaultProxy;
 import io.slotted.campaign.faults.ServerKind;
-import io.slotted.campaign.history.Counter;
 import io.slotted.campaign.history.History;
 import io.slotted.campaign.workload.CampaignTypes;
 import io.slotted.campaign.workload.LibraryProcess;
@@ -16,9 +14,7 @@ import io.slotted.campaign.workload.Stalls;
 import io.slotted.campaign.workload.Workload;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -76,9 +72,10 @@ public final class Campaign {
             clients.forEach(client -> join(client, DRAIN_SECONDS));
             workload.close();
             processes.forEach(LibraryProcess::close);
-            Map<Counter, Long> finals = finalValues(server, table);
+            FinalState finals = finalState(server, table);
             return new CampaignReport(settings, history.operations(), faults.made(),
-                    HistoryChecker.check(history.operations(), finals, CampaignTypes.limits()), finals);
+                    HistoryChecker.check(history.operations(), finals.values(), CampaignTypes.limits())
+                            .plus(finals.anomalies()), finals.values());
         }
     }
 
@@ -86,17 +83,15 @@ public final class Campaign {
         try (HikariDataSource pool = directPool(server); SlottedCounters counters = LibraryProcess.countersOn(pool,
                 table)) {
             counters.migrate();
+            FinalState.bindOwners(pool, counters, table);
         }
     }
 
-    /** Each counter's value once everything is healed and answered, read directly, past the proxy. */
-    private static Map<Counter, Long> finalValues(CampaignServer server, String table) {
-        try (HikariDataSource pool = directPool(server);
-                SlottedCounters counters = SlottedCounters.builder(pool).table(table).writeMode(WriteMode.DIRECT)
-                        .build()) {
-            Map<Counter, Long> finals = new LinkedHashMap<>();
-            CampaignTypes.all().forEach(counter -> finals.put(counter, counters.get(counter.type(), counter.id())));
-            return finals;
+    /** What the database holds once everything is healed and answered, read directly, past the proxy. */
+    private static FinalState finalState(CampaignServer server, String table) {
+        try (HikariDataSource pool = directPool(server); SlottedCounters counters = LibraryProcess.countersOn(pool,
+                table)) {
+            return FinalState.read(pool, counters, table);
         }
     }
 

@@ -64,7 +64,9 @@ public record CampaignReport(CampaignSettings settings, List<Operation> operatio
     public String summary() {
         return "campaign on " + settings.database() + ", seed " + settings.seed() + ", " + settings.duration().toSeconds()
                 + " s: " + operations.size() + " operations " + operationsByKind() + "; faults " + new TreeMap<>(faults)
-                + "; unknown outcomes per counter " + check.unknowns() + "; finals " + finals + "; "
+                + "; unknown outcomes per counter " + check.unknowns() + (check.unchecked() == 0 ? ""
+                        : "; " + check.unchecked() + " reads and final values unchecked after a set of unknown outcome")
+                + "; finals " + finals + "; "
                 + check.anomalies().size() + " anomalies " + anomalyCounts();
     }
 

@@ -23,7 +23,11 @@ public record Anomaly(Kind kind, Counter counter, String message, List<Long> ope
         /** An idempotency key applied twice, or a replay answering what did not happen. */
         KEY,
         /** An operation that never answered: a door without a deadline. */
-        STALL
+        STALL,
+        /** An owner column that differs from its counter's total after a last roll-up. */
+        OWNER_COLUMN,
+        /** Time buckets that do not add up to their counter's total. */
+        BUCKETS
     }
 
     @Override

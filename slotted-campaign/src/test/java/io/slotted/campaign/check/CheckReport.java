@@ -12,10 +12,20 @@ import java.util.Map;
  * @param unknowns each counter's increments whose outcome stayed unknown
  * @param inexactFinals counters with so many unknown outcomes that only the range of their
  *     subsets was checked
+ * @param unchecked reads and final values that could not be checked, coming after a set whose
+ *     outcome is unknown
  */
-public record CheckReport(int operations, List<Anomaly> anomalies, Map<Counter, Integer> unknowns, int inexactFinals) {
+public record CheckReport(int operations, List<Anomaly> anomalies, Map<Counter, Integer> unknowns, int inexactFinals,
+        int unchecked) {
     /** Whether no rule was broken. */
     public boolean valid() {
         return anomalies.isEmpty();
+    }
+
+    /** This report with {@code more} anomalies, found outside the history. */
+    public CheckReport plus(List<Anomaly> more) {
+        List<Anomaly> all = new java.util.ArrayList<>(anomalies);
+        all.addAll(more);
+        return new CheckReport(operations, List.copyOf(all), unknowns, inexactFinals, unchecked);
     }
 }

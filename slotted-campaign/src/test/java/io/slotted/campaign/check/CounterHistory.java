@@ -1,6 +1,7 @@
 package io.slotted.campaign.check;
 
 import io.slotted.campaign.history.Counter;
+import io.slotted.campaign.history.Kind;
 import io.slotted.campaign.history.Operation;
 import io.slotted.campaign.history.Outcome;
 import java.util.ArrayList;
@@ -10,8 +11,8 @@ import java.util.Map;
 
 /**
  * One counter's part of a history: its increments, each an operation or, for an idempotency key,
- * all the attempts with that key taken as one increment, and its reads, each a read or an
- * increment that answered the total right after itself.
+ * all the attempts with that key taken as one increment, its reads, each a read or an
+ * increment that answered the total right after itself, and its sets.
  */
 final class CounterHistory {
     /**
@@ -43,9 +44,22 @@ final class CounterHistory {
     record Read(long operation, long value, long invoked, long completed, long own) {
     }
 
+    /**
+     * A set of the counter to an exact value.
+     *
+     * @param operation the operation that set it
+     * @param value the value
+     * @param invoked when it was invoked
+     * @param completed when it answered
+     * @param outcome what its caller learned
+     */
+    record SetTo(long operation, long value, long invoked, long completed, Outcome outcome) {
+    }
+
     private final Counter counter;
     private final List<Increment> increments = new ArrayList<>();
     private final List<Read> reads = new ArrayList<>();
+    private final List<SetTo> sets = new ArrayList<>();
 
     private CounterHistory(Counter counter) {
         this.counter = counter;
@@ -58,7 +72,10 @@ final class CounterHistory {
         for (Operation operation : operations) {
             for (Map.Entry<Counter, Long> delta : operation.deltas().entrySet()) {
                 CounterHistory history = counters.computeIfAbsent(delta.getKey(), CounterHistory::new);
-                if (operation.key() == null) {
+                if (operation.kind() == Kind.SET) {
+                    history.sets.add(new SetTo(operation.id(), delta.getValue(), operation.invoked(),
+                            operation.completed(), operation.outcome()));
+                } else if (operation.key() == null) {
                     history.increments.add(increment(delta.getValue(), List.of(operation)));
                 } else {
                     keyed.computeIfAbsent(delta.getKey(), c -> new LinkedHashMap<>())
@@ -103,5 +120,10 @@ final class CounterHistory {
 
     List<Read> reads() {
         return reads;
+    }
+
+    /** Its sets, in the order they were invoked. */
+    List<SetTo> sets() {
+        return sets;
     }
 }

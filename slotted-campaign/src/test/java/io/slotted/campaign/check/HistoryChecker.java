@@ -14,7 +14,8 @@ import java.util.Map;
  * final values, and the rules Slotted adds:
  * <ul>
  *   <li>every total answered lies between the increments acknowledged before the read began and
- *       those invoked before it ended ({@link ReadBounds});</li>
+ *       those invoked before it ended ({@link ReadBounds}), counted from the value last set
+ *       ({@link Segments});</li>
  *   <li>each counter's final value is its acknowledged sum plus some subset of the deltas whose
  *       outcome stayed unknown ({@link SubsetSums}): exactly the acknowledged sum if none did;</li>
  *   <li>no total answered, and no final value, lies outside its type's limits: a stock never
@@ -39,13 +40,25 @@ public final class HistoryChecker {
         List<Anomaly> anomalies = new ArrayList<>();
         Map<Counter, Integer> unknowns = new LinkedHashMap<>();
         int inexact = 0;
+        int unchecked = 0;
         for (CounterHistory counter : CounterHistory.of(operations).values()) {
-            checkReads(counter, anomalies);
+            List<Segments.Segment> segments = Segments.of(counter);
+            int checkedReads = 0;
+            for (Segments.Segment segment : segments) {
+                if (segment.known()) {
+                    checkReads(counter.counter(), segment, anomalies);
+                    checkedReads += segment.reads().size();
+                }
+            }
+            unchecked += counter.reads().size() - checkedReads;
             Long last = finals.get(counter.counter());
+            Segments.Segment lastSegment = segments.get(segments.size() - 1);
             if (last == null) {
                 anomalies.add(new Anomaly(Anomaly.Kind.FINAL_VALUE, counter.counter(), "no final value was read",
                         List.of()));
-            } else if (!checkFinal(counter, last, anomalies)) {
+            } else if (!lastSegment.known()) {
+                unchecked++;
+            } else if (!checkFinal(counter.counter(), lastSegment, last, anomalies)) {
                 inexact++;
             }
             checkLimits(counter, last, limits.get(counter.counter()), anomalies);
@@ -55,16 +68,16 @@ public final class HistoryChecker {
         anomalies.addAll(KeyChecker.check(operations));
         operations.stream().filter(Operation::stalled).forEach(stalled -> anomalies.add(new Anomaly(
                 Anomaly.Kind.STALL, null, "operation " + stalled + " never answered", List.of(stalled.id()))));
-        return new CheckReport(operations.size(), anomalies, unknowns, inexact);
+        return new CheckReport(operations.size(), anomalies, unknowns, inexact, unchecked);
     }
 
-    private static void checkReads(CounterHistory counter, List<Anomaly> anomalies) {
-        ReadBounds bounds = new ReadBounds(counter.increments());
-        for (CounterHistory.Read read : counter.reads()) {
-            long low = bounds.low(read);
-            long high = bounds.high(read);
+    private static void checkReads(Counter counter, Segments.Segment segment, List<Anomaly> anomalies) {
+        ReadBounds bounds = new ReadBounds(segment.increments());
+        for (CounterHistory.Read read : segment.reads()) {
+            long low = segment.base() + bounds.low(read);
+            long high = segment.base() + bounds.high(read);
             if (read.value() < low || read.value() > high) {
-                anomalies.add(new Anomaly(Anomaly.Kind.READ_OUT_OF_BOUNDS, counter.counter(), "operation #"
+                anomalies.add(new Anomaly(Anomaly.Kind.READ_OUT_OF_BOUNDS, counter, "operation #"
                         + read.operation() + " read " + read.value() + ", outside [" + low + ", " + high
                         + "]: " + (read.value() < low ? "an acknowledged increment is missing"
                                 : "more than every increment invoked was counted"), List.of(read.operation())));
@@ -73,10 +86,10 @@ public final class HistoryChecker {
     }
 
     /** @return whether the check was exact, rather than only the range of the unknown deltas */
-    private static boolean checkFinal(CounterHistory counter, long last, List<Anomaly> anomalies) {
-        long acknowledged = 0;
+    private static boolean checkFinal(Counter counter, Segments.Segment segment, long last, List<Anomaly> anomalies) {
+        long acknowledged = segment.base();
         List<Long> unknown = new ArrayList<>();
-        for (CounterHistory.Increment increment : counter.increments()) {
+        for (CounterHistory.Increment increment : segment.increments()) {
             if (increment.applied()) {
                 acknowledged += increment.delta();
             } else if (increment.unknown()) {
@@ -85,8 +98,9 @@ public final class HistoryChecker {
         }
         SubsetSums.Answer answer = SubsetSums.contains(unknown, last - acknowledged);
         if (!answer.reachable()) {
-            anomalies.add(new Anomaly(Anomaly.Kind.FINAL_VALUE, counter.counter(), "final value " + last
-                    + " is the acknowledged sum " + acknowledged + (last > acknowledged ? " + " : " - ")
+            anomalies.add(new Anomaly(Anomaly.Kind.FINAL_VALUE, counter, "final value " + last
+                    + " is the acknowledged sum " + acknowledged + (segment.base() == 0 ? "" : " (from the value "
+                            + segment.base() + " last set)") + (last > acknowledged ? " + " : " - ")
                     + Math.abs(last - acknowledged) + ", which no subset of the " + unknown.size()
                     + " unknown deltas " + abbreviated(unknown) + " makes: "
                     + (last < acknowledged ? "acknowledged increments were lost" : "increments were counted twice,"

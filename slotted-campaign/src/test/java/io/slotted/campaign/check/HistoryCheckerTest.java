@@ -178,6 +178,58 @@ class HistoryCheckerTest {
         assertThat(kinds(check(10))).containsExactly(Anomaly.Kind.STALL);
     }
 
+    private void set(long value, long invoked, long completed, Outcome outcome) {
+        record(Kind.SET, C, value, null, invoked, completed, outcome, Map.of(), null);
+    }
+
+    @Test
+    void aSet_replacesWhatWasAcknowledgedBefore_andCountsWhatCameAfter() {
+        add(10, 0, 1, Outcome.OK);
+        add(200, 2, 3, Outcome.UNKNOWN); // may land before the set or after it
+        set(1_000, 4, 5, Outcome.OK);
+        read(1_000, 6, 7);
+        add(3_000, 8, 9, Outcome.OK);
+        read(4_000, 10, 11);
+
+        assertThat(check(4_000).anomalies()).isEmpty();
+        assertThat(check(4_200).anomalies()).as("the unknown one landed after the set").isEmpty();
+        assertThat(kinds(check(4_010))).as("the increment before the set was not replaced")
+                .containsExactly(Anomaly.Kind.FINAL_VALUE);
+        assertThat(kinds(check(1_000))).as("the increment after the set was lost")
+                .containsExactly(Anomaly.Kind.FINAL_VALUE);
+    }
+
+    @Test
+    void aReadAfterASet_thatStillHoldsWhatTheSetReplaced_isCaught() {
+        add(10, 0, 1, Outcome.OK);
+        set(1_000, 2, 3, Outcome.OK);
+        read(1_010, 4, 5);
+
+        assertThat(kinds(check(1_000))).containsExactly(Anomaly.Kind.READ_OUT_OF_BOUNDS);
+    }
+
+    @Test
+    void aFailedSet_changesNothing_andOneOfUnknownOutcome_leavesWhatFollowsUnchecked() {
+        add(10, 0, 1, Outcome.OK);
+        set(1_000, 2, 3, Outcome.FAILED);
+        read(10, 4, 5);
+        set(5_000, 6, 7, Outcome.UNKNOWN);
+        read(10, 8, 9);
+
+        CheckReport report = check(10);
+        assertThat(report.anomalies()).isEmpty();
+        assertThat(report.unchecked()).as("the read and the final value after the unknown set").isEqualTo(2);
+    }
+
+    @Test
+    void aSetThatFailed_butTookEffect_isCaught() {
+        add(10, 0, 1, Outcome.OK);
+        set(1_000, 2, 3, Outcome.FAILED);
+        read(1_000, 4, 5);
+
+        assertThat(kinds(check(1_000))).containsExactly(Anomaly.Kind.READ_OUT_OF_BOUNDS, Anomaly.Kind.FINAL_VALUE);
+    }
+
     @Test
     void subsetSums_findTheSubset_andFallBackToTheRangeWhenTooMany() {
         assertThat(SubsetSums.contains(List.of(3L, 5L, -7L), 1L)).isEqualTo(new SubsetSums.Answer(true, true));

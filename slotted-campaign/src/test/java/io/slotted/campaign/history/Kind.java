@@ -15,7 +15,13 @@ public enum Kind {
     /** A sale from a stock that must never go below 0: an increment the limits may refuse. */
     SELL,
     /** Stock added back. */
-    RESTOCK;
+    RESTOCK,
+    /**
+     * A counter set to an exact value, its {@code deltas} holding the value: sent only while no
+     * other operation on that counter is under way, so that every acknowledged increment is
+     * surely before or surely after it.
+     */
+    SET;
 
     /** Whether the operation writes. */
     public boolean writes() {

@@ -1,28 +1,53 @@
 package io.slotted.campaign.workload;
 
 import io.slotted.Limits;
+import io.slotted.OwnerColumn;
 import io.slotted.campaign.history.Counter;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 
-/** The counters the campaign writes: a few hot ones every client shares, and stock that must never go below 0. */
+/**
+ * The counters the campaign writes: a few hot ones every client shares, stock that must never go
+ * below 0, counters rolled up into an owner column while they are written (in fold mode, whose
+ * roll-ups move counts out of the slot rows, and in copy mode), and counters kept in time
+ * buckets as well.
+ */
 public final class CampaignTypes {
     /** Plain counters. */
     public static final int HOT = 1;
     /** Bounded counters: at least 0. */
     public static final int STOCK = 2;
+    /** Counters bound to an owner column in fold mode, rolled up while they are written, and set now and then. */
+    public static final int FOLDED = 3;
+    /** Counters bound to an owner column in copy mode, rolled up while they are written, and set now and then. */
+    public static final int COPIED = 4;
+    /** Counters that keep hourly time buckets too. */
+    public static final int BUCKETED = 5;
 
-    /** Every counter the workload touches. */
-    public static final List<Counter> HOT_COUNTERS = List.of(new Counter(HOT, 1), new Counter(HOT, 2),
-            new Counter(HOT, 3), new Counter(HOT, 4));
-    public static final List<Counter> STOCK_COUNTERS = List.of(new Counter(STOCK, 1), new Counter(STOCK, 2));
+    public static final List<Counter> HOT_COUNTERS = counters(HOT, 4);
+    public static final List<Counter> STOCK_COUNTERS = counters(STOCK, 2);
+    public static final List<Counter> FOLDED_COUNTERS = counters(FOLDED, 2);
+    public static final List<Counter> COPIED_COUNTERS = counters(COPIED, 2);
+    public static final List<Counter> BUCKETED_COUNTERS = counters(BUCKETED, 2);
+
+    /** The counters the workload sets now and then: those rolled up into an owner column. */
+    public static final List<Counter> SETTABLE = Stream.concat(FOLDED_COUNTERS.stream(), COPIED_COUNTERS.stream())
+            .toList();
+    /** The counters with no limits, which any increment may go to. */
+    public static final List<Counter> UNBOUNDED = Stream.of(HOT_COUNTERS, FOLDED_COUNTERS, COPIED_COUNTERS,
+            BUCKETED_COUNTERS).flatMap(List::stream).toList();
 
     private CampaignTypes() {
     }
 
+    private static List<Counter> counters(int type, int howMany) {
+        return java.util.stream.LongStream.rangeClosed(1, howMany).mapToObj(id -> new Counter(type, id)).toList();
+    }
+
     /** Every counter the workload touches. */
     public static List<Counter> all() {
-        return java.util.stream.Stream.concat(HOT_COUNTERS.stream(), STOCK_COUNTERS.stream()).toList();
+        return Stream.concat(UNBOUNDED.stream(), STOCK_COUNTERS.stream()).sorted().toList();
     }
 
     /** The limits the checker holds each counter to. */
@@ -30,5 +55,10 @@ public final class CampaignTypes {
         Map<Counter, Limits> limits = new java.util.HashMap<>();
         STOCK_COUNTERS.forEach(counter -> limits.put(counter, Limits.atLeast(0)));
         return limits;
+    }
+
+    /** The owner column a rolled-up type is bound to, in a table named after the counter table. */
+    public static OwnerColumn ownerColumn(String table, int type) {
+        return new OwnerColumn(table + "_owners_" + type, "id", "total");
     }
 }

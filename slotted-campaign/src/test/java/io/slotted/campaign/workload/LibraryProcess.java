@@ -2,6 +2,7 @@ package io.slotted.campaign.workload;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import io.slotted.BucketUnit;
 import io.slotted.Limits;
 import io.slotted.SlottedCounters;
 import io.slotted.WriteMode;
@@ -10,7 +11,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * One library instance standing for one application process: its own pool, through the fault
- * proxy, and its own {@link SlottedCounters} in {@code GROUPED} mode. It can be closed while its
+ * proxy, and its own {@link SlottedCounters} in {@code GROUPED} mode, rolling up the types bound to
+ * an owner column in the background as an application process does. It can be closed while its
  * flushes are under way and opened again, as a process is redeployed, or crash: its pool is shut
  * under it, cutting the statements on the wire, as a process that dies does.
  *
@@ -20,6 +22,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class LibraryProcess implements AutoCloseable {
     private static final AtomicInteger POOLS = new AtomicInteger();
+    /** Often, so that roll-ups run into the workload's increments, sets and faults all the time. */
+    private static final Duration ROLL_UP_EVERY = Duration.ofMillis(200);
 
     private final String name;
     private final String jdbcUrl;
@@ -43,6 +47,8 @@ public final class LibraryProcess implements AutoCloseable {
     public static SlottedCounters countersOn(javax.sql.DataSource dataSource, String table) {
         return SlottedCounters.builder(dataSource).table(table).writeMode(WriteMode.GROUPED).flushers(2)
                 .limits(CampaignTypes.STOCK, Limits.atLeast(0))
+                .buckets(CampaignTypes.BUCKETED, BucketUnit.HOUR, Duration.ofDays(2))
+                .rollUpEvery(ROLL_UP_EVERY)
                 .retryBackoff(Duration.ofMillis(20)).outcomeResolutionTimeout(Duration.ofSeconds(20))
                 .build();
     }

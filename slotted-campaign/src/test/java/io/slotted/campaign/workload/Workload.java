@@ -28,7 +28,9 @@ import java.util.function.Supplier;
  * count from a lost increment. Keyed increments are replayed: at once through the same or the
  * other process, concurrently with the original through the other, or later — after faults,
  * restarts and crashes — by whichever client draws a replay next. Stock is sold with {@code
- * tryAdd} against a lower limit of 0, and restocked, so that the bound is met often.
+ * tryAdd} against a lower limit of 0, and restocked, so that the bound is met often. Counters
+ * rolled up into an owner column, in fold and in copy mode, are incremented, read and set while
+ * every process's roller runs; sets wait until no other operation on their counter is under way.
  */
 public final class Workload implements AutoCloseable {
     /** How long a client waits for an operation before it gives up and records it as never answered. */
@@ -46,6 +48,8 @@ public final class Workload implements AutoCloseable {
     });
     /** Keyed increments sent once, waiting to be replayed later: key, counter and delta. */
     private final ConcurrentLinkedQueue<KeyedIncrement> toReplay = new ConcurrentLinkedQueue<>();
+    /** Keeps every other operation on a counter away from its sets. */
+    private final SetGuard sets = new SetGuard(CampaignTypes.SETTABLE);
 
     private record KeyedIncrement(String key, Counter counter, long delta) {
     }
@@ -62,26 +66,33 @@ public final class Workload implements AutoCloseable {
         while (running.getAsBoolean()) {
             LibraryProcess process = processes.get(random.nextInt(processes.size()));
             int draw = random.nextInt(100);
-            if (draw < 25) {
-                add(process, hot(random), delta(random));
-            } else if (draw < 35) {
+            if (draw < 22) {
+                add(process, unbounded(random), delta(random));
+            } else if (draw < 31) {
                 addKeyed(random, process);
+            } else if (draw < 40) {
+                addAndGet(process, unbounded(random), delta(random));
             } else if (draw < 45) {
-                addAndGet(process, hot(random), delta(random));
-            } else if (draw < 50) {
                 batch(process, random);
-            } else if (draw < 68) {
-                read(process, random.nextInt(4) == 0 ? stock(random) : hot(random));
-            } else if (draw < 88) {
+            } else if (draw < 63) {
+                read(process, random.nextInt(4) == 0 ? stock(random) : unbounded(random));
+            } else if (draw < 81) {
                 sell(process, stock(random), 1 + random.nextInt(40));
-            } else {
+            } else if (draw < 92) {
                 add(process, stock(random), 1 + random.nextInt(60)); // a little less than the sales take
+            } else {
+                set(process, CampaignTypes.SETTABLE.get(random.nextInt(CampaignTypes.SETTABLE.size())), delta(random));
             }
         }
     }
 
     private static Counter hot(Random random) {
         return CampaignTypes.HOT_COUNTERS.get(random.nextInt(CampaignTypes.HOT_COUNTERS.size()));
+    }
+
+    /** Any counter without limits: hot, rolled up in either mode, or bucketed. */
+    private static Counter unbounded(Random random) {
+        return CampaignTypes.UNBOUNDED.get(random.nextInt(CampaignTypes.UNBOUNDED.size()));
     }
 
     private static Counter stock(Random random) {
@@ -94,16 +105,20 @@ public final class Workload implements AutoCloseable {
     }
 
     private void add(LibraryProcess process, Counter counter, long delta) {
-        Invocation invocation = history.invoke(process.name(), counter.type() == CampaignTypes.STOCK ? Kind.RESTOCK
-                : Kind.ADD, Map.of(counter, delta), null);
-        await(invocation, () -> counters(process).addAsync(counter.type(), counter.id(), delta),
-                result -> invocation.ok());
+        try (SetGuard.Held held = sets.shared(List.of(counter))) {
+            Invocation invocation = history.invoke(process.name(), counter.type() == CampaignTypes.STOCK
+                    ? Kind.RESTOCK : Kind.ADD, Map.of(counter, delta), null);
+            await(invocation, () -> counters(process).addAsync(counter.type(), counter.id(), delta),
+                    result -> invocation.ok());
+        }
     }
 
     private void addAndGet(LibraryProcess process, Counter counter, long delta) {
-        Invocation invocation = history.invoke(process.name(), Kind.ADD_AND_GET, Map.of(counter, delta), null);
-        await(invocation, () -> counters(process).addAndGetAsync(counter.type(), counter.id(), delta),
-                total -> invocation.ok(Map.of(counter, total)));
+        try (SetGuard.Held held = sets.shared(List.of(counter))) {
+            Invocation invocation = history.invoke(process.name(), Kind.ADD_AND_GET, Map.of(counter, delta), null);
+            await(invocation, () -> counters(process).addAndGetAsync(counter.type(), counter.id(), delta),
+                    total -> invocation.ok(Map.of(counter, total)));
+        }
     }
 
     /**
@@ -154,9 +169,9 @@ public final class Workload implements AutoCloseable {
                 increment.key()), invocation::okApplied);
     }
 
-    /** Two or three hot counters, all or nothing. */
+    /** Two or three counters of any type without limits, all or nothing. */
     private void batch(LibraryProcess process, Random random) {
-        List<Counter> counters = new ArrayList<>(CampaignTypes.HOT_COUNTERS);
+        List<Counter> counters = new ArrayList<>(CampaignTypes.UNBOUNDED);
         java.util.Collections.shuffle(counters, random);
         Map<Counter, Long> deltas = new java.util.LinkedHashMap<>();
         List<Increment> increments = new ArrayList<>();
@@ -165,20 +180,39 @@ public final class Workload implements AutoCloseable {
             deltas.put(counter, delta);
             increments.add(new Increment(counter.type(), counter.id(), delta));
         }
-        Invocation invocation = history.invoke(process.name(), Kind.BATCH, deltas, null);
-        await(invocation, blocking(() -> counters(process).addAll(increments)), applied -> invocation.ok());
+        try (SetGuard.Held held = sets.shared(deltas.keySet())) {
+            Invocation invocation = history.invoke(process.name(), Kind.BATCH, deltas, null);
+            await(invocation, blocking(() -> counters(process).addAll(increments)), applied -> invocation.ok());
+        }
     }
 
     private void read(LibraryProcess process, Counter counter) {
-        Invocation invocation = history.invoke(process.name(), Kind.READ, Map.of(), null);
-        try {
-            long value = blocking(() -> counters(process).get(counter.type(), counter.id())).get()
-                    .get(ANSWER_WITHIN_SECONDS, TimeUnit.SECONDS);
-            invocation.ok(Map.of(counter, value));
-        } catch (java.util.concurrent.TimeoutException e) {
-            Stalls.report(invocation); // left open: the history records it as never answered
-        } catch (Exception e) {
-            Outcomes.endRead(invocation, e);
+        try (SetGuard.Held held = sets.shared(List.of(counter))) {
+            Invocation invocation = history.invoke(process.name(), Kind.READ, Map.of(), null);
+            try {
+                long value = blocking(() -> counters(process).get(counter.type(), counter.id())).get()
+                        .get(ANSWER_WITHIN_SECONDS, TimeUnit.SECONDS);
+                invocation.ok(Map.of(counter, value));
+            } catch (java.util.concurrent.TimeoutException e) {
+                Stalls.report(invocation); // left open: the history records it as never answered
+            } catch (Exception e) {
+                Outcomes.endRead(invocation, e);
+            }
+        }
+    }
+
+    /**
+     * Sets a counter while no other operation on it is under way, so that the checker knows
+     * which acknowledged increments it replaced. Increments whose outcome stayed unknown may
+     * still land on either side of it.
+     */
+    private void set(LibraryProcess process, Counter counter, long value) {
+        try (SetGuard.Held held = sets.exclusive(counter)) {
+            Invocation invocation = history.invoke(process.name(), Kind.SET, Map.of(counter, value), null);
+            await(invocation, blocking(() -> {
+                counters(process).admin().set(counter.type(), counter.id(), value);
+                return null;
+            }), done -> invocation.ok());
         }
     }
 
