@@ -10,14 +10,17 @@ import io.slotted.campaign.faults.ServerKind;
 import io.slotted.campaign.history.History;
 import io.slotted.campaign.workload.CampaignTypes;
 import io.slotted.campaign.workload.LibraryProcess;
+import io.slotted.campaign.workload.ReleaseCycles;
 import io.slotted.campaign.workload.Stalls;
 import io.slotted.campaign.workload.Workload;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -52,30 +55,58 @@ public final class Campaign {
         migrate(server, table);
         History history = new History();
         List<LibraryProcess> processes = new ArrayList<>();
-        try (FaultProxy proxy = FaultProxy.inFrontOf(server, settings.seed())) {
+        try (FaultProxy proxy = FaultProxy.inFrontOf(server, settings.seed());
+                HikariDataSource direct = directPool(server);
+                SlottedCounters directCounters = LibraryProcess.countersOn(direct, table)) {
             String url = withSocketTimeout(server.kind(), server.jdbcUrlVia(proxy));
             for (int i = 1; i <= settings.processes(); i++) {
                 processes.add(new LibraryProcess("p" + i, url, table));
             }
+            ReleaseCycles releases = new ReleaseCycles(history, direct, directCounters, table);
+            releases.begin();
             FaultSchedule faults = new FaultSchedule(settings.seed(), server, proxy, processes);
             long endAt = System.nanoTime() + settings.duration().toNanos();
-            Workload workload = new Workload(history, processes, settings.seed());
+            BooleanSupplier running = () -> System.nanoTime() < endAt;
+            Workload workload = new Workload(history, processes, releases, settings.seed());
             List<CompletableFuture<Void>> clients = new ArrayList<>();
             for (int i = 0; i < settings.clients(); i++) {
                 int index = i;
-                clients.add(runOnThread("campaign-client-" + i,
-                        () -> workload.runClient(index, () -> System.nanoTime() < endAt)));
+                clients.add(runOnThread("campaign-client-" + i, () -> workload.runClient(index, running)));
             }
-            CompletableFuture<Void> schedule = runOnThread("campaign-faults",
-                    () -> faults.run(() -> System.nanoTime() < endAt));
+            CompletableFuture<Void> schedule = runOnThread("campaign-faults", () -> faults.run(running));
+            FaultProxy releaseProxy = FaultProxy.inFrontOf(server, settings.seed() + 1);
+            LibraryProcess releasing = new LibraryProcess("releaser", withSocketTimeout(server.kind(),
+                    server.jdbcUrlVia(releaseProxy)), table);
+            CompletableFuture<Void> releaser = runOnThread("campaign-releases",
+                    () -> releaseNowAndThen(releases, releasing, releaseProxy, settings.seed(), running));
             join(schedule, settings.duration().toSeconds() + 120);
+            join(releaser, DRAIN_SECONDS);
             clients.forEach(client -> join(client, DRAIN_SECONDS));
             workload.close();
             processes.forEach(LibraryProcess::close);
-            FinalState finals = finalState(server, table);
-            return new CampaignReport(settings, history.operations(), faults.made(),
+            releasing.close();
+            releaseProxy.close();
+            FinalState finals = FinalState.read(direct, directCounters, table, releases);
+            return new CampaignReport(settings, history.operations(), faults.made(), releases.releases(),
                     HistoryChecker.check(history.operations(), finals.values(), CampaignTypes.limits())
                             .plus(finals.anomalies()), finals.values());
+        }
+    }
+
+    /** Releases the type of {@link ReleaseCycles} every 3 to 8 s, through the releasing process. */
+    private static void releaseNowAndThen(ReleaseCycles releases, LibraryProcess releasing, FaultProxy proxy,
+            long seed, BooleanSupplier running) {
+        Random random = new Random(seed ^ 0x2545F4914F6CDD1DL);
+        while (running.getAsBoolean()) {
+            try {
+                Thread.sleep(3_000 + random.nextInt(5_000));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+            if (running.getAsBoolean()) {
+                releases.release(releasing, proxy, random);
+            }
         }
     }
 
@@ -84,14 +115,6 @@ public final class Campaign {
                 table)) {
             counters.migrate();
             FinalState.bindOwners(pool, counters, table);
-        }
-    }
-
-    /** What the database holds once everything is healed and answered, read directly, past the proxy. */
-    private static FinalState finalState(CampaignServer server, String table) {
-        try (HikariDataSource pool = directPool(server); SlottedCounters counters = LibraryProcess.countersOn(pool,
-                table)) {
-            return FinalState.read(pool, counters, table);
         }
     }
 

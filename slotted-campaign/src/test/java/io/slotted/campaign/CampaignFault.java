@@ -14,7 +14,7 @@ public enum CampaignFault {
     RESET_AFTER_COMMIT,
     /** {@link Fault#ANSWER_DROPPED}, the connection closed after 30 s if its client has not given up. */
     ANSWER_DROPPED,
-    /** {@link Fault#LATE_DELIVERY}, 0.5 to 5 s late. */
+    /** {@link Fault#LATE_DELIVERY}: half the time 10 to 300 ms late, while the retry runs; half 0.5 to 5 s late. */
     LATE_DELIVERY,
     /** {@link Fault#HELD_PAST_TIMEOUT}. */
     HELD_PAST_TIMEOUT,

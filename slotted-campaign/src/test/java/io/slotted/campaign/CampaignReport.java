@@ -24,11 +24,12 @@ import java.util.stream.Collectors;
  * @param settings the campaign's settings
  * @param operations the history
  * @param faults how many faults of each kind were made
+ * @param releases how many releases of a copy-mode type went through
  * @param check what the checker found
  * @param finals each counter's final value
  */
 public record CampaignReport(CampaignSettings settings, List<Operation> operations, Map<CampaignFault, Integer> faults,
-        CheckReport check, Map<Counter, Long> finals) {
+        int releases, CheckReport check, Map<Counter, Long> finals) {
 
     /** Operations by kind, then by outcome. */
     public Map<Kind, Map<Outcome, Long>> operationsByKind() {
@@ -64,9 +65,10 @@ public record CampaignReport(CampaignSettings settings, List<Operation> operatio
     public String summary() {
         return "campaign on " + settings.database() + ", seed " + settings.seed() + ", " + settings.duration().toSeconds()
                 + " s: " + operations.size() + " operations " + operationsByKind() + "; faults " + new TreeMap<>(faults)
-                + "; unknown outcomes per counter " + check.unknowns() + (check.unchecked() == 0 ? ""
+                + "; " + releases + " releases went through"
+                + "; unknown outcomes per counter " + nonZero(check.unknowns()) + (check.unchecked() == 0 ? ""
                         : "; " + check.unchecked() + " reads and final values unchecked after a set of unknown outcome")
-                + "; finals " + finals + "; "
+                + "; finals " + abbreviated(finals) + "; "
                 + check.anomalies().size() + " anomalies " + anomalyCounts();
     }
 
@@ -92,6 +94,28 @@ public record CampaignReport(CampaignSettings settings, List<Operation> operatio
                 : indexOf(concerned, anomaly.operations().get(0));
         int from = Math.max(0, Math.min(named - 30, concerned.size() - 40));
         return concerned.subList(from, Math.min(concerned.size(), from + 40));
+    }
+
+    /** The counters with at least one unknown outcome. */
+    private static Map<Counter, Integer> nonZero(Map<Counter, Integer> unknowns) {
+        Map<Counter, Integer> some = new TreeMap<>();
+        unknowns.forEach((counter, count) -> {
+            if (count > 0) {
+                some.put(counter, count);
+            }
+        });
+        return some;
+    }
+
+    /** The final values of the counters other than the released ones, and how many those are. */
+    private static String abbreviated(Map<Counter, Long> finals) {
+        Map<Counter, Long> shown = new TreeMap<>();
+        finals.forEach((counter, value) -> {
+            if (counter.type() != io.slotted.campaign.workload.CampaignTypes.RELEASED) {
+                shown.put(counter, value);
+            }
+        });
+        return shown + " and " + (finals.size() - shown.size()) + " released or releasable counters";
     }
 
     private static int indexOf(List<Operation> operations, long id) {

@@ -58,8 +58,7 @@ final class FaultSchedule {
             case RESET_BEFORE_COMMIT -> armSeveral(proxy::resetBeforeNextCommit);
             case RESET_AFTER_COMMIT -> armSeveral(proxy::resetAfterNextCommit);
             case ANSWER_DROPPED -> armSeveral(() -> proxy.dropNextAnswer(Duration.ofSeconds(30)));
-            case LATE_DELIVERY -> armSeveral(() -> proxy.deliverNextCommitLate(Duration.ofMillis(millisBetween(500,
-                    5_000))));
+            case LATE_DELIVERY -> armSeveral(() -> proxy.deliverNextCommitLate(Duration.ofMillis(lateBy())));
             case HELD_PAST_TIMEOUT -> armSeveral(proxy::holdNextCommitPastTimeout);
             case CUT_MID_PACKET -> armSeveral(proxy::cutNextCommitMidPacket);
             case RESET_ALL -> proxy.resetAll();
@@ -93,6 +92,15 @@ final class FaultSchedule {
         server.kill();
         pause(downMillis);
         server.restart();
+    }
+
+    /**
+     * How late a held commit is delivered: half the time while its retry runs or just after it
+     * (10 to 300 ms: a retry that did not fence the flush's number lets it land then), half the
+     * time well after, once the process has gone on to other flushes (0.5 to 5 s).
+     */
+    private long lateBy() {
+        return random.nextBoolean() ? millisBetween(10, 300) : millisBetween(500, 5_000);
     }
 
     private long millisBetween(long low, long high) {

@@ -7,6 +7,7 @@ import io.slotted.SlottedCounters;
 import io.slotted.campaign.check.Anomaly;
 import io.slotted.campaign.history.Counter;
 import io.slotted.campaign.workload.CampaignTypes;
+import io.slotted.campaign.workload.ReleaseCycles;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -21,7 +22,8 @@ import java.util.Map;
 
 /**
  * The owner tables the campaign's rolled-up types are bound to, and what the database holds once
- * the campaign is over: each counter's value, read directly past the proxy; then, after one last
+ * the campaign is over: each counter's value, read directly past the proxy (a released one's from
+ * its column, read when it was released); then, after one last
  * roll-up, each owner column, which must equal its counter's value; and each bucketed counter's
  * buckets, which must add up to it.
  *
@@ -51,9 +53,13 @@ record FinalState(Map<Counter, Long> values, List<Anomaly> anomalies) {
     }
 
     /** Reads what the database holds, once nothing writes any more. */
-    static FinalState read(HikariDataSource pool, SlottedCounters counters, String table) {
+    static FinalState read(HikariDataSource pool, SlottedCounters counters, String table, ReleaseCycles releases) {
         Map<Counter, Long> values = new LinkedHashMap<>();
         CampaignTypes.all().forEach(counter -> values.put(counter, counters.get(counter.type(), counter.id())));
+        List<Long> bound = releases.current().stream().map(Counter::id).toList();
+        counters.getAll(CampaignTypes.RELEASED, bound).forEach((id, value) -> values.put(
+                new Counter(CampaignTypes.RELEASED, id), value));
+        values.putAll(releases.released());
         List<Anomaly> anomalies = new ArrayList<>();
         counters.owners().rollUpNow();
         for (Counter counter : CampaignTypes.SETTABLE) {

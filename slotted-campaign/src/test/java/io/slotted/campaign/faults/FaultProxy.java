@@ -16,6 +16,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 
 /**
@@ -69,6 +70,7 @@ public final class FaultProxy implements AutoCloseable {
     private final ServerSocket listener;
     private final Random random;
     private final Queue<ArmedFault> armed = new ConcurrentLinkedQueue<>();
+    private final AtomicInteger commitsToPass = new AtomicInteger();
     private final Set<Link> links = ConcurrentHashMap.newKeySet();
     private final AtomicIntegerArray made = new AtomicIntegerArray(Fault.values().length);
     private final AtomicIntegerArray delivered = new AtomicIntegerArray(Fault.values().length);
@@ -198,6 +200,7 @@ public final class FaultProxy implements AutoCloseable {
      */
     public void heal() {
         armed.clear();
+        commitsToPass.set(0);
         blackout = false;
         links.forEach(Link::heal);
     }
@@ -252,7 +255,24 @@ public final class FaultProxy implements AutoCloseable {
                 + ", armed=" + armed.size() + ", pending=" + pendingDeliveries() + "]";
     }
 
+    /**
+     * The next {@code commits} commits pass untouched before an armed fault takes one: a fault
+     * aimed into the middle of work that commits several times, such as a release's chunks.
+     */
+    public void letCommitsPass(int commits) {
+        if (commits < 0) {
+            throw new IllegalArgumentException("commits must not be negative, but was " + commits);
+        }
+        commitsToPass.set(commits);
+    }
+
     ArmedFault nextFault() {
+        if (armed.isEmpty()) {
+            return null;
+        }
+        if (commitsToPass.getAndUpdate(left -> Math.max(0, left - 1)) > 0) {
+            return null;
+        }
         return armed.poll();
     }
 

@@ -21,7 +21,9 @@ public enum Kind {
      * other operation on that counter is under way, so that every acknowledged increment is
      * surely before or surely after it.
      */
-    SET;
+    SET,
+    /** A release of a type bound to an owner column: everything moved into the column, the type unbound. */
+    RELEASE;
 
     /** Whether the operation writes. */
     public boolean writes() {

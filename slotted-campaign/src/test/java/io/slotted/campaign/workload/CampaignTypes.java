@@ -24,6 +24,8 @@ public final class CampaignTypes {
     public static final int COPIED = 4;
     /** Counters that keep hourly time buckets too. */
     public static final int BUCKETED = 5;
+    /** Counters bound to an owner column in copy mode and released, cycle after cycle ({@link ReleaseCycles}). */
+    public static final int RELEASED = 6;
 
     public static final List<Counter> HOT_COUNTERS = counters(HOT, 4);
     public static final List<Counter> STOCK_COUNTERS = counters(STOCK, 2);

@@ -9,6 +9,7 @@ import io.slotted.campaign.history.Kind;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -54,9 +55,12 @@ public final class Workload implements AutoCloseable {
     private record KeyedIncrement(String key, Counter counter, long delta) {
     }
 
-    public Workload(History history, List<LibraryProcess> processes, long seed) {
+    private final ReleaseCycles releases;
+
+    public Workload(History history, List<LibraryProcess> processes, ReleaseCycles releases, long seed) {
         this.history = history;
         this.processes = processes;
+        this.releases = releases;
         this.seed = seed;
     }
 
@@ -64,24 +68,45 @@ public final class Workload implements AutoCloseable {
     public void runClient(int index, BooleanSupplier running) {
         Random random = new Random(seed * 1_000_003L + index);
         while (running.getAsBoolean()) {
-            LibraryProcess process = processes.get(random.nextInt(processes.size()));
-            int draw = random.nextInt(100);
-            if (draw < 22) {
-                add(process, unbounded(random), delta(random));
-            } else if (draw < 31) {
-                addKeyed(random, process);
-            } else if (draw < 40) {
-                addAndGet(process, unbounded(random), delta(random));
-            } else if (draw < 45) {
-                batch(process, random);
-            } else if (draw < 63) {
-                read(process, random.nextInt(4) == 0 ? stock(random) : unbounded(random));
-            } else if (draw < 81) {
-                sell(process, stock(random), 1 + random.nextInt(40));
-            } else if (draw < 92) {
-                add(process, stock(random), 1 + random.nextInt(60)); // a little less than the sales take
+            runOne(random);
+        }
+    }
+
+    private void runOne(Random random) {
+        LibraryProcess process = processes.get(random.nextInt(processes.size()));
+        int draw = random.nextInt(100);
+        if (draw < 16) {
+            add(process, unbounded(random), delta(random));
+        } else if (draw < 22) {
+            releasable(process, random, draw < 20);
+        } else if (draw < 31) {
+            addKeyed(random, process);
+        } else if (draw < 40) {
+            addAndGet(process, unbounded(random), delta(random));
+        } else if (draw < 45) {
+            batch(process, random);
+        } else if (draw < 63) {
+            read(process, random.nextInt(4) == 0 ? stock(random) : unbounded(random));
+        } else if (draw < 81) {
+            sell(process, stock(random), 1 + random.nextInt(40));
+        } else if (draw < 92) {
+            add(process, stock(random), 1 + random.nextInt(60)); // a little less than the sales take
+        } else {
+            set(process, CampaignTypes.SETTABLE.get(random.nextInt(CampaignTypes.SETTABLE.size())), delta(random));
+        }
+    }
+
+    /**
+     * An increment or a read of a counter of the copy-mode type released cycle after cycle, never
+     * during a release; between a release and the next cycle, of another counter.
+     */
+    private void releasable(LibraryProcess process, Random random, boolean increment) {
+        try (SetGuard.Held notDuringARelease = releases.operation()) {
+            Counter counter = Objects.requireNonNullElseGet(releases.pick(random), () -> unbounded(random));
+            if (increment) {
+                add(process, counter, delta(random));
             } else {
-                set(process, CampaignTypes.SETTABLE.get(random.nextInt(CampaignTypes.SETTABLE.size())), delta(random));
+                read(process, counter);
             }
         }
     }

@@ -21,7 +21,13 @@ public enum Mutation {
     /** A flush's callers are told their increments are durable before its COMMIT. */
     ACK_BEFORE_COMMIT,
     /** A bounded counter's allowance is spent without checking that it covers the spend. */
-    SPEND_UNCHECKED;
+    SPEND_UNCHECKED,
+    /**
+     * A copy-mode type's release commits each chunk's move into the owner column, slot rows
+     * deleted, on its own: a failure between chunks leaves the type bound with counts that only
+     * the column holds, which its reads do not see.
+     */
+    COPY_RELEASE_BY_CHUNK;
 
     /** The system property that plants one. */
     public static final String PROPERTY = "slotted.mutation";

@@ -6,6 +6,7 @@ import io.slotted.internal.jdbc.Database;
 import io.slotted.internal.jdbc.Retrier;
 import io.slotted.internal.progress.Steps;
 import io.slotted.internal.jdbc.Transactions;
+import io.slotted.internal.mutation.Mutation;
 import io.slotted.internal.owner.ColumnRange;
 import io.slotted.internal.dialect.statements.OwnerStatements;
 import io.slotted.internal.registry.Registration;
@@ -166,6 +167,28 @@ final class RollUpPass {
             steps.advance(Math.min(ids.size(), from + CHUNK));
         }
         return total;
+    }
+
+    /**
+     * The planted bug {@link Mutation#COPY_RELEASE_BY_CHUNK}: moves a copy-mode type's counters
+     * into the owner column a chunk per transaction, deleting their slot rows, before the
+     * unbinding transaction.
+     */
+    void moveChunkByChunk(Registration registration, ColumnRange range) {
+        int type = registration.recordType();
+        OwnerStatements owner = database.ownerStatements(registration.owner());
+        List<Long> ids = retrier.read("list the counters of record_type " + type,
+                (connection, dialect) -> ColumnUpdate.REPLACE.counters(connection, database.slotStatements(), type));
+        for (int from = 0; from < ids.size(); from += CHUNK) {
+            List<Long> chunk = ids.subList(from, Math.min(ids.size(), from + CHUNK));
+            retrier.write("move " + chunk.size() + " counters of record_type " + type + " into " + owner.owner(),
+                    (connection, dialect) -> Transactions.inTransaction(connection, () -> {
+                        Taken taken = take(connection, owner, type, chunk, range, ColumnUpdate.REPLACE);
+                        SlotRows.delete(connection, database.slotStatements(), type, taken.rows());
+                        connection.commit();
+                        return null;
+                    }));
+        }
     }
 
     /** The slot rows a chunk took into the owner column, and what it did. */

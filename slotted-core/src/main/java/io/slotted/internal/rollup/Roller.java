@@ -9,6 +9,7 @@ import io.slotted.internal.dialect.Failure;
 import io.slotted.internal.jdbc.Database;
 import io.slotted.internal.jdbc.Retrier;
 import io.slotted.internal.jdbc.Transactions;
+import io.slotted.internal.mutation.Mutation;
 import io.slotted.internal.progress.Steps;
 import io.slotted.internal.owner.ColumnRange;
 import io.slotted.internal.owner.OwnerShape;
@@ -185,6 +186,9 @@ public final class Roller implements AutoCloseable {
     private RollUpReport releaseCopied(Connection lock, Registration bound, Steps steps) throws SQLException {
         ColumnRange range = range(bound.owner());
         pass.copy(bound, range, steps);
+        if (Mutation.COPY_RELEASE_BY_CHUNK.planted()) {
+            pass.moveChunkByChunk(bound, range);
+        }
         return pass.moveAll(lock, bound, range, steps);
     }
 
