@@ -3,6 +3,7 @@ package io.slotted.campaign;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.slotted.SlottedCounters;
+import io.slotted.WriteMode;
 import io.slotted.campaign.check.HistoryChecker;
 import io.slotted.campaign.faults.CampaignServer;
 import io.slotted.campaign.faults.FaultProxy;
@@ -60,7 +61,10 @@ public final class Campaign {
                 SlottedCounters directCounters = LibraryProcess.countersOn(direct, table)) {
             String url = withSocketTimeout(server.kind(), server.jdbcUrlVia(proxy));
             for (int i = 1; i <= settings.processes(); i++) {
-                processes.add(new LibraryProcess("p" + i, url, table));
+                // The last process writes each increment in its caller's own transaction, the others
+                // group them: both ways of writing meet the same counters, locks and faults.
+                processes.add(new LibraryProcess("p" + i, url, table, i == settings.processes() && i > 1
+                        ? WriteMode.DIRECT : WriteMode.GROUPED));
             }
             ReleaseCycles releases = new ReleaseCycles(history, direct, directCounters, table);
             releases.begin();
@@ -76,7 +80,7 @@ public final class Campaign {
             CompletableFuture<Void> schedule = runOnThread("campaign-faults", () -> faults.run(running));
             FaultProxy releaseProxy = FaultProxy.inFrontOf(server, settings.seed() + 1);
             LibraryProcess releasing = new LibraryProcess("releaser", withSocketTimeout(server.kind(),
-                    server.jdbcUrlVia(releaseProxy)), table);
+                    server.jdbcUrlVia(releaseProxy)), table, WriteMode.GROUPED);
             CompletableFuture<Void> releaser = runOnThread("campaign-releases",
                     () -> releaseNowAndThen(releases, releasing, releaseProxy, settings.seed(), running));
             join(schedule, settings.duration().toSeconds() + 120);

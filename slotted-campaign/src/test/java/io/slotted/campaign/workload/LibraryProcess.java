@@ -11,7 +11,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * One library instance standing for one application process: its own pool, through the fault
- * proxy, and its own {@link SlottedCounters} in {@code GROUPED} mode, rolling up the types bound to
+ * proxy, and its own {@link SlottedCounters} in {@code GROUPED} or {@code DIRECT} mode, rolling up the types bound to
  * an owner column in the background as an application process does. It can be closed while its
  * flushes are under way and opened again, as a process is redeployed, or crash: its pool is shut
  * under it, cutting the statements on the wire, as a process that dies does.
@@ -28,6 +28,7 @@ public final class LibraryProcess implements AutoCloseable {
     private final String name;
     private final String jdbcUrl;
     private final String table;
+    private final WriteMode mode;
     private volatile HikariDataSource pool;
     private volatile SlottedCounters counters;
 
@@ -35,17 +36,23 @@ public final class LibraryProcess implements AutoCloseable {
      * @param name the process's name in the history
      * @param jdbcUrl the database through the fault proxy, with the driver's socket timeout
      * @param table the counter table
+     * @param mode {@code GROUPED}, as every front end runs, or {@code DIRECT}
      */
-    public LibraryProcess(String name, String jdbcUrl, String table) {
+    public LibraryProcess(String name, String jdbcUrl, String table, WriteMode mode) {
         this.name = name;
         this.jdbcUrl = jdbcUrl;
         this.table = table;
+        this.mode = mode;
         open();
     }
 
     /** The campaign's counters, as each process builds them: the same types and limits everywhere. */
     public static SlottedCounters countersOn(javax.sql.DataSource dataSource, String table) {
-        return SlottedCounters.builder(dataSource).table(table).writeMode(WriteMode.GROUPED).flushers(2)
+        return countersOn(dataSource, table, WriteMode.GROUPED);
+    }
+
+    private static SlottedCounters countersOn(javax.sql.DataSource dataSource, String table, WriteMode mode) {
+        return SlottedCounters.builder(dataSource).table(table).writeMode(mode).flushers(2)
                 .limits(CampaignTypes.STOCK, Limits.atLeast(0))
                 .buckets(CampaignTypes.BUCKETED, BucketUnit.HOUR, Duration.ofDays(2))
                 .rollUpEvery(ROLL_UP_EVERY)
@@ -72,7 +79,7 @@ public final class LibraryProcess implements AutoCloseable {
         config.setValidationTimeout(2_000);
         config.setInitializationFailTimeout(-1);
         pool = new HikariDataSource(config);
-        counters = countersOn(pool, table);
+        counters = countersOn(pool, table, mode);
     }
 
     /**
