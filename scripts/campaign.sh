@@ -8,6 +8,9 @@
 #                                         one run; without --seed a new seed is drawn and printed
 #   scripts/campaign.sh --database mariadb --hour
 #                                         one run of an hour
+#   scripts/campaign.sh --database postgresql --through service [--seed N] [--seconds S]
+#                                         one run through two `slotted serve` processes, over HTTP and
+#                                         the Redis protocol, instead of library instances
 #   SLOTTED_MUTATION=FENCE_REMOVED scripts/campaign.sh --database mariadb --until-anomaly \
 #       [--round-seconds 20] [--budget-seconds 300]
 #                                         plants a known bug and runs short rounds until one finds it
@@ -23,8 +26,10 @@ for arg in "$@"; do
   if [[ "$arg" == --hour ]]; then args+=(--seconds 3600); else args+=("$arg"); fi
 done
 
+modules=slotted-campaign
+[[ " $* " == *" --through service "* ]] && modules=slotted-campaign,slotted-server  # the jar the processes run
 echo "campaign: building ..." >&2
-mvn -q -B -DskipTests install -pl slotted-campaign -am 2>&1 | sed -e 's/\x1b\[[0-9;]*m//g' -e '/^[[:space:]]*$/d' >&2
+mvn -q -B -DskipTests install -pl "$modules" -am 2>&1 | sed -e 's/\x1b\[[0-9;]*m//g' -e '/^[[:space:]]*$/d' >&2
 classpath_file=slotted-campaign/target/campaign.classpath
 mvn -q -B -pl slotted-campaign org.apache.maven.plugins:maven-dependency-plugin:3.8.1:build-classpath \
   -Dmdep.includeScope=test -Dmdep.outputFile=target/campaign.classpath >&2

@@ -3,6 +3,8 @@ package io.slotted.campaign;
 import io.slotted.campaign.check.Anomaly;
 import io.slotted.campaign.faults.CampaignServer;
 import io.slotted.campaign.faults.ServerKind;
+import io.slotted.campaign.service.ServiceCampaign;
+import io.slotted.campaign.service.ServiceCampaignReport;
 import io.slotted.internal.mutation.Mutation;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -16,9 +18,13 @@ import java.util.stream.Collectors;
  * server until a round finds an anomaly or the time is up.
  *
  * <pre>
- * CampaignMain --database mariadb|postgresql [--seed N] [--seconds S]
+ * CampaignMain --database mariadb|postgresql [--through library|service] [--seed N] [--seconds S]
  * CampaignMain --database mariadb --seed N --until-anomaly --round-seconds 20 --budget-seconds 300
  * </pre>
+ *
+ * <p>{@code --through service} runs the campaign through two {@code slotted serve} processes
+ * ({@link io.slotted.campaign.service.ServiceCampaign}) instead of library instances; rounds until
+ * an anomaly are the library's alone.
  *
  * <p>Exits 0 when no anomaly was found, 1 when one was (the report names it and how to replay
  * it), 2 on bad arguments.
@@ -36,7 +42,8 @@ public final class CampaignMain {
             System.exit(2);
             return;
         }
-        boolean found = arguments.untilAnomaly ? roundsUntilAnomaly(arguments) : once(arguments);
+        boolean found = arguments.untilAnomaly ? roundsUntilAnomaly(arguments)
+                : arguments.throughService ? onceThroughTheService(arguments) : once(arguments);
         System.exit(found ? 1 : 0);
     }
 
@@ -46,6 +53,18 @@ public final class CampaignMain {
         System.out.println(report.anomalies());
         try {
             System.out.println("report and history: " + report.write(Path.of("target", "campaign")));
+        } catch (IOException e) {
+            System.err.println("could not write the report: " + e);
+        }
+        return !report.check().valid();
+    }
+
+    private static boolean onceThroughTheService(Arguments arguments) {
+        ServiceCampaignReport report = ServiceCampaign.run(new CampaignSettings(arguments.seed, arguments.database,
+                Duration.ofSeconds(arguments.seconds), 2, 8));
+        System.out.println(report.anomalies());
+        try {
+            System.out.println("report and history: " + report.write(Path.of("target", "service-campaign")));
         } catch (IOException e) {
             System.err.println("could not write the report: " + e);
         }
@@ -87,6 +106,7 @@ public final class CampaignMain {
         private long seed = System.currentTimeMillis();
         private long seconds = 60;
         private boolean untilAnomaly;
+        private boolean throughService;
         private long roundSeconds = 20;
         private long budgetSeconds = 300;
 
@@ -104,19 +124,33 @@ public final class CampaignMain {
                 String value = args[++i];
                 switch (name) {
                     case "--database" -> parsed.database = database(value);
+                    case "--through" -> parsed.throughService = through(value);
                     case "--seed" -> parsed.seed = number(name, value);
                     case "--seconds" -> parsed.seconds = number(name, value);
                     case "--round-seconds" -> parsed.roundSeconds = number(name, value);
                     case "--budget-seconds" -> parsed.budgetSeconds = number(name, value);
                     default -> throw new IllegalArgumentException("unknown option " + name
-                            + "; the options are --database, --seed, --seconds, --until-anomaly, --round-seconds,"
-                            + " --budget-seconds");
+                            + "; the options are --database, --through, --seed, --seconds, --until-anomaly,"
+                            + " --round-seconds, --budget-seconds");
                 }
             }
             if (parsed.database == null) {
                 throw new IllegalArgumentException("--database mariadb|postgresql is required");
             }
+            if (parsed.untilAnomaly && parsed.throughService) {
+                throw new IllegalArgumentException("--until-anomaly runs the library's campaign only; run the"
+                        + " service's once per seed (--through service --seed N)");
+            }
             return parsed;
+        }
+
+        /** @return true for the service, false for the library */
+        private static boolean through(String value) {
+            return switch (value) {
+                case "library" -> false;
+                case "service" -> true;
+                default -> throw new IllegalArgumentException("--through must be library or service, but was " + value);
+            };
         }
 
         private static ServerKind database(String value) {
