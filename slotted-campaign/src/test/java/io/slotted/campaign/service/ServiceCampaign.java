@@ -142,7 +142,8 @@ public final class ServiceCampaign {
                 SlottedCounters counters = SlottedCounters.builder(pool).table(TABLE).writeMode(WriteMode.DIRECT)
                         .build()) {
             Map<Counter, Long> finals = new LinkedHashMap<>();
-            CampaignTypes.all().forEach(counter -> finals.put(counter, counters.get(counter.type(), counter.id())));
+            java.util.stream.Stream.concat(CampaignTypes.HOT_COUNTERS.stream(), CampaignTypes.STOCK_COUNTERS.stream())
+                    .forEach(counter -> finals.put(counter, counters.get(counter.type(), counter.id()))); // the service's
             return finals;
         }
     }
