@@ -1,6 +1,7 @@
 package io.slotted.campaign;
 
 import io.slotted.campaign.check.Anomaly;
+import io.slotted.campaign.check.CheckReport;
 import io.slotted.campaign.faults.CampaignServer;
 import io.slotted.campaign.faults.ServerKind;
 import io.slotted.campaign.service.ServiceCampaign;
@@ -42,33 +43,37 @@ public final class CampaignMain {
             System.exit(2);
             return;
         }
-        boolean found = arguments.untilAnomaly ? roundsUntilAnomaly(arguments)
-                : arguments.throughService ? onceThroughTheService(arguments) : once(arguments);
+        boolean found = arguments.untilAnomaly ? roundsUntilAnomaly(arguments) : once(arguments);
         System.exit(found ? 1 : 0);
     }
 
     private static boolean once(Arguments arguments) {
-        CampaignReport report = Campaign.run(new CampaignSettings(arguments.seed, arguments.database,
-                Duration.ofSeconds(arguments.seconds), 2, 8));
-        System.out.println(report.anomalies());
-        try {
-            System.out.println("report and history: " + report.write(Path.of("target", "campaign")));
-        } catch (IOException e) {
-            System.err.println("could not write the report: " + e);
+        CampaignSettings settings = new CampaignSettings(arguments.seed, arguments.database,
+                Duration.ofSeconds(arguments.seconds), 2, 8);
+        if (arguments.throughService) {
+            ServiceCampaignReport report = ServiceCampaign.run(settings);
+            return printed(report.anomalies(), () -> report.write(Path.of("target", "service-campaign")),
+                    report.check());
         }
-        return !report.check().valid();
+        CampaignReport report = Campaign.run(settings);
+        return printed(report.anomalies(), () -> report.write(Path.of("target", "campaign")), report.check());
     }
 
-    private static boolean onceThroughTheService(Arguments arguments) {
-        ServiceCampaignReport report = ServiceCampaign.run(new CampaignSettings(arguments.seed, arguments.database,
-                Duration.ofSeconds(arguments.seconds), 2, 8));
-        System.out.println(report.anomalies());
+    /** Prints a report and where it was written; returns whether it found an anomaly. */
+    private static boolean printed(String anomalies, ReportWriter write, CheckReport check) {
+        System.out.println(anomalies);
         try {
-            System.out.println("report and history: " + report.write(Path.of("target", "service-campaign")));
+            System.out.println("report and history: " + write.write());
         } catch (IOException e) {
             System.err.println("could not write the report: " + e);
         }
-        return !report.check().valid();
+        return !check.valid();
+    }
+
+    /** Writes a report, returning its file. */
+    @FunctionalInterface
+    private interface ReportWriter {
+        Path write() throws IOException;
     }
 
     /** Rounds of a fresh table each, seeds following on, until one finds an anomaly or the budget is spent. */
