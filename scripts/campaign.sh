@@ -4,8 +4,10 @@
 # in front of it, library instances as application processes, a mixed workload, every fault at
 # random moments, then the whole history checked. See docs/campaign.md.
 #
-#   scripts/campaign.sh --database mariadb|postgresql [--seed N] [--seconds S]
-#                                         one run; without --seed a new seed is drawn and printed
+#   scripts/campaign.sh --database mariadb|postgresql|galera [--seed N] [--seconds S]
+#                                         one run; without --seed a new seed is drawn and printed;
+#                                         galera: a private 3-node cluster (scripts/galera-cluster.sh),
+#                                         each process counting through a node of its own
 #   scripts/campaign.sh --database mariadb --hour
 #                                         one run of an hour
 #   scripts/campaign.sh --database postgresql --through service [--seed N] [--seconds S]

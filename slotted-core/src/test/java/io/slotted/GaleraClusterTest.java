@@ -5,6 +5,8 @@ import static org.awaitility.Awaitility.await;
 
 import com.zaxxer.hikari.HikariDataSource;
 import io.slotted.db.GaleraCluster;
+import io.slotted.internal.dialect.Dialect;
+import io.slotted.internal.dialect.MariaDbDialect;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -283,9 +285,38 @@ class GaleraClusterTest {
         }
     }
 
-    /** A pool whose reads wait until the node has applied everything the cluster committed. */
     /**
-     * Two connections for counters that only read, built {@code DIRECT}: in a queued mode their
+     * Causal reads turned on to resolve a lost COMMIT give the session back its own setting: an
+     * operator's {@code wsrep_sync_wait = 1} on the pool's connections, as docs/scaling.md advises,
+     * stays on (it was set back to the server's default, 0, and reads on another node's increments
+     * were then not causal; the fault campaign on Galera met such reads).
+     */
+    @Test
+    void causalReadsForAResolution_giveTheSessionBackItsOwnSetting() throws SQLException {
+        Dialect dialect = new MariaDbDialect(true);
+        try (HikariDataSource causal = causalPool(1); Connection connection = causal.getConnection()) {
+            dialect.causalReads(connection).restore();
+            assertThat(syncWait(connection)).as("the pool's own causal reads").isEqualTo(1);
+        }
+        try (HikariDataSource plain = cluster.pool(1, 1); Connection connection = plain.getConnection()) {
+            Dialect.SessionSetting causal = dialect.causalReads(connection);
+            assertThat(syncWait(connection)).as("during the resolution").isEqualTo(1);
+            causal.restore();
+            assertThat(syncWait(connection)).as("after it").isZero();
+        }
+    }
+
+    private static long syncWait(Connection connection) throws SQLException {
+        try (Statement statement = connection.createStatement();
+                ResultSet row = statement.executeQuery("SELECT @@SESSION.wsrep_sync_wait")) {
+            row.next();
+            return row.getLong(1);
+        }
+    }
+
+    /**
+     * A pool whose reads wait until the node has applied everything the cluster committed: two
+     * connections for counters that only read, built {@code DIRECT}; in a queued mode their
      * flushers would keep both.
      */
     private HikariDataSource causalPool(int node) {

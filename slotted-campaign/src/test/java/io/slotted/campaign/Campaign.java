@@ -56,11 +56,17 @@ public final class Campaign {
         migrate(server, table);
         History history = new History();
         List<LibraryProcess> processes = new ArrayList<>();
-        try (FaultProxy proxy = FaultProxy.inFrontOf(server, settings.seed());
-                HikariDataSource direct = directPool(server);
+        List<FaultProxy> proxies = new ArrayList<>();
+        try (HikariDataSource direct = directPool(server);
                 SlottedCounters directCounters = LibraryProcess.countersOn(direct, table)) {
-            String url = withSocketTimeout(server.kind(), server.jdbcUrlVia(proxy));
+            List<Integer> ports = server.ports();
+            for (int i = 0; i < ports.size(); i++) {
+                proxies.add(FaultProxy.start(server.kind(), "127.0.0.1", ports.get(i), settings.seed() + 7 * i));
+            }
             for (int i = 1; i <= settings.processes(); i++) {
+                // On a cluster, each process counts through a node of its own.
+                FaultProxy proxy = proxies.get((i - 1) % proxies.size());
+                String url = withSocketTimeout(server.kind(), server.jdbcUrlVia(proxy));
                 // The last process writes each increment in its caller's own transaction, the others
                 // group them: both ways of writing meet the same counters, locks and faults.
                 processes.add(new LibraryProcess("p" + i, url, table, i == settings.processes() && i > 1
@@ -68,7 +74,7 @@ public final class Campaign {
             }
             ReleaseCycles releases = new ReleaseCycles(history, direct, directCounters, table);
             releases.begin();
-            FaultSchedule faults = new FaultSchedule(settings.seed(), server, proxy, processes);
+            FaultSchedule faults = new FaultSchedule(settings.seed(), server, List.copyOf(proxies), processes);
             long endAt = System.nanoTime() + settings.duration().toNanos();
             BooleanSupplier running = () -> System.nanoTime() < endAt;
             Workload workload = new Workload(history, processes, releases, settings.seed());
@@ -79,6 +85,7 @@ public final class Campaign {
             }
             CompletableFuture<Void> schedule = runOnThread("campaign-faults", () -> faults.run(running));
             FaultProxy releaseProxy = FaultProxy.inFrontOf(server, settings.seed() + 1);
+            proxies.add(releaseProxy); // closed with the others; the fault schedule has its copy of the list
             LibraryProcess releasing = new LibraryProcess("releaser", withSocketTimeout(server.kind(),
                     server.jdbcUrlVia(releaseProxy)), table, WriteMode.GROUPED);
             CompletableFuture<Void> releaser = runOnThread("campaign-releases",
@@ -89,11 +96,12 @@ public final class Campaign {
             workload.close();
             processes.forEach(LibraryProcess::close);
             releasing.close();
-            releaseProxy.close();
             FinalState finals = FinalState.read(direct, directCounters, table, releases);
             return new CampaignReport(settings, history.operations(), faults.made(), releases.releases(),
                     HistoryChecker.check(history.operations(), finals.values(), CampaignTypes.limits())
                             .plus(finals.anomalies()), finals.values());
+        } finally {
+            proxies.forEach(FaultProxy::close);
         }
     }
 

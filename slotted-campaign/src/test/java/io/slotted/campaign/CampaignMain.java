@@ -19,7 +19,7 @@ import java.util.stream.Collectors;
  * server until a round finds an anomaly or the time is up.
  *
  * <pre>
- * CampaignMain --database mariadb|postgresql [--through library|service] [--seed N] [--seconds S]
+ * CampaignMain --database mariadb|postgresql|galera [--through library|service] [--seed N] [--seconds S]
  * CampaignMain --database mariadb --seed N --until-anomaly --round-seconds 20 --budget-seconds 300
  * </pre>
  *
@@ -140,7 +140,7 @@ public final class CampaignMain {
                 }
             }
             if (parsed.database == null) {
-                throw new IllegalArgumentException("--database mariadb|postgresql is required");
+                throw new IllegalArgumentException("--database mariadb|postgresql|galera is required");
             }
             if (parsed.untilAnomaly && parsed.throughService) {
                 throw new IllegalArgumentException("--until-anomaly runs the library's campaign only; run the"
@@ -162,7 +162,7 @@ public final class CampaignMain {
             try {
                 return ServerKind.valueOf(value.toUpperCase(Locale.ROOT));
             } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException("--database must be mariadb or postgresql, but was " + value, e);
+                throw new IllegalArgumentException("--database must be mariadb, postgresql or galera, but was " + value, e);
             }
         }
 

@@ -60,7 +60,7 @@ public record CampaignSettings(long seed, ServerKind database, Duration duration
             return ServerKind.valueOf(named.toUpperCase(Locale.ROOT));
         }
         int turn = (int) Math.floorMod(seedOfThisBuild() + (throughTheService ? 1 : 0), 2L);
-        return ServerKind.values()[turn];
+        return turn == 0 ? ServerKind.MARIADB : ServerKind.POSTGRESQL;
     }
 
     /** The command that runs this campaign again. */

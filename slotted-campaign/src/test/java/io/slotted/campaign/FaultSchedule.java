@@ -21,15 +21,19 @@ final class FaultSchedule {
 
     private final Random random;
     private final CampaignServer server;
-    private final FaultProxy proxy;
+    private final List<FaultProxy> proxies;
     private final List<LibraryProcess> processes;
     private final Map<CampaignFault, Integer> made = new EnumMap<>(CampaignFault.class);
     private final long started = System.nanoTime();
 
-    FaultSchedule(long seed, CampaignServer server, FaultProxy proxy, List<LibraryProcess> processes) {
+    /**
+     * @param proxies the proxy in front of each node the processes count through: one for a single
+     *     server; a wire fault takes one of them at random
+     */
+    FaultSchedule(long seed, CampaignServer server, List<FaultProxy> proxies, List<LibraryProcess> processes) {
         this.random = new Random(seed ^ 0x5DEECE66DL);
         this.server = server;
-        this.proxy = proxy;
+        this.proxies = proxies;
         this.processes = processes;
     }
 
@@ -43,7 +47,7 @@ final class FaultSchedule {
                 made.merge(fault, 1, Integer::sum);
             }
         } finally {
-            proxy.heal();
+            proxies.forEach(FaultProxy::heal);
         }
     }
 
@@ -54,6 +58,7 @@ final class FaultSchedule {
 
     private void make(CampaignFault fault) {
         LOG.info("fault at {} ms: {}", (System.nanoTime() - started) / 1_000_000, fault);
+        FaultProxy proxy = proxies.get(random.nextInt(proxies.size()));
         switch (fault) {
             case RESET_BEFORE_COMMIT -> armSeveral(proxy::resetBeforeNextCommit);
             case RESET_AFTER_COMMIT -> armSeveral(proxy::resetAfterNextCommit);

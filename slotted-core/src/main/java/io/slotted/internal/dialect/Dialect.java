@@ -734,14 +734,30 @@ public abstract class Dialect {
 
     /**
      * Makes the session's reads wait until the node has applied every transaction the cluster
-     * committed before them, or undoes it; nothing on a database that is not a cluster (the
-     * default), where every committed transaction is already visible.
+     * committed before them; nothing on a database that is not a cluster (the default), where
+     * every committed transaction is already visible.
      *
      * @param connection an open connection
-     * @param causal true to wait, false to return to the server's default
-     * @throws SQLException if the setting cannot be changed
+     * @return what gives the session back the setting it had, which may already have been causal
+     *     (an operator's {@code SET SESSION wsrep_sync_wait = 1} on the pool's connections)
+     * @throws SQLException if the setting cannot be read or changed
      */
-    public void causalReads(Connection connection, boolean causal) throws SQLException {
+    public SessionSetting causalReads(Connection connection) throws SQLException {
+        return SessionSetting.UNCHANGED;
+    }
+
+    /** A session setting changed for a while, and what puts it back. */
+    @FunctionalInterface
+    public interface SessionSetting {
+        /** Nothing was changed. */
+        SessionSetting UNCHANGED = () -> { };
+
+        /**
+         * Puts the setting back as it was.
+         *
+         * @throws SQLException if it cannot be set
+         */
+        void restore() throws SQLException;
     }
 
     /**

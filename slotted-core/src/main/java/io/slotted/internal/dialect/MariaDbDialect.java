@@ -84,12 +84,31 @@ public class MariaDbDialect extends Dialect {
         return galera;
     }
 
+    /**
+     * Turns on the read check of {@code wsrep_sync_wait} (its bit 1) unless the session has it
+     * already, and gives the session back its own value after, not the server's default: an
+     * operator who set causal reads on the pool's connections keeps them.
+     */
     @Override
-    public void causalReads(Connection connection, boolean causal) throws SQLException {
-        if (galera) {
-            try (Statement statement = connection.createStatement()) {
-                statement.execute("SET SESSION wsrep_sync_wait = " + (causal ? "1" : "DEFAULT"));
+    public SessionSetting causalReads(Connection connection) throws SQLException {
+        if (!galera) {
+            return SessionSetting.UNCHANGED;
+        }
+        try (Statement statement = connection.createStatement()) {
+            long before;
+            try (ResultSet row = statement.executeQuery("SELECT @@SESSION.wsrep_sync_wait")) {
+                row.next();
+                before = row.getLong(1);
             }
+            if ((before & 1) != 0) {
+                return SessionSetting.UNCHANGED;
+            }
+            statement.execute("SET SESSION wsrep_sync_wait = " + (before | 1));
+            return () -> {
+                try (Statement restore = connection.createStatement()) {
+                    restore.execute("SET SESSION wsrep_sync_wait = " + before);
+                }
+            };
         }
     }
 

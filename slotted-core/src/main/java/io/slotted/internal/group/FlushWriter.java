@@ -175,9 +175,9 @@ final class FlushWriter {
         return onHeldConnection((connection, commit) -> {
             Dialect dialect = database.dialect();
             connection.setAutoCommit(false);
-            dialect.causalReads(connection, true);
+            Dialect.SessionSetting causal = dialect.causalReads(connection);
             boolean fenced = ledger.fenceAbove(connection, seq);
-            dialect.causalReads(connection, false);
+            causal.restore();
             commit.pass();
             connection.commit();
             return fenced;
@@ -265,11 +265,11 @@ final class FlushWriter {
      */
     private Map<CounterKey, Long> afterLostCommit(Connection connection, Dialect dialect, Flush flush, long seq,
             Map<Pending, IdempotencyKeys.Verdict> verdicts, FlushAttempts.CommitPoint commit) throws SQLException {
-        dialect.causalReads(connection, true);
+        Dialect.SessionSetting causal = dialect.causalReads(connection);
         refreshSlotCounts(connection);
         Map<CounterKey, Long> totals = ledgerFlush.resolve(connection, flush, seq, verdicts, totalsToLearn(flush),
                 commit);
-        dialect.causalReads(connection, false);
+        causal.restore();
         return totals;
     }
 
