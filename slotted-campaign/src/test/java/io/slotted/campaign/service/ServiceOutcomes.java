@@ -24,9 +24,8 @@ import redis.clients.jedis.exceptions.JedisDataException;
  *   <li><b>Redis protocol.</b> "Every answer whose write may or may not have been applied begins
  *       {@code -ERR outcome unknown:}": every other error says nothing was applied (limits,
  *       {@code -ERR timeout: …}, overflow, the database down, the server stopping,
- *       {@code EXECABORT}), but two: "the increment was applied, but the total could not be read"
- *       says it was applied, and "the server failed unexpectedly … read the counter before
- *       retrying" leaves it open.</li>
+ *       {@code EXECABORT}, a read's "the server failed unexpectedly … nothing was written"), but
+ *       one: "the increment was applied, but the total could not be read" says it was applied.</li>
  *   <li><b>The connection.</b> A request that could not connect was never sent: nothing applied.
  *       A connection lost after the request was written leaves a write open. A client that gave
  *       up waiting, long past the service's own deadline, leaves the operation unanswered, which
@@ -41,8 +40,6 @@ final class ServiceOutcomes {
     static final String RESP_OUTCOME_UNKNOWN = "ERR outcome unknown";
     /** How the Redis answer begins of an increment applied whose total could not be read after it. */
     static final String RESP_APPLIED_UNREAD = "ERR the increment was applied";
-    /** How the Redis answer begins of a failure of the server's own, which may have applied the write. */
-    static final String RESP_UNEXPECTED = "ERR the server failed unexpectedly";
     /** The HTTP codes whose write may or may not have been applied. */
     private static final Set<String> HTTP_MAYBE_APPLIED = Set.of("outcome_unknown", "internal_error");
     private static final int SERVICE_UNAVAILABLE = 503;
@@ -93,7 +90,7 @@ final class ServiceOutcomes {
         if (message.startsWith(RESP_APPLIED_UNREAD)) {
             return Outcome.OK;
         }
-        if (message.startsWith(RESP_OUTCOME_UNKNOWN) || message.startsWith(RESP_UNEXPECTED)) {
+        if (message.startsWith(RESP_OUTCOME_UNKNOWN)) {
             return Outcome.UNKNOWN;
         }
         return Outcome.FAILED;

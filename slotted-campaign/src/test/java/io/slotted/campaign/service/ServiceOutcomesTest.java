@@ -33,8 +33,8 @@ class ServiceOutcomesTest {
                 .isEqualTo(Outcome.FAILED);
         assertThat(ServiceOutcomes.ofRespError("ERR outcome unknown: the database connection was lost while"
                 + " committing")).isEqualTo(Outcome.UNKNOWN);
-        assertThat(ServiceOutcomes.ofRespError("ERR the server failed unexpectedly and logged why; read the counter"
-                + " before retrying an increment")).isEqualTo(Outcome.UNKNOWN);
+        assertThat(ServiceOutcomes.ofRespError("ERR outcome unknown: the server failed unexpectedly and logged why,"
+                + " so the increment may or may not have been applied")).isEqualTo(Outcome.UNKNOWN);
         assertThat(ServiceOutcomes.ofRespError("ERR the increment was applied, but the total could not be read after"
                 + " it (timeout): do not retry the increment; read the counter with GET")).isEqualTo(Outcome.OK);
     }

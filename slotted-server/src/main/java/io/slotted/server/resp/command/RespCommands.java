@@ -102,7 +102,7 @@ public final class RespCommands {
     private CompletableFuture<RedisMessage> reply(RespCommand command,
             CompletableFuture<RedisMessage> answer, long started) {
         if (answer.isDone()) {
-            RedisMessage reply = answer.exceptionally(RespFailures::answer).join();
+            RedisMessage reply = answer.exceptionally(failure -> RespFailures.answer(command, failure)).join();
             metrics.record(command, reply, started);
             return CompletableFuture.completedFuture(reply);
         }
@@ -110,7 +110,7 @@ public final class RespCommands {
         // command runs it, so every stage is time taken from writing the next flush. It does not
         // run at all if the command was given up at its deadline first.
         return answer.handle((reply, failure) -> {
-            RedisMessage message = failure == null ? reply : RespFailures.answer(failure);
+            RedisMessage message = failure == null ? reply : RespFailures.answer(command, failure);
             metrics.record(command, message, started);
             return message;
         });

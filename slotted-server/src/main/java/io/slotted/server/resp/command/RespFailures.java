@@ -48,10 +48,11 @@ final class RespFailures {
     /**
      * The answer to a command whose future failed.
      *
+     * @param command the command
      * @param failure what it failed with, possibly wrapped by a dependent stage
      * @return the error answer
      */
-    static RedisMessage answer(Throwable failure) {
+    static RedisMessage answer(RespCommand command, Throwable failure) {
         Throwable cause = unwrap(failure);
         if (cause instanceof RespError refused) {
             return refused.answer();
@@ -75,8 +76,18 @@ final class RespFailures {
                     + "); nothing was applied: retry on another instance or later");
         }
         log.error("a Redis-protocol command failed unexpectedly", cause);
-        return new ErrorRedisMessage("ERR the server failed unexpectedly and logged why; read the"
-                + " counter before retrying an increment");
+        if (!writes(command)) {
+            return new ErrorRedisMessage("ERR the server failed unexpectedly and logged why; nothing was"
+                    + " written: retry later");
+        }
+        // The failure may have come after the write was handed to the counters.
+        return new ErrorRedisMessage(OUTCOME_UNKNOWN + "the server failed unexpectedly and logged why, "
+                + mayHaveApplied(command));
+    }
+
+    /** Whether the command may write: an increment, a set or a delete, or a transaction's EXEC. */
+    private static boolean writes(RespCommand command) {
+        return command == RespCommand.EXEC || command.scope() == Scope.WRITE || command.scope() == Scope.ADMIN;
     }
 
     /**
@@ -91,7 +102,9 @@ final class RespFailures {
         if (cause instanceof TotalUnavailableException) {
             return answerAppliedButUnread(cause.getCause() == null ? cause : cause.getCause());
         }
-        return cause instanceof CounterOverflowException ? new ErrorRedisMessage(OVERFLOW) : answer(failure);
+        // Every increment command is worded alike.
+        return cause instanceof CounterOverflowException ? new ErrorRedisMessage(OVERFLOW)
+                : answer(RespCommand.INCRBY, failure);
     }
 
     /**
