@@ -23,12 +23,12 @@ import java.util.stream.Collectors;
  *
  * @param settings the campaign's settings
  * @param operations the history
- * @param faults how many faults of each kind were made
+ * @param faults how many faults of each kind were made, by name
  * @param releases how many releases of a copy-mode type went through
  * @param check what the checker found
  * @param finals each counter's final value
  */
-public record CampaignReport(CampaignSettings settings, List<Operation> operations, Map<CampaignFault, Integer> faults,
+public record CampaignReport(CampaignSettings settings, List<Operation> operations, Map<String, Integer> faults,
         int releases, CheckReport check, Map<Counter, Long> finals) {
 
     /** Operations by kind, then by outcome. */

@@ -33,7 +33,7 @@ import java.util.stream.Collectors;
  * @param notes what the service processes did not do as promised, which the checker does not judge
  */
 public record ServiceCampaignReport(CampaignSettings settings, List<Operation> operations,
-        Map<ServiceFault, Integer> faults, CheckReport check, Map<Counter, Long> finals,
+        Map<String, Integer> faults, CheckReport check, Map<Counter, Long> finals,
         Map<String, Duration> deadlines, List<String> notes) {
     /** The system property that runs the test on one database only, to replay a seed there. */
     public static final String DATABASE = CampaignSettings.DATABASE;

@@ -5,6 +5,7 @@ import io.slotted.OwnerColumn;
 import io.slotted.OwnerMode;
 import io.slotted.SlottedCounters;
 import io.slotted.campaign.faults.FaultProxy;
+import io.slotted.campaign.faults.ServerFaults;
 import io.slotted.campaign.history.Counter;
 import io.slotted.campaign.history.History;
 import io.slotted.campaign.history.Invocation;
@@ -147,7 +148,7 @@ public final class ReleaseCycles {
                     return true;
                 }
                 readAll(process);
-                pause(200);
+                ServerFaults.pause(200);
             }
             LOG.warn("record_type {} is still bound after {} releases; the next cycle tries again",
                     CampaignTypes.RELEASED, ATTEMPTS);
@@ -170,7 +171,7 @@ public final class ReleaseCycles {
     /** Waits until no request held by a fault can still reach the server. */
     private static void settle(FaultProxy proxy) {
         for (int i = 0; i < 200 && proxy.pendingDeliveries() > 0; i++) {
-            pause(100);
+            ServerFaults.pause(100);
         }
     }
 
@@ -198,7 +199,7 @@ public final class ReleaseCycles {
                 if (System.nanoTime() > giveUpAt) {
                     throw new IllegalStateException("could not " + what + " for two minutes: " + e, e);
                 }
-                pause(500);
+                ServerFaults.pause(500);
             }
         }
     }
@@ -287,15 +288,6 @@ public final class ReleaseCycles {
             return null;
         } catch (SQLException e) {
             throw new IllegalStateException("could not create " + owner.table() + ": " + e, e);
-        }
-    }
-
-    private static void pause(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted between releases", e);
         }
     }
 }

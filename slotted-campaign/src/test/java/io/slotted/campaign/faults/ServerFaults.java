@@ -1,0 +1,124 @@
+package io.slotted.campaign.faults;
+
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+/**
+ * Makes the faults of the wire ({@link Fault}) and of the database server ({@link DatabaseFault})
+ * that every campaign makes, through the library or through the service, each healed, or the
+ * server serving again, before it returns: how long, how late and on which proxy all drawn from
+ * the campaign's seeded generator, which its fault schedule shares. A wire fault is armed for the
+ * next one to three commits, or made at once; a late delivery comes half the time 10 to 300 ms
+ * late, while the retry runs, half the time 0.5 to 5 s late; an answer dropped has its connection
+ * closed after 30 s if its client has not given up; a blackout lasts 0.5 to 4 s.
+ */
+public final class ServerFaults {
+    /** Every fault it makes: the wire's, then the database server's. */
+    public static final List<Enum<?>> KINDS = Stream.concat(Arrays.stream(Fault.values()),
+            Arrays.stream(DatabaseFault.values())).collect(Collectors.toUnmodifiableList());
+
+    private final Random random;
+    private final CampaignServer server;
+    private final List<FaultProxy> proxies;
+
+    /**
+     * @param random the fault schedule's generator
+     * @param server the database server
+     * @param proxies the proxy in front of each node the processes use: one for a single server; a
+     *     wire fault takes one of them at random
+     */
+    public ServerFaults(Random random, CampaignServer server, List<FaultProxy> proxies) {
+        this.random = random;
+        this.server = server;
+        this.proxies = List.copyOf(proxies);
+    }
+
+    /**
+     * Makes one fault of {@link #KINDS}, and returns once it is over.
+     *
+     * @throws IllegalArgumentException if it is not one of them
+     */
+    public void make(Enum<?> fault) {
+        if (fault instanceof Fault wire) {
+            make(wire);
+        } else if (fault instanceof DatabaseFault database) {
+            switch (database) {
+                case PAUSE_DATABASE -> pauseDatabase(millisBetween(500, 8_000));
+                case KILL_DATABASE -> killDatabase(millisBetween(200, 2_000));
+            }
+        } else {
+            throw new IllegalArgumentException("not a fault of the wire or the database: " + fault);
+        }
+    }
+
+    private void make(Fault fault) {
+        FaultProxy proxy = proxies.get(random.nextInt(proxies.size()));
+        switch (fault) {
+            case RESET_BEFORE_COMMIT -> armSeveral(proxy::resetBeforeNextCommit);
+            case RESET_AFTER_COMMIT -> armSeveral(proxy::resetAfterNextCommit);
+            case ANSWER_DROPPED -> armSeveral(() -> proxy.dropNextAnswer(Duration.ofSeconds(30)));
+            case LATE_DELIVERY -> armSeveral(() -> proxy.deliverNextCommitLate(Duration.ofMillis(lateBy())));
+            case HELD_PAST_TIMEOUT -> armSeveral(proxy::holdNextCommitPastTimeout);
+            case CUT_MID_PACKET -> armSeveral(proxy::cutNextCommitMidPacket);
+            case RESET_ALL -> proxy.resetAll();
+            case BLACKOUT -> proxy.blackout(Duration.ofMillis(millisBetween(500, 4_000)));
+        }
+    }
+
+    /** Heals every proxy: nothing armed or held is left to fire. */
+    public void heal() {
+        proxies.forEach(FaultProxy::heal);
+    }
+
+    /**
+     * How late a held commit is delivered: half the time while its retry runs or just after it
+     * (10 to 300 ms: a retry that did not fence the flush's number lets it land then), half the
+     * time well after, once the process has gone on to other flushes (0.5 to 5 s).
+     */
+    private long lateBy() {
+        return random.nextBoolean() ? millisBetween(10, 300) : millisBetween(500, 5_000);
+    }
+
+    /** Arms a fault for the next one to three commits, then gives them time to come. */
+    private void armSeveral(Runnable arm) {
+        int times = 1 + random.nextInt(3);
+        for (int i = 0; i < times; i++) {
+            arm.run();
+        }
+        pause(millisBetween(200, 1_500));
+    }
+
+    private void pauseDatabase(long millis) {
+        server.pause();
+        try {
+            pause(millis);
+        } finally {
+            server.resume();
+        }
+    }
+
+    private void killDatabase(long downMillis) {
+        server.kill();
+        pause(downMillis);
+        server.restart();
+    }
+
+    /** A time drawn from the generator between {@code low} and {@code high}. */
+    public long millisBetween(long low, long high) {
+        return low + (long) (random.nextDouble() * (high - low));
+    }
+
+    /** Sleeps; an interrupt ends the schedule. */
+    public static void pause(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("the fault schedule was interrupted", e);
+        }
+    }
+}
