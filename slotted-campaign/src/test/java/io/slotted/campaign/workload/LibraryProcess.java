@@ -64,6 +64,11 @@ public final class LibraryProcess implements AutoCloseable {
         return name;
     }
 
+    /** The pool as it is now, for work in the caller's own transactions. */
+    public javax.sql.DataSource dataSource() {
+        return pool;
+    }
+
     /** The counters as they are now; after a crash or close, the ones opened again. */
     public SlottedCounters counters() {
         return counters;

@@ -169,10 +169,29 @@ public final class ReleaseCycles {
     }
 
     /** Waits until no request held by a fault can still reach the server. */
-    private static void settle(FaultProxy proxy) {
+    /**
+     * Waits until the release that failed can do nothing more: no request of it held by a fault
+     * can still reach the server, and its transaction has ended on the server. A COMMIT that
+     * reached the server as its client was cut may still be running there; the release holds its
+     * type's registry row locked until its transaction ends, so a locking read of that row waits
+     * for it.
+     */
+    private void settle(FaultProxy proxy) {
         for (int i = 0; i < 200 && proxy.pendingDeliveries() > 0; i++) {
             ServerFaults.pause(100);
         }
+        patiently("wait for the release's transaction to end", () -> {
+            try (Connection connection = direct.getConnection(); Statement statement = connection.createStatement()) {
+                connection.setAutoCommit(false);
+                statement.setQueryTimeout(60);
+                statement.executeQuery("SELECT record_type FROM " + table + "_types WHERE record_type = "
+                        + CampaignTypes.RELEASED + " FOR UPDATE").close();
+                connection.rollback();
+                return null;
+            } catch (SQLException e) {
+                throw new IllegalStateException(e);
+            }
+        });
     }
 
     /** What the type is bound to now, read past the proxy. */

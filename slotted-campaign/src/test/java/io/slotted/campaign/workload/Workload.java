@@ -194,9 +194,15 @@ public final class Workload implements AutoCloseable {
                 increment.key()), invocation::okApplied);
     }
 
-    /** Two or three counters of any type without limits, all or nothing. */
+    /**
+     * Two or three counters, all or nothing, in one of four ways: {@code addAll};
+     * {@code addAllAndGet}, whose totals are checked as reads; {@code addAll} with an idempotency
+     * key, replayed through another process (of hot counters only, which are never set); or the
+     * caller's own transaction, each increment added on its connection and committed with it.
+     */
     private void batch(LibraryProcess process, Random random) {
-        List<Counter> counters = new ArrayList<>(CampaignTypes.UNBOUNDED);
+        int way = random.nextInt(4);
+        List<Counter> counters = new ArrayList<>(way == 2 ? CampaignTypes.HOT_COUNTERS : CampaignTypes.UNBOUNDED);
         java.util.Collections.shuffle(counters, random);
         Map<Counter, Long> deltas = new java.util.LinkedHashMap<>();
         List<Increment> increments = new ArrayList<>();
@@ -206,8 +212,61 @@ public final class Workload implements AutoCloseable {
             increments.add(new Increment(counter.type(), counter.id(), delta));
         }
         try (SetGuard.Held held = sets.shared(deltas.keySet())) {
-            Invocation invocation = history.invoke(process.name(), Kind.BATCH, deltas, null);
-            await(invocation, blocking(() -> counters(process).addAll(increments)), applied -> invocation.ok());
+            switch (way) {
+                case 0 -> {
+                    Invocation invocation = history.invoke(process.name(), Kind.BATCH, deltas, null);
+                    await(invocation, blocking(() -> counters(process).addAll(increments)), applied -> invocation.ok());
+                }
+                case 1 -> {
+                    Invocation invocation = history.invoke(process.name(), Kind.BATCH, deltas, null);
+                    await(invocation, blocking(() -> counters(process).addAllAndGet(increments)),
+                            totals -> invocation.ok(totalsOf(increments, totals)));
+                }
+                case 2 -> {
+                    String key = "s" + seed + "-b" + keys.incrementAndGet();
+                    sendKeyedBatch(process, deltas, increments, key);
+                    sendKeyedBatch(other(random, process), deltas, increments, key);
+                }
+                default -> inCallersTransaction(process, deltas, increments);
+            }
+        }
+    }
+
+    private static Map<Counter, Long> totalsOf(List<Increment> increments, List<Long> totals) {
+        Map<Counter, Long> values = new java.util.HashMap<>();
+        for (int i = 0; i < increments.size(); i++) {
+            values.put(new Counter(increments.get(i).recordType(), increments.get(i).recordId()), totals.get(i));
+        }
+        return values;
+    }
+
+    private void sendKeyedBatch(LibraryProcess process, Map<Counter, Long> deltas, List<Increment> increments,
+            String key) {
+        Invocation invocation = history.invoke(process.name(), Kind.BATCH, deltas, key);
+        await(invocation, blocking(() -> counters(process).addAll(increments, key)), invocation::okApplied);
+    }
+
+    /**
+     * The increments added on the caller's own connection and committed with its transaction: a
+     * failure before the COMMIT rolled everything back; one during it leaves the outcome unknown.
+     */
+    private void inCallersTransaction(LibraryProcess process, Map<Counter, Long> deltas, List<Increment> increments) {
+        Invocation invocation = history.invoke(process.name(), Kind.BATCH, deltas, null);
+        boolean committing = false;
+        try (java.sql.Connection connection = process.dataSource().getConnection()) {
+            connection.setAutoCommit(false);
+            for (Increment increment : increments) {
+                counters(process).add(connection, increment.recordType(), increment.recordId(), increment.delta());
+            }
+            committing = true;
+            connection.commit();
+            invocation.ok();
+        } catch (java.sql.SQLException | RuntimeException e) {
+            if (committing) {
+                invocation.unknown(e);
+            } else {
+                invocation.failed(e); // rolled back, or never sent: the connection closes without a COMMIT
+            }
         }
     }
 
