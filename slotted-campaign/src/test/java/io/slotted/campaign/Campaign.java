@@ -7,10 +7,12 @@ import io.slotted.WriteMode;
 import io.slotted.campaign.check.HistoryChecker;
 import io.slotted.campaign.faults.CampaignServer;
 import io.slotted.campaign.faults.FaultProxy;
+import io.slotted.campaign.faults.ServerFaults;
 import io.slotted.campaign.faults.ServerKind;
 import io.slotted.campaign.history.History;
 import io.slotted.campaign.workload.CampaignTypes;
 import io.slotted.campaign.workload.LibraryProcess;
+import io.slotted.campaign.workload.Recounts;
 import io.slotted.campaign.workload.ReleaseCycles;
 import io.slotted.campaign.workload.Stalls;
 import io.slotted.campaign.workload.Workload;
@@ -74,10 +76,12 @@ public final class Campaign {
             }
             ReleaseCycles releases = new ReleaseCycles(history, direct, directCounters, table);
             releases.begin();
+            Recounts recounts = new Recounts(table);
+            recounts.createTable(direct);
             FaultSchedule faults = new FaultSchedule(settings.seed(), server, List.copyOf(proxies), processes);
             long endAt = System.nanoTime() + settings.duration().toNanos();
             BooleanSupplier running = () -> System.nanoTime() < endAt;
-            Workload workload = new Workload(history, processes, releases, settings.seed());
+            Workload workload = new Workload(history, processes, releases, recounts, settings.seed());
             List<CompletableFuture<Void>> clients = new ArrayList<>();
             for (int i = 0; i < settings.clients(); i++) {
                 int index = i;
@@ -90,18 +94,35 @@ public final class Campaign {
                     server.jdbcUrlVia(releaseProxy)), table, WriteMode.GROUPED);
             CompletableFuture<Void> releaser = runOnThread("campaign-releases",
                     () -> releaseNowAndThen(releases, releasing, releaseProxy, settings.seed(), running));
+            CompletableFuture<Void> recounter = runOnThread("campaign-recounts",
+                    () -> recountNowAndThen(recounts, processes, settings.seed(), running));
             join(schedule, settings.duration().toSeconds() + 120);
             join(releaser, DRAIN_SECONDS);
+            join(recounter, DRAIN_SECONDS);
             clients.forEach(client -> join(client, DRAIN_SECONDS));
             workload.close();
             processes.forEach(LibraryProcess::close);
-            releasing.close();
             FinalState finals = FinalState.read(direct, directCounters, table, releases);
+            releasing.close();
+            recounts.recount(directCounters); // once more, everything healed
             return new CampaignReport(settings, history.operations(), faults.made(), releases.releases(),
-                    HistoryChecker.check(history.operations(), finals.values(), CampaignTypes.limits())
-                            .plus(finals.anomalies()), finals.values());
+                    recounts.recounts(), HistoryChecker.check(history.operations(), finals.values(),
+                            CampaignTypes.limits()).plus(finals.anomalies()).plus(recounts.anomalies()),
+                    finals.values());
         } finally {
             proxies.forEach(FaultProxy::close);
+        }
+    }
+
+    /** Recounts the type of {@link Recounts} every 2 to 5 s, through a process drawn at random. */
+    private static void recountNowAndThen(Recounts recounts, List<LibraryProcess> processes, long seed,
+            BooleanSupplier running) {
+        Random random = new Random(seed ^ 0x9E3779B97F4A7C15L);
+        while (running.getAsBoolean()) {
+            ServerFaults.pause(2_000 + random.nextInt(3_000));
+            if (running.getAsBoolean()) {
+                recounts.recount(processes.get(random.nextInt(processes.size())).counters());
+            }
         }
     }
 

@@ -25,11 +25,12 @@ import java.util.stream.Collectors;
  * @param operations the history
  * @param faults how many faults of each kind were made, by name
  * @param releases how many releases of a copy-mode type went through
+ * @param recounts how many recounts went through
  * @param check what the checker found
  * @param finals each counter's final value
  */
 public record CampaignReport(CampaignSettings settings, List<Operation> operations, Map<String, Integer> faults,
-        int releases, CheckReport check, Map<Counter, Long> finals) {
+        int releases, int recounts, CheckReport check, Map<Counter, Long> finals) {
 
     /** Operations by kind, then by outcome. */
     public Map<Kind, Map<Outcome, Long>> operationsByKind() {
@@ -65,7 +66,7 @@ public record CampaignReport(CampaignSettings settings, List<Operation> operatio
     public String summary() {
         return "campaign on " + settings.database() + ", seed " + settings.seed() + ", " + settings.duration().toSeconds()
                 + " s: " + operations.size() + " operations " + operationsByKind() + "; faults " + new TreeMap<>(faults)
-                + "; " + releases + " releases went through"
+                + "; " + releases + " releases and " + recounts + " recounts went through"
                 + "; unknown outcomes per counter " + nonZero(check.unknowns()) + (check.unchecked() == 0 ? ""
                         : "; " + check.unchecked() + " reads and final values unchecked after a set of unknown outcome")
                 + "; finals " + abbreviated(finals) + "; "

@@ -27,7 +27,9 @@ public record Anomaly(Kind kind, Counter counter, String message, List<Long> ope
         /** An owner column that differs from its counter's total after a last roll-up. */
         OWNER_COLUMN,
         /** Time buckets that do not add up to their counter's total. */
-        BUCKETS
+        BUCKETS,
+        /** A recount that found counters differing from the events they were committed with. */
+        RECOUNT
     }
 
     @Override

@@ -26,12 +26,18 @@ public final class CampaignTypes {
     public static final int BUCKETED = 5;
     /** Counters bound to an owner column in copy mode and released, cycle after cycle ({@link ReleaseCycles}). */
     public static final int RELEASED = 6;
+    /**
+     * Counters incremented only in the caller's own transaction, together with a row of an events
+     * table that a recount takes as its source of truth ({@link Recounts}).
+     */
+    public static final int RECOUNTED = 7;
 
     public static final List<Counter> HOT_COUNTERS = counters(HOT, 4);
     public static final List<Counter> STOCK_COUNTERS = counters(STOCK, 2);
     public static final List<Counter> FOLDED_COUNTERS = counters(FOLDED, 2);
     public static final List<Counter> COPIED_COUNTERS = counters(COPIED, 2);
     public static final List<Counter> BUCKETED_COUNTERS = counters(BUCKETED, 2);
+    public static final List<Counter> RECOUNTED_COUNTERS = counters(RECOUNTED, 2);
 
     /** The counters the workload sets now and then: those rolled up into an owner column. */
     public static final List<Counter> SETTABLE = Stream.concat(FOLDED_COUNTERS.stream(), COPIED_COUNTERS.stream())
@@ -49,7 +55,7 @@ public final class CampaignTypes {
 
     /** Every counter the workload touches. */
     public static List<Counter> all() {
-        return Stream.concat(UNBOUNDED.stream(), STOCK_COUNTERS.stream()).sorted().toList();
+        return Stream.of(UNBOUNDED, STOCK_COUNTERS, RECOUNTED_COUNTERS).flatMap(List::stream).sorted().toList();
     }
 
     /** The limits the checker holds each counter to. */

@@ -56,11 +56,14 @@ public final class Workload implements AutoCloseable {
     }
 
     private final ReleaseCycles releases;
+    private final Recounts recounts;
 
-    public Workload(History history, List<LibraryProcess> processes, ReleaseCycles releases, long seed) {
+    public Workload(History history, List<LibraryProcess> processes, ReleaseCycles releases, Recounts recounts,
+            long seed) {
         this.history = history;
         this.processes = processes;
         this.releases = releases;
+        this.recounts = recounts;
         this.seed = seed;
     }
 
@@ -79,6 +82,16 @@ public final class Workload implements AutoCloseable {
             add(process, unbounded(random), delta(random));
         } else if (draw < 22) {
             releasable(process, random, draw < 20);
+        } else if (draw < 25) {
+            Counter counter = CampaignTypes.RECOUNTED_COUNTERS.get(random.nextInt(CampaignTypes.RECOUNTED_COUNTERS
+                    .size()));
+            if (random.nextInt(3) == 0) {
+                read(process, counter);
+            } else {
+                long delta = delta(random);
+                recounts.add(process, counter, delta, history.invoke(process.name(), Kind.ADD, Map.of(counter, delta),
+                        null));
+            }
         } else if (draw < 31) {
             addKeyed(random, process);
         } else if (draw < 40) {
