@@ -30,9 +30,9 @@ import org.slf4j.LoggerFactory;
  * A copy-mode type released again and again while the campaign runs: each cycle binds it to an
  * owner table of its own, gives each of its {@value #PER_CYCLE} counters an increment (so that
  * the release takes several chunks), lets the clients write and read them, then releases the type
- * through a process of its own, behind a fault proxy of its own. A release that failed leaves the type bound and
- * every counter exact, so its counters are read right after: a count that only the column holds
- * shows as lost. Once a release went through, each counter's final value is its column's.
+ * through a process of its own. A release that failed leaves the type bound and every counter
+ * exact, so its counters are read right after: a count that only the column holds shows as lost.
+ * Once a release went through, each counter's final value is its column's.
  *
  * <p>The releasing process reaches the database through a proxy of its own, so that a fault armed
  * there hits the release's commits (or its roller's): half the releases have one aimed into them,
@@ -57,7 +57,7 @@ public final class ReleaseCycles {
     private final Map<Counter, Long> released = new ConcurrentHashMap<>();
     private volatile int cycle;
     private volatile List<Counter> current = List.of();
-    private int releases;
+    private volatile int releases;
 
     /**
      * @param history where the seeding increments, the releases and the reads after them go
