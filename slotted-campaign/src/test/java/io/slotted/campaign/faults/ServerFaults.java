@@ -12,9 +12,9 @@ import java.util.stream.Stream;
  * that every campaign makes, through the library or through the service, each healed, or the
  * server serving again, before it returns: how long, how late and on which proxy all drawn from
  * the campaign's seeded generator, which its fault schedule shares. A wire fault is armed for the
- * next one to three commits, or made at once; a late delivery comes half the time 10 to 300 ms
- * late, while the retry runs, half the time 0.5 to 5 s late; an answer dropped has its connection
- * closed after 30 s if its client has not given up; a blackout lasts 0.5 to 4 s.
+ * next one to three commits, or made at once; a late delivery comes 1 ms to 5 s late (see
+ * {@link #lateBy()}); an answer dropped has its connection closed after 30 s if its client has not
+ * given up; a blackout lasts 0.5 to 4 s.
  */
 public final class ServerFaults {
     /** Every fault it makes: the wire's, then the database server's. */
@@ -75,12 +75,17 @@ public final class ServerFaults {
     }
 
     /**
-     * How late a held commit is delivered: half the time while its retry runs or just after it
-     * (10 to 300 ms: a retry that did not fence the flush's number lets it land then), half the
-     * time well after, once the process has gone on to other flushes (0.5 to 5 s).
+     * How late a held commit is delivered, in thirds: 1 to 50 ms, while its retry runs (a retry
+     * that did not fence the flush's number holds the flusher's mark locked, and the statement
+     * waits for it, then lands a second time); 50 to 500 ms, just after the retry, before the
+     * flusher's next flush; and 0.5 to 5 s, once the process has gone on to other flushes.
      */
     private long lateBy() {
-        return random.nextBoolean() ? millisBetween(10, 300) : millisBetween(500, 5_000);
+        return switch (random.nextInt(3)) {
+            case 0 -> millisBetween(1, 50);
+            case 1 -> millisBetween(50, 500);
+            default -> millisBetween(500, 5_000);
+        };
     }
 
     /** Arms a fault for the next one to three commits, then gives them time to come. */
