@@ -65,12 +65,17 @@ import java.util.concurrent.atomic.AtomicIntegerArray;
  * forwarding, and each side of a pair closed on its own, which its filters and pairs do not give.
  */
 public final class FaultProxy implements AutoCloseable {
+    /** How long a passing commit waits for the requests it released to reach the server first. */
+    private static final long DELIVERY_HEAD_START_MILLIS = 5;
+
     private final ServerKind kind;
     private final InetSocketAddress target;
     private final ServerSocket listener;
     private final Random random;
     private final Queue<ArmedFault> armed = new ConcurrentLinkedQueue<>();
     private final AtomicInteger commitsToPass = new AtomicInteger();
+    /** Held requests to deliver with another connection's next commit. */
+    private final Set<Link> awaitingCommit = ConcurrentHashMap.newKeySet();
     private final Set<Link> links = ConcurrentHashMap.newKeySet();
     private final AtomicIntegerArray made = new AtomicIntegerArray(Fault.values().length);
     private final AtomicIntegerArray delivered = new AtomicIntegerArray(Fault.values().length);
@@ -129,6 +134,46 @@ public final class FaultProxy implements AutoCloseable {
     /** The next commit reaches the server, and its client is cut before any answer reaches it. */
     public void resetAfterNextCommit() {
         armed.add(new ArmedFault(Fault.RESET_AFTER_COMMIT));
+    }
+
+    /**
+     * The next commit is held and its client cut at once; the commit reaches the server, on the
+     * same server connection, just before another connection's next commit passes (after
+     * {@code latest} if none does): typically while the cut client's retry holds its locks, so that
+     * the held statement waits for them and runs right after the retry commits.
+     */
+    public void deliverNextCommitWithTheNextCommit(Duration latest) {
+        armed.add(new ArmedFault(Fault.LATE_DELIVERY, requireNotNegative("latest", latest), 0, true));
+    }
+
+    /** A held request waits for another connection's commit ({@link #deliverNextCommitWithTheNextCommit}). */
+    void awaitNextCommit(Link held) {
+        awaitingCommit.add(held);
+    }
+
+    void noLongerAwaitingCommit(Link held) {
+        awaitingCommit.remove(held);
+    }
+
+    /**
+     * A commit is about to pass through {@code from}: each request held until another connection's
+     * commit is delivered first, and the commit waits a moment for them to reach the server.
+     */
+    void commitPassing(Link from) {
+        boolean released = false;
+        for (Link held : awaitingCommit) {
+            if (held != from && awaitingCommit.remove(held)) {
+                held.commitPassing();
+                released = true;
+            }
+        }
+        if (released) {
+            try {
+                Thread.sleep(DELIVERY_HEAD_START_MILLIS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
     }
 
     /**

@@ -48,6 +48,8 @@ final class Link {
     private final CompletableFuture<Boolean> answered = new CompletableFuture<>();
     private final AtomicInteger pumpsRunning = new AtomicInteger(1);
     private volatile Mode mode = Mode.FLOWING;
+    /** Set when another connection's commit passes, for a request held until then. */
+    private boolean releaseHeld;
     private Fault holding;
 
     Link(FaultProxy proxy, Socket client, RequestFramer framer) {
@@ -132,6 +134,9 @@ final class Link {
             int segmentEnd = end < 0 ? to : end;
             boolean commit = mode == Mode.FLOWING && CommitMarker.isIn(bytes, at, segmentEnd);
             ArmedFault fault = commit ? proxy.nextFault() : null;
+            if (commit && fault == null) {
+                proxy.commitPassing(this);
+            }
             if (fault != null) {
                 server.getOutputStream().write(bytes, from, at - from);
                 return apply(fault, readRequest(bytes, at, segmentEnd, end >= 0, to));
@@ -171,7 +176,7 @@ final class Link {
             case RESET_BEFORE_COMMIT -> resetBefore();
             case RESET_AFTER_COMMIT -> resetAfter(request);
             case ANSWER_DROPPED -> dropAnswer(request, fault.time());
-            case LATE_DELIVERY -> deliverLate(request, fault.time());
+            case LATE_DELIVERY -> deliverLate(request, fault.time(), fault.withNextCommit());
             case HELD_PAST_TIMEOUT -> holdPastTimeout(request);
             case CUT_MID_PACKET -> cutMidPacket(request, fault.prefixOf(request.bytes().length));
             case RESET_ALL, BLACKOUT -> throw new IllegalArgumentException(fault + " is not armed for a commit");
@@ -211,15 +216,31 @@ final class Link {
         return forward(request.after(), 0, request.after().length);
     }
 
-    private boolean deliverLate(Request request, Duration delay) {
+    private boolean deliverLate(Request request, Duration delay, boolean withNextCommit) {
         if (take(Mode.HOLDING, Fault.LATE_DELIVERY)) {
             proxy.countMade(Fault.LATE_DELIVERY);
             abort(client);
-            if (awaitHeld(System.nanoTime() + delay.toNanos())) {
-                deliver(request.bytes());
+            if (withNextCommit) {
+                proxy.awaitNextCommit(this);
+            }
+            try {
+                if (awaitHeld(System.nanoTime() + delay.toNanos())) {
+                    deliver(request.bytes());
+                }
+            } finally {
+                proxy.noLongerAwaitingCommit(this);
             }
         }
         return false;
+    }
+
+    /**
+     * Another connection's commit is about to pass: a request held until then is delivered now,
+     * and the commit waits a moment for it to reach the server first.
+     */
+    synchronized void commitPassing() {
+        releaseHeld = true;
+        notifyAll();
     }
 
     /**
@@ -292,7 +313,7 @@ final class Link {
     /** Waits until the deadline; false if the held request was discarded or the wait interrupted. */
     private synchronized boolean awaitHeld(long deadline) {
         try {
-            for (long left; mode == Mode.HOLDING && (left = deadline - System.nanoTime()) > 0; ) {
+            for (long left; mode == Mode.HOLDING && !releaseHeld && (left = deadline - System.nanoTime()) > 0; ) {
                 TimeUnit.NANOSECONDS.timedWait(this, left);
             }
         } catch (InterruptedException e) {
