@@ -185,6 +185,27 @@ class FaultProxyTest {
         assertThat(proxy.pendingDeliveries()).isZero();
     }
 
+    /**
+     * Held until another connection's commit passes, as a retry's would: the held commit reaches
+     * the server just before that one, long before its latest time.
+     */
+    @Test
+    void lateDeliveryWithTheNextCommit_landsAsAnotherConnectionCommits() throws SQLException {
+        try (Connection connection = viaProxy()) {
+            proxy.deliverNextCommitWithTheNextCommit(Duration.ofSeconds(60));
+
+            assertThatThrownBy(() -> insertAndCommit(connection, 1)).isInstanceOf(SQLException.class);
+        }
+        assertThat(proxy.pendingDeliveries()).as("held until another commit").isOne();
+        try (Connection retry = viaProxy()) {
+            insertAndCommit(retry, 2);
+        }
+
+        await().atMost(WAIT).until(() -> proxy.delivered(Fault.LATE_DELIVERY) == 1);
+
+        assertThat(ids()).containsExactly(1, 2);
+    }
+
     /** A flush of many rows takes many reads; it is held whole and delivered whole. */
     @Test
     void lateDelivery_ofAFlushLargerThanOneRead_landsWhole() throws SQLException {
