@@ -32,27 +32,62 @@ final class Segments {
     private Segments() {
     }
 
-    /** The pieces of a counter's history, the last one holding its final value. */
+    /**
+     * The pieces of a counter's history, the last one holding its final value. Each piece takes
+     * the increments acknowledged from its set until the next set began, and every increment of
+     * unknown outcome; found by binary search in increments and reads sorted once, so that an
+     * hour's history of thousands of sets is cut in linear time.
+     */
     static List<Segment> of(CounterHistory counter) {
         List<CounterHistory.SetTo> sets = counter.sets().stream().filter(set -> set.outcome() != Outcome.FAILED)
                 .sorted(Comparator.comparingLong(CounterHistory.SetTo::invoked)).toList();
         List<Segment> segments = new ArrayList<>();
         long until = sets.isEmpty() ? Long.MAX_VALUE : sets.get(0).invoked();
-        segments.add(new Segment(0, true, counter.increments(), readsBetween(counter, Long.MIN_VALUE, until)));
+        List<CounterHistory.Read> reads = counter.reads().stream()
+                .sorted(Comparator.comparingLong(CounterHistory.Read::invoked)).toList();
+        long[] readsInvoked = reads.stream().mapToLong(CounterHistory.Read::invoked).toArray();
+        segments.add(new Segment(0, true, counter.increments(), readsBetween(reads, readsInvoked, Long.MIN_VALUE,
+                until)));
+        if (sets.isEmpty()) {
+            return segments;
+        }
+        List<CounterHistory.Increment> applied = counter.increments().stream()
+                .filter(CounterHistory.Increment::applied)
+                .sorted(Comparator.comparingLong(CounterHistory.Increment::surelyInAt)).toList();
+        long[] appliedAt = applied.stream().mapToLong(CounterHistory.Increment::surelyInAt).toArray();
+        List<CounterHistory.Increment> unknown = counter.increments().stream()
+                .filter(CounterHistory.Increment::unknown).toList();
         for (int i = 0; i < sets.size(); i++) {
             CounterHistory.SetTo set = sets.get(i);
             long next = i + 1 < sets.size() ? sets.get(i + 1).invoked() : Long.MAX_VALUE;
-            List<CounterHistory.Increment> after = counter.increments().stream()
-                    .filter(increment -> increment.unknown() || increment.applied() && increment.surelyInAt() > set.invoked())
-                    .toList();
-            segments.add(new Segment(set.value(), set.outcome() == Outcome.OK, after,
-                    readsBetween(counter, set.completed(), next)));
+            List<CounterHistory.Increment> counted = new ArrayList<>(applied.subList(firstAfter(appliedAt,
+                    set.invoked()), firstAfter(appliedAt, next - 1)));
+            counted.addAll(unknown);
+            segments.add(new Segment(set.value(), set.outcome() == Outcome.OK, counted,
+                    readsBetween(reads, readsInvoked, set.completed(), next)));
         }
         return segments;
     }
 
     /** The reads that began after {@code from} and ended before {@code until}. */
-    private static List<CounterHistory.Read> readsBetween(CounterHistory counter, long from, long until) {
-        return counter.reads().stream().filter(read -> read.invoked() > from && read.completed() < until).toList();
+    private static List<CounterHistory.Read> readsBetween(List<CounterHistory.Read> reads, long[] invoked, long from,
+            long until) {
+        return reads.subList(firstAfter(invoked, from), firstAfter(invoked, until - 1)).stream()
+                .filter(read -> read.completed() < until).toList();
+    }
+
+    /** The index of the first time strictly after {@code time} in sorted {@code times}. */
+    private static int firstAfter(long[] times, long time) {
+        int low = 0;
+        int high = times.length;
+        while (low < high) {
+            int middle = (low + high) >>> 1;
+            if (times[middle] <= time) {
+                low = middle + 1;
+            } else {
+                high = middle;
+            }
+        }
+        return low;
     }
 }
