@@ -91,7 +91,7 @@ public final class Campaign {
             FaultProxy releaseProxy = FaultProxy.inFrontOf(server, settings.seed() + 1);
             proxies.add(releaseProxy); // closed with the others; the fault schedule has its copy of the list
             LibraryProcess releasing = new LibraryProcess("releaser", withSocketTimeout(server.kind(),
-                    server.jdbcUrlVia(releaseProxy)), table, WriteMode.GROUPED);
+                    server.jdbcUrlVia(releaseProxy)), table, WriteMode.GROUPED, false);
             CompletableFuture<Void> releaser = runOnThread("campaign-releases",
                     () -> releaseNowAndThen(releases, releasing, releaseProxy, settings.seed(), running));
             CompletableFuture<Void> recounter = runOnThread("campaign-recounts",

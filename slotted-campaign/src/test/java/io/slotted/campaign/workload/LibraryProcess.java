@@ -5,6 +5,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import io.slotted.BucketUnit;
 import io.slotted.Limits;
 import io.slotted.SlottedCounters;
+import io.slotted.SlottedCountersBuilder;
 import io.slotted.WriteMode;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -29,6 +30,7 @@ public final class LibraryProcess implements AutoCloseable {
     private final String jdbcUrl;
     private final String table;
     private final WriteMode mode;
+    private final boolean rollsUp;
     private volatile HikariDataSource pool;
     private volatile SlottedCounters counters;
 
@@ -39,23 +41,36 @@ public final class LibraryProcess implements AutoCloseable {
      * @param mode {@code GROUPED}, as every front end runs, or {@code DIRECT}
      */
     public LibraryProcess(String name, String jdbcUrl, String table, WriteMode mode) {
+        this(name, jdbcUrl, table, mode, true);
+    }
+
+    /**
+     * @param rollsUp false for a process that rolls nothing up in the background, so that the
+     *     only commits on its connections are its callers' (the releasing process's)
+     */
+    public LibraryProcess(String name, String jdbcUrl, String table, WriteMode mode, boolean rollsUp) {
         this.name = name;
         this.jdbcUrl = jdbcUrl;
         this.table = table;
         this.mode = mode;
+        this.rollsUp = rollsUp;
         open();
     }
 
     /** The campaign's counters, as each process builds them: the same types and limits everywhere. */
     public static SlottedCounters countersOn(javax.sql.DataSource dataSource, String table) {
-        return countersOn(dataSource, table, WriteMode.GROUPED);
+        return countersOn(dataSource, table, WriteMode.GROUPED, true);
     }
 
-    private static SlottedCounters countersOn(javax.sql.DataSource dataSource, String table, WriteMode mode) {
-        return SlottedCounters.builder(dataSource).table(table).writeMode(mode).flushers(2)
+    private static SlottedCounters countersOn(javax.sql.DataSource dataSource, String table, WriteMode mode,
+            boolean rollsUp) {
+        SlottedCountersBuilder builder = SlottedCounters.builder(dataSource).table(table).writeMode(mode).flushers(2)
                 .limits(CampaignTypes.STOCK, Limits.atLeast(0))
-                .buckets(CampaignTypes.BUCKETED, BucketUnit.HOUR, Duration.ofDays(2))
-                .rollUpEvery(ROLL_UP_EVERY)
+                .buckets(CampaignTypes.BUCKETED, BucketUnit.HOUR, Duration.ofDays(2));
+        if (rollsUp) {
+            builder.rollUpEvery(ROLL_UP_EVERY);
+        }
+        return builder
                 .retryBackoff(Duration.ofMillis(20)).outcomeResolutionTimeout(Duration.ofSeconds(20))
                 .build();
     }
@@ -84,7 +99,7 @@ public final class LibraryProcess implements AutoCloseable {
         config.setValidationTimeout(2_000);
         config.setInitializationFailTimeout(-1);
         pool = new HikariDataSource(config);
-        counters = countersOn(pool, table, mode);
+        counters = countersOn(pool, table, mode, rollsUp);
     }
 
     /**
