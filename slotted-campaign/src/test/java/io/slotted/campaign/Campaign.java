@@ -7,6 +7,7 @@ import io.slotted.WriteMode;
 import io.slotted.campaign.check.HistoryChecker;
 import io.slotted.campaign.faults.CampaignServer;
 import io.slotted.campaign.faults.FaultProxy;
+import io.slotted.campaign.faults.FaultSchedule;
 import io.slotted.campaign.faults.ServerFaults;
 import io.slotted.campaign.faults.ServerKind;
 import io.slotted.campaign.history.History;
@@ -78,7 +79,14 @@ public final class Campaign {
             releases.begin();
             Recounts recounts = new Recounts(table);
             recounts.createTable(direct);
-            FaultSchedule faults = new FaultSchedule(settings.seed(), server, List.copyOf(proxies), processes);
+            FaultSchedule<ProcessFault> faults = new FaultSchedule<>(settings.seed(), server, List.copyOf(proxies),
+                    ProcessFault.values(), (fault, draw) -> {
+                        LibraryProcess process = draw.pick(processes);
+                        switch (fault) {
+                            case CRASH_PROCESS -> process.crashAndRestart();
+                            case CLOSE_PROCESS -> process.closeAndReopen();
+                        }
+                    });
             long endAt = System.nanoTime() + settings.duration().toNanos();
             BooleanSupplier running = () -> System.nanoTime() < endAt;
             Workload workload = new Workload(history, processes, releases, recounts, settings.seed());

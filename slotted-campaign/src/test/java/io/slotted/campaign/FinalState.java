@@ -7,12 +7,12 @@ import io.slotted.SlottedCounters;
 import io.slotted.campaign.check.Anomaly;
 import io.slotted.campaign.history.Counter;
 import io.slotted.campaign.workload.CampaignTypes;
+import io.slotted.campaign.workload.OwnerTables;
 import io.slotted.campaign.workload.ReleaseCycles;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -41,14 +41,7 @@ record FinalState(Map<Counter, Long> values, List<Anomaly> anomalies) {
     private static void bind(HikariDataSource pool, SlottedCounters counters, String table, int type,
             List<Counter> owned, io.slotted.OwnerMode mode) {
         OwnerColumn owner = CampaignTypes.ownerColumn(table, type);
-        try (Connection connection = pool.getConnection(); Statement statement = connection.createStatement()) {
-            statement.execute("CREATE TABLE " + owner.table() + " (id BIGINT PRIMARY KEY, total BIGINT NOT NULL)");
-            for (Counter counter : owned) {
-                statement.execute("INSERT INTO " + owner.table() + " (id, total) VALUES (" + counter.id() + ", 0)");
-            }
-        } catch (SQLException e) {
-            throw new IllegalStateException("could not create the owner table " + owner.table() + ": " + e, e);
-        }
+        OwnerTables.create(pool, owner, owned);
         counters.owners().adopt(type, owner, mode);
     }
 

@@ -119,6 +119,11 @@ public final class ServerFaults {
         server.restart();
     }
 
+    /** One of {@code choices}, drawn from the generator. */
+    public <T> T pick(List<T> choices) {
+        return choices.get(random.nextInt(choices.size()));
+    }
+
     /** A time drawn from the generator between {@code low} and {@code high}. */
     public long millisBetween(long low, long high) {
         return low + (long) (random.nextDouble() * (high - low));

@@ -8,6 +8,7 @@ import io.slotted.campaign.CampaignSettings;
 import io.slotted.campaign.check.HistoryChecker;
 import io.slotted.campaign.faults.CampaignServer;
 import io.slotted.campaign.faults.FaultProxy;
+import io.slotted.campaign.faults.FaultSchedule;
 import io.slotted.campaign.faults.ServerKind;
 import io.slotted.campaign.history.Counter;
 import io.slotted.campaign.history.History;
@@ -31,7 +32,7 @@ import org.slf4j.LoggerFactory;
  * One run of the fault campaign through the service: a private database server, a fault proxy in
  * front of it, two {@code slotted serve} processes ({@link ServiceProcess}) reaching it through the
  * proxy, client threads sending a mixed workload to both over HTTP and the Redis protocol
- * ({@link ServiceWorkload}) while faults are made at random ({@link ServiceFaultSchedule}: the
+ * ({@link ServiceWorkload}) while faults are made at random ({@link FaultSchedule}: the
  * wire's, the database's, and the processes' own, killed and restarted), then everything healed,
  * every operation answered (or recorded as never answered), the processes stopped gracefully, each
  * counter's final value read directly from the database past the proxy, and the whole history
@@ -89,7 +90,15 @@ public final class ServiceCampaign {
                 processes.add(ServiceProcess.start("s" + (i + 1), url, i == 0 ? shortDeadline : LONG_DEADLINE,
                         directory));
             }
-            ServiceFaultSchedule faults = new ServiceFaultSchedule(settings.seed(), server, proxy, processes);
+            FaultSchedule<ServiceFault> faults = new FaultSchedule<>(settings.seed(), server, List.of(proxy),
+                    ServiceFault.values(), (fault, draw) -> {
+                        ServiceProcess process = draw.pick(processes);
+                        switch (fault) {
+                            case KILL_SERVICE -> process.killAndRestart(Duration.ofMillis(draw.millisBetween(200,
+                                    2_000)));
+                            case RESTART_SERVICE -> process.stopAndRestart();
+                        }
+                    });
             try (ServiceWorkload workload = new ServiceWorkload(history, processes, settings.seed())) {
                 long endAt = System.nanoTime() + settings.duration().toNanos();
                 List<CompletableFuture<Void>> clients = new ArrayList<>();

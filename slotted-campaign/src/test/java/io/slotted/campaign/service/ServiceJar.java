@@ -36,7 +36,7 @@ final class ServiceJar {
         Path jar = Path.of(System.getProperty(PROPERTY, DEFAULT.toString())).toAbsolutePath().normalize();
         if (!Files.isRegularFile(jar)) {
             throw new IllegalStateException("the service campaign runs slotted serve from " + jar + ", which is"
-                    + " missing: build it with mvn -q -B install -DskipTests -pl slotted-core,slotted-server, or give"
+                    + " missing: build it with mvn -q -B install -DskipTests -pl slotted-server -am, or give"
                     + " -D" + PROPERTY + "=PATH");
         }
         warnIfOlderThanSources(jar);

@@ -67,6 +67,6 @@ public final class CampaignTypes {
 
     /** The owner column a rolled-up type is bound to, in a table named after the counter table. */
     public static OwnerColumn ownerColumn(String table, int type) {
-        return new OwnerColumn(table + "_owners_" + type, "id", "total");
+        return OwnerTables.column(table + "_owners_" + type);
     }
 }

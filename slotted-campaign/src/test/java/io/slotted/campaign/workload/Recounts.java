@@ -44,14 +44,9 @@ public final class Recounts {
         }
     }
 
-    /**
-     * An increment committed with its event, in the caller's transaction: a failure before the
-     * COMMIT rolled both back; one during it leaves the outcome unknown.
-     */
+    /** An increment committed with its event, in the caller's transaction ({@link CallersTransaction}). */
     void add(LibraryProcess process, Counter counter, long delta, Invocation invocation) {
-        boolean committing = false;
-        try (Connection connection = process.dataSource().getConnection()) {
-            connection.setAutoCommit(false);
+        CallersTransaction.commit(process, invocation, connection -> {
             try (PreparedStatement insert = connection.prepareStatement("INSERT INTO " + events
                     + " (event_id, record_id, delta) VALUES (?, ?, ?)")) {
                 insert.setLong(1, eventIds.incrementAndGet());
@@ -60,16 +55,7 @@ public final class Recounts {
                 insert.executeUpdate();
             }
             process.counters().add(connection, counter.type(), counter.id(), delta);
-            committing = true;
-            connection.commit();
-            invocation.ok();
-        } catch (SQLException | RuntimeException e) {
-            if (committing) {
-                invocation.unknown(e);
-            } else {
-                invocation.failed(e); // rolled back, or never sent: the connection closes without a COMMIT
-            }
-        }
+        });
     }
 
     /**

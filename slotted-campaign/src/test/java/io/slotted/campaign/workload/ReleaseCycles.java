@@ -74,7 +74,7 @@ public final class ReleaseCycles {
 
     /** The owner column of cycle {@code n}. */
     private OwnerColumn owner(int n) {
-        return new OwnerColumn(table + "_released_" + n, "id", "total");
+        return OwnerTables.column(table + "_released_" + n);
     }
 
     /** Binds the type for the first cycle. */
@@ -264,7 +264,10 @@ public final class ReleaseCycles {
         OwnerColumn owner = owner(n);
         List<Counter> counters = LongStream.rangeClosed(1, PER_CYCLE)
                 .mapToObj(i -> new Counter(CampaignTypes.RELEASED, n * ID_STEP + i)).toList();
-        patiently("create " + owner.table(), () -> createOwnerTable(owner, counters));
+        patiently("create " + owner.table(), () -> {
+            OwnerTables.create(direct, owner, counters);
+            return null;
+        });
         if (!binding().equals(java.util.Optional.of(owner))) {
             patiently("bind record_type " + CampaignTypes.RELEASED + " to " + owner, () -> binding()
                     .equals(java.util.Optional.of(owner)) ? null
@@ -286,27 +289,5 @@ public final class ReleaseCycles {
         }
         cycle = n;
         current = counters;
-    }
-
-    /** The owner table with a row at 0 for each counter; nothing if it is there already. */
-    private Void createOwnerTable(OwnerColumn owner, List<Counter> counters) {
-        try (Connection connection = direct.getConnection(); Statement statement = connection.createStatement()) {
-            statement.execute("CREATE TABLE IF NOT EXISTS " + owner.table()
-                    + " (id BIGINT PRIMARY KEY, total BIGINT NOT NULL)");
-            try (ResultSet rows = statement.executeQuery("SELECT COUNT(*) FROM " + owner.table())) {
-                rows.next();
-                if (rows.getLong(1) > 0) {
-                    return null; // a first try inserted them, and its answer was lost
-                }
-            }
-            StringBuilder insert = new StringBuilder("INSERT INTO " + owner.table() + " (id, total) VALUES ");
-            for (int i = 0; i < counters.size(); i++) {
-                insert.append(i == 0 ? "" : ", ").append('(').append(counters.get(i).id()).append(", 0)");
-            }
-            statement.execute(insert.toString());
-            return null;
-        } catch (SQLException e) {
-            throw new IllegalStateException("could not create " + owner.table() + ": " + e, e);
-        }
     }
 }

@@ -264,23 +264,11 @@ public final class Workload implements AutoCloseable {
      * failure before the COMMIT rolled everything back; one during it leaves the outcome unknown.
      */
     private void inCallersTransaction(LibraryProcess process, Map<Counter, Long> deltas, List<Increment> increments) {
-        Invocation invocation = history.invoke(process.name(), Kind.BATCH, deltas, null);
-        boolean committing = false;
-        try (java.sql.Connection connection = process.dataSource().getConnection()) {
-            connection.setAutoCommit(false);
+        CallersTransaction.commit(process, history.invoke(process.name(), Kind.BATCH, deltas, null), connection -> {
             for (Increment increment : increments) {
                 counters(process).add(connection, increment.recordType(), increment.recordId(), increment.delta());
             }
-            committing = true;
-            connection.commit();
-            invocation.ok();
-        } catch (java.sql.SQLException | RuntimeException e) {
-            if (committing) {
-                invocation.unknown(e);
-            } else {
-                invocation.failed(e); // rolled back, or never sent: the connection closes without a COMMIT
-            }
-        }
+        });
     }
 
     private void read(LibraryProcess process, Counter counter) {

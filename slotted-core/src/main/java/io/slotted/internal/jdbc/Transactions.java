@@ -84,26 +84,11 @@ public final class Transactions {
             throw e;
         } finally {
             if (autoCommit) {
-                restore(connection, isolation, failure);
+                restoreAfter(failure, () -> {
+                    connection.setAutoCommit(true);
+                    connection.setTransactionIsolation(isolation);
+                });
             }
-        }
-    }
-
-    /**
-     * Gives a connection back its auto-commit mode and isolation level after work in a
-     * transaction, as {@link #restoreAutoCommit} does: a failure here never takes the place of the
-     * work's. (The isolation level once failed unguarded after a lost COMMIT, and a set that had
-     * taken effect was reported as failed with "Connection is closed".)
-     */
-    private static void restore(Connection connection, int isolation, SQLException failure) throws SQLException {
-        try {
-            connection.setAutoCommit(true);
-            connection.setTransactionIsolation(isolation);
-        } catch (SQLException restoreFailure) {
-            if (failure == null) {
-                throw restoreFailure;
-            }
-            failure.addSuppressed(restoreFailure);
         }
     }
 
@@ -118,15 +103,30 @@ public final class Transactions {
      */
     public static void restoreAutoCommit(Connection connection, boolean autoCommit, SQLException failure)
             throws SQLException {
-        if (failure == null) {
-            connection.setAutoCommit(autoCommit);
-            return;
-        }
+        restoreAfter(failure, () -> connection.setAutoCommit(autoCommit));
+    }
+
+    /**
+     * Gives a connection back its settings after work on it, as {@link #restoreAutoCommit} says:
+     * a failure here never takes the place of the work's. (The isolation level was once restored
+     * unguarded after a lost COMMIT, and a set that had taken effect was reported as failed with
+     * "Connection is closed".)
+     */
+    private static void restoreAfter(SQLException failure, SettingChange restore) throws SQLException {
         try {
-            connection.setAutoCommit(autoCommit);
+            restore.run();
         } catch (SQLException restoreFailure) {
+            if (failure == null) {
+                throw restoreFailure;
+            }
             failure.addSuppressed(restoreFailure);
         }
+    }
+
+    /** A connection setting given back. */
+    @FunctionalInterface
+    private interface SettingChange {
+        void run() throws SQLException;
     }
 
     /** Work inside {@link #inTransaction}. */
