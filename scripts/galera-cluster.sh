@@ -9,6 +9,8 @@
 #   scripts/galera-cluster.sh restart N   start node N again, wait until it has rejoined and is Synced
 #   scripts/galera-cluster.sh status      each node's state; exit 0 only when all three are Synced
 #   scripts/galera-cluster.sh urls        print the JDBC URLs
+#   scripts/galera-cluster.sh packages    print the Debian packages a node needs that are missing, one
+#                                         per line (start installs them, as root)
 #
 # Environment:
 #   SLOTTED_GALERA_DIR      base directory (default /tmp/slotted-galera)
@@ -61,21 +63,26 @@ node_pidfile() { echo "$BASE/node$1/node.pid"; }
 # ---------------------------------------------------------------------------------------------------
 # Packages. A fresh machine has only what the project's own files install.
 
-ensure_packages() {
-  local pkgs=()
+# The Debian packages a node needs that this machine lacks, one per line.
+missing_packages() {
   # mariadbd and mariadb-install-db come with mariadb-server-core, the SST scripts
   # (wsrep_sst_rsync, wsrep_sst_common) with mariadb-server.
   # mariadb-server also creates the mysql user that the nodes run as.
   if [ ! -x "$MARIADBD" ] || ! command -v mariadb-install-db >/dev/null || ! command -v wsrep_sst_rsync >/dev/null ||
     ! id "$RUN_USER" >/dev/null 2>&1; then
-    pkgs+=(mariadb-server)
+    echo mariadb-server
   fi
-  command -v mariadb >/dev/null && command -v mariadb-admin >/dev/null || pkgs+=(mariadb-client)
-  [ -f "$PROVIDER" ] || pkgs+=(galera-4)
-  command -v rsync >/dev/null || pkgs+=(rsync)
+  command -v mariadb >/dev/null && command -v mariadb-admin >/dev/null || echo mariadb-client
+  [ -f "$PROVIDER" ] || echo galera-4
+  command -v rsync >/dev/null || echo rsync
   # wsrep_sst_rsync checks its listening port with ss (or lsof) and reads addresses with ip.
-  command -v ss >/dev/null && command -v ip >/dev/null || pkgs+=(iproute2)
-  command -v ps >/dev/null || pkgs+=(procps)
+  command -v ss >/dev/null && command -v ip >/dev/null || echo iproute2
+  command -v ps >/dev/null || echo procps
+}
+
+ensure_packages() {
+  local pkgs
+  mapfile -t pkgs < <(missing_packages)
   if [ ${#pkgs[@]} -gt 0 ]; then
     [ "$(id -u)" -eq 0 ] || die "missing ${pkgs[*]}; run as root so they can be installed"
     log "installing ${pkgs[*]}"
@@ -538,13 +545,14 @@ usage() {
 main() {
   local cmd=${1:-}
   case "$cmd" in
-    start | stop | kill | restart | status | urls) ;;
+    start | stop | kill | restart | status | urls | packages) ;;
     -h | --help | help | '') usage ;;
     *) log "unknown command '$cmd'"; usage ;;
   esac
   case "$cmd" in
     status) cmd_status; return ;;
     urls) print_urls; return ;;
+    packages) missing_packages; return ;;
   esac
   [ "$(id -u)" -eq 0 ] || die "run as root (the nodes' datadirs are created and chowned, packages installed)"
   if [ -e "$BASE" ] && [ ! -f "$BASE/$MARKER" ]; then
