@@ -229,7 +229,10 @@ class OwnerColumnSuite extends CounterTableTest {
                 .rollUpEvery(Duration.ofMillis(10)));
         a.owners().adopt(TYPE, ownerColumn(), OwnerMode.FOLD);
 
-        Map<Long, Long> expected = writeFor(32, Duration.ofSeconds(5), 7L,
+        // The first roll-up waits out the grace a new binding gets (3 s): on a loaded machine the
+        // writers go on until one has been made.
+        Map<Long, Long> expected = writeUntil(32, Duration.ofSeconds(5),
+                () -> a.stats().rollUps() + b.stats().rollUps() > 0, 7L,
                 (id, delta) -> (id % 2 == 0 ? a : b).add(TYPE, id, delta));
 
         assertThat(a.stats().rollUps() + b.stats().rollUps()).isPositive();
@@ -267,20 +270,20 @@ class OwnerColumnSuite extends CounterTableTest {
         counters.owners().adopt(TYPE, ownerColumn(), OwnerMode.FOLD);
         counters.owners().rollUpNow(); // waits out the grace a new binding gets
         AtomicBoolean writing = new AtomicBoolean(true);
+        AtomicLong rolledWhileWriting = new AtomicLong();
         ExecutorService roller = Executors.newSingleThreadExecutor();
-        Future<Long> rolled = roller.submit(() -> {
-            long countersRolledUp = 0;
+        Future<?> rolling = roller.submit(() -> {
             while (writing.get()) {
-                countersRolledUp += counters.owners().rollUpNow().countersRolledUp();
+                rolledWhileWriting.addAndGet(counters.owners().rollUpNow().countersRolledUp());
             }
-            return countersRolledUp;
         });
 
-        Map<Long, Long> expected = writeFor(32, Duration.ofSeconds(4), 31L,
-                (id, delta) -> counters.add(TYPE, id, delta));
+        Map<Long, Long> expected = writeUntil(32, Duration.ofSeconds(4), () -> rolledWhileWriting.get() > 0,
+                31L, (id, delta) -> counters.add(TYPE, id, delta));
         writing.set(false);
-        long countersRolledUp = rolled.get(1, TimeUnit.MINUTES);
+        rolling.get(1, TimeUnit.MINUTES);
         roller.shutdown();
+        long countersRolledUp = rolledWhileWriting.get();
 
         Map<Long, Long> withBase = new HashMap<>();
         allIds(expected).forEach((id, n) -> withBase.put(id, n + 1_000));

@@ -127,7 +127,7 @@ public final class Campaign {
             BooleanSupplier running) {
         Random random = new Random(seed ^ 0x9E3779B97F4A7C15L);
         while (running.getAsBoolean()) {
-            ServerFaults.pause(2_000 + random.nextInt(3_000));
+            pauseWhile(running, 2_000 + random.nextInt(3_000));
             if (running.getAsBoolean()) {
                 recounts.recount(processes.get(random.nextInt(processes.size())).counters());
             }
@@ -139,15 +139,18 @@ public final class Campaign {
             long seed, BooleanSupplier running) {
         Random random = new Random(seed ^ 0x2545F4914F6CDD1DL);
         while (running.getAsBoolean()) {
-            try {
-                Thread.sleep(3_000 + random.nextInt(5_000));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
-            }
+            pauseWhile(running, 3_000 + random.nextInt(5_000));
             if (running.getAsBoolean()) {
                 releases.release(releasing, proxy, random);
             }
+        }
+    }
+
+    /** Waits {@code millis}, or less when the run ends first: the drain does not wait out a pause. */
+    private static void pauseWhile(BooleanSupplier running, long millis) {
+        long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
+        while (running.getAsBoolean() && System.nanoTime() < until) {
+            ServerFaults.pause(Math.min(100, TimeUnit.NANOSECONDS.toMillis(until - System.nanoTime()) + 1));
         }
     }
 

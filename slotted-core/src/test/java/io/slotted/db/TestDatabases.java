@@ -18,7 +18,8 @@ import org.junit.jupiter.params.provider.Arguments;
  * }</pre>
  *
  * <p>A suite that needs what only some databases offer runs over a named subset of that list,
- * drawn from it by the kind of each database: {@link #servers()}, {@link #withPrivateServers()}.
+ * drawn from it by the kind of each database: {@link #servers()}, {@link #withPrivateServers()};
+ * a suite whose subject does not change with the database runs on one, {@link #underFrontEnds()}.
  * Every database is a real one, and one that cannot be reached fails its tests: none is skipped.
  *
  * <p>JUnit names each run by its arguments ({@code [MariaDB]}, {@code [MariaDB, GROUPED]});
@@ -58,6 +59,16 @@ public final class TestDatabases {
      */
     public static List<ServerTestDatabase> withPrivateServers() {
         return servers().stream().filter(db -> db.privateServers().isPresent()).toList();
+    }
+
+    /**
+     * The one database under the suites whose subject is a front end's own layer — TLS, the
+     * clients of other languages — which does not change with the database under the service:
+     * MariaDB. The service's write path is checked on every database by the suites of its front
+     * ends ({@code ServiceSuite}, {@code RespSuite}).
+     */
+    public static List<TestDatabase> underFrontEnds() {
+        return List.of(MariaDbTestDatabase.instance());
     }
 
     /** The servers started from Maven Central, whatever the environment names. */

@@ -47,8 +47,10 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The Redis protocol of {@code docs/api.md}, spoken by real clients of other languages — redis-py (Debian's
- * {@code python3-redis}) and ioredis (npm) — to a real service on every database. The service runs
- * for each database with the tokens of {@link ServiceSuite} and the types {@code downloads=1,views=2}.
+ * {@code python3-redis}) and ioredis (npm) — to a real service on MariaDB: what the clients check is
+ * the protocol, which does not change with the database under the service (the suites of the front
+ * ends check the write path on every database). The service runs with the tokens of
+ * {@link ServiceSuite} and the types {@code downloads=1,views=2}.
  *
  * <p>Each test runs one scenario of a client script, {@code src/test/python/redis_py_client.py} or
  * {@code src/test/node/ioredis-client.js}, as a process. The scripts are written the way users of
@@ -69,13 +71,13 @@ import org.junit.jupiter.params.provider.MethodSource;
  *       {@code SET}.</li>
  * </ul>
  *
- * <p>The clients are installed as {@code .ci/run} installs them: {@code apt-get install python3-redis}
- * for {@code /usr/bin/python3}, and {@code npm ci} in {@code src/test/node}. A client that is missing
+ * <p>The clients are installed as {@code scripts/test.sh} installs them: {@code apt-get install
+ * python3-redis} for {@code /usr/bin/python3}, and {@code npm ci} in {@code src/test/node}. A client that is missing
  * fails the test with a message that says how to install it.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @ParameterizedClass(name = "[{arguments}]")
-@MethodSource("io.slotted.db.TestDatabases#all")
+@MethodSource("io.slotted.db.TestDatabases#underFrontEnds")
 class OtherLanguageClientsSuite {
     /** A type kept at 0 or above, as stock is. */
     private static final int STOCK = 3;
