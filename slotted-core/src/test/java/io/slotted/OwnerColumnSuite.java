@@ -5,11 +5,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 import io.slotted.db.TestDatabase;
+import io.slotted.internal.registry.TypeRegistry;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -44,6 +46,8 @@ class OwnerColumnSuite extends CounterTableTest {
     private static final int TYPE = 3;
     private static final int OWNERS = 1_000;
 
+    private final AdvancingClock clock = new AdvancingClock();
+
     OwnerColumnSuite(TestDatabase db) {
         super(db);
     }
@@ -59,7 +63,24 @@ class OwnerColumnSuite extends CounterTableTest {
     }
 
     private SlottedCountersBuilder builder() {
-        return SlottedCounters.builder(db.dataSource()).table(table);
+        return builderOn(clock);
+    }
+
+    private SlottedCountersBuilder builderOn(Clock clock) {
+        return SlottedCounters.builder(db.dataSource()).table(table).clock(clock);
+    }
+
+    /**
+     * Binds {@link #TYPE} to the owner column in fold mode, then moves the clock past the grace a
+     * new binding waits before its first roll-up (for other processes to learn of it), which the
+     * tests of one process, which learned of the binding as it made it, would otherwise sleep out.
+     * The tests of two processes ({@link #rollUp_twoRollersAtOnce_neitherRollsUpTwiceNorDeadlocks})
+     * and those of roll-ups during the writes keep the wait.
+     */
+    private AdoptionReport adoptFolded(SlottedCounters counters) {
+        AdoptionReport report = counters.owners().adopt(TYPE, ownerColumn(), OwnerMode.FOLD);
+        clock.advance(TypeRegistry.GRACE);
+        return report;
     }
 
     /** An owner table with ids 0 … OWNERS-1, each column starting at {@code initial(id)}. */
@@ -254,10 +275,12 @@ class OwnerColumnSuite extends CounterTableTest {
     /**
      * Counters whose type is bound in fold mode to an owner table of {@value #OWNERS} rows at 0, on
      * a clock the test moves, already past the grace a new binding waits.
+     *
+     * @param builder one from {@link #builderOn} that clock
      */
     private SlottedCounters foldedOn(MutableClock clock, SlottedCountersBuilder builder) {
         ownerTable("BIGINT", id -> 0);
-        SlottedCounters counters = migrated(builder.clock(clock));
+        SlottedCounters counters = migrated(builder);
         counters.owners().adopt(TYPE, ownerColumn(), OwnerMode.FOLD);
         clock.advance(Duration.ofSeconds(10));
         return counters;
@@ -267,8 +290,7 @@ class OwnerColumnSuite extends CounterTableTest {
     void rollUp_repeatedWhile32WritersAddKnownDeltas_columnPlusSlotsExactAndRowsLeftAtZero() throws Exception {
         ownerTable("BIGINT", id -> 1_000);
         SlottedCounters counters = migrated(builder());
-        counters.owners().adopt(TYPE, ownerColumn(), OwnerMode.FOLD);
-        counters.owners().rollUpNow(); // waits out the grace a new binding gets
+        adoptFolded(counters);
         AtomicBoolean writing = new AtomicBoolean(true);
         AtomicLong rolledWhileWriting = new AtomicLong();
         ExecutorService roller = Executors.newSingleThreadExecutor();
@@ -300,7 +322,7 @@ class OwnerColumnSuite extends CounterTableTest {
     void rollUp_counterIncrementedAfterItsFold_updatesItsRowAtZeroRatherThanInsertingOne() {
         ownerTable("BIGINT", id -> 100);
         SlottedCounters counters = migrated(builder().slots(1));
-        counters.owners().adopt(TYPE, ownerColumn(), OwnerMode.FOLD);
+        adoptFolded(counters);
         counters.add(TYPE, 4L, 5);
         counters.owners().rollUpNow();
         long rowsAfterFold = slotRows();
@@ -321,7 +343,7 @@ class OwnerColumnSuite extends CounterTableTest {
     @Test
     void sweep_deletesTheRowsOfCountersAtZeroForAMinute_andKeepsThoseStillCounting() {
         MutableClock clock = new MutableClock();
-        SlottedCounters counters = foldedOn(clock, builder().slots(1));
+        SlottedCounters counters = foldedOn(clock, builderOn(clock).slots(1));
         counters.add(TYPE, 1L, 2);
         counters.add(TYPE, 2L, 3);
         counters.owners().rollUpNow();
@@ -350,7 +372,7 @@ class OwnerColumnSuite extends CounterTableTest {
     @Test
     void sweep_ofThousandsOfColdCounters_isSpreadOverTheRollUpsThatFollow() throws SQLException {
         MutableClock clock = new MutableClock();
-        SlottedCounters counters = foldedOn(clock, builder());
+        SlottedCounters counters = foldedOn(clock, builderOn(clock));
         try (Connection connection = db.dataSource().getConnection();
                 PreparedStatement insert = connection.prepareStatement("INSERT INTO " + table
                         + " (record_type, record_id, slot, count) VALUES (" + TYPE + ", ?, 0, 0)")) {
@@ -376,7 +398,7 @@ class OwnerColumnSuite extends CounterTableTest {
     @Test
     void sweep_repeatedWhile16WritersIncrementTheCountersItSweeps_losesNothing() throws Exception {
         MutableClock clock = new MutableClock();
-        SlottedCounters counters = foldedOn(clock, builder());
+        SlottedCounters counters = foldedOn(clock, builderOn(clock));
         Map<Long, Long> first = writeFor(16, Duration.ofMillis(500), 41L,
                 (id, delta) -> counters.add(TYPE, id, delta));
         counters.owners().rollUpNow();
@@ -545,7 +567,7 @@ class OwnerColumnSuite extends CounterTableTest {
     void rollUp_counterWithoutOwnerRow_staysInTheSlotsAndReadsExact() {
         ownerTable("BIGINT", id -> 0);
         SlottedCounters counters = migrated(builder());
-        counters.owners().adopt(TYPE, ownerColumn(), OwnerMode.FOLD);
+        adoptFolded(counters);
         counters.add(TYPE, 1L, 3);
         counters.add(TYPE, 5_000L, 7);
 
@@ -562,7 +584,7 @@ class OwnerColumnSuite extends CounterTableTest {
         db.execute(db.seedTableDdl(table));
         ownerTable("BIGINT", id -> 100);
         SlottedCounters counters = migrated(builder());
-        counters.owners().adopt(TYPE, ownerColumn(), OwnerMode.FOLD);
+        adoptFolded(counters);
         for (int i = 0; i < 10; i++) {
             counters.increment(TYPE, 456L % OWNERS);
         }
@@ -603,7 +625,7 @@ class OwnerColumnSuite extends CounterTableTest {
     void adopt_twice_isRefusedAndKeepsTheFirstBinding() {
         ownerTable("BIGINT", id -> 0);
         SlottedCounters counters = migrated(builder());
-        counters.owners().adopt(TYPE, ownerColumn(), OwnerMode.FOLD);
+        adoptFolded(counters);
 
         assertThatThrownBy(() -> counters.owners().adopt(TYPE, ownerColumn(), OwnerMode.COPY))
                 .isInstanceOf(IllegalStateException.class)
@@ -632,7 +654,7 @@ class OwnerColumnSuite extends CounterTableTest {
     void rollUp_intColumnThatWouldOverflow_isRefusedForThatCounterAlone() {
         ownerTable("INT", id -> id == 7 ? Integer.MAX_VALUE - 5 : 0);
         SlottedCounters counters = migrated(builder());
-        AdoptionReport report = counters.owners().adopt(TYPE, ownerColumn(), OwnerMode.FOLD);
+        AdoptionReport report = adoptFolded(counters);
         counters.add(TYPE, 7L, 10);
         counters.add(TYPE, 8L, 10);
 
@@ -654,7 +676,7 @@ class OwnerColumnSuite extends CounterTableTest {
     void set_foldedType_while32WritersIncrementAndRollUpsRun_isLinearizable() throws Exception {
         ownerTable("BIGINT", id -> 0);
         SlottedCounters counters = migrated(builder().rollUpEvery(Duration.ofMillis(100)));
-        counters.owners().adopt(TYPE, ownerColumn(), OwnerMode.FOLD);
+        adoptFolded(counters);
         checkSetIsLinearizable(counters, 1L);
     }
 
@@ -792,7 +814,7 @@ class OwnerColumnSuite extends CounterTableTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("as a fold-mode base").hasMessageContaining("nothing was changed");
         db.execute("UPDATE " + owner() + " SET downloads_count = " + (columnMax - 5) + " WHERE id = 7");
-        AdoptionReport report = counters.owners().adopt(TYPE, ownerColumn(), OwnerMode.FOLD);
+        AdoptionReport report = adoptFolded(counters);
         counters.add(TYPE, 7L, 10);
         counters.add(TYPE, 8L, 10);
         RollUpReport rolled = counters.owners().rollUpNow();
@@ -850,7 +872,7 @@ class OwnerColumnSuite extends CounterTableTest {
         SlottedCounters counters = migrated(builder().slots(8));
         assertThat(counters.admin().types()).as("a registry with no rows").isEmpty();
         long before = System.currentTimeMillis();
-        counters.owners().adopt(TYPE, ownerColumn(), OwnerMode.FOLD);
+        adoptFolded(counters);
         counters.admin().shrink(TYPE + 1, 2);
         SlottedCounters other = migrated(builder().limits(TYPE + 2, Limits.atLeast(0)));
         other.add(TYPE + 2, 1L, 5);
