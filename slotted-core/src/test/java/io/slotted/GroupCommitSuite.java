@@ -191,7 +191,6 @@ class GroupCommitSuite extends CounterTableTest {
     }
 
     // ---------------------------------------------------------------- BUFFERED
-    // ---------------------------------------------------------------- BUFFERED
 
     @Test
     void buffered_64ThreadsWithMixedDeltas_totalIsExactOnceClosed() throws Exception {
@@ -231,6 +230,30 @@ class GroupCommitSuite extends CounterTableTest {
         }
 
         await().atMost(Duration.ofSeconds(30)).until(() -> counters.get(1, 1L) == 6);
+    }
+
+    /**
+     * The future of {@code addAsync} completes once the increment is durable, as in every mode:
+     * not when it is queued (the fault campaign found it completed at once, so that a crash could
+     * lose an increment its caller had been told was durable).
+     */
+    @Test
+    void buffered_addAsync_completesOnlyOnceItsFlushIsDurable() throws Exception {
+        SlottedCounters counters = migrated(on(db.dataSource(), WriteMode.BUFFERED)
+                .slots(1).flushers(1).flushInterval(Duration.ofMillis(20)).maxAttempts(100));
+        counters.add(1, 1L, 1);
+        await().atMost(Duration.ofSeconds(10)).until(() -> counters.get(1, 1L) == 1);
+
+        CompletableFuture<Void> durable;
+        try (Connection holder = lockSlotRows(1, 1L)) {
+            durable = counters.addAsync(1, 1L, 5);
+            Thread.sleep(200); // ten intervals: its flush is under way, waiting for the held lock
+            assertThat(durable).as("not durable while its flush waits").isNotDone();
+            holder.rollback();
+        }
+
+        durable.get(30, TimeUnit.SECONDS);
+        assertThat(writtenSum(1, 1L)).as("durable when the future completed").isEqualTo(6);
     }
 
     @Test

@@ -70,10 +70,7 @@ public final class Campaign {
                 // On a cluster, each process counts through a node of its own.
                 FaultProxy proxy = proxies.get((i - 1) % proxies.size());
                 String url = withSocketTimeout(server.kind(), server.jdbcUrlVia(proxy));
-                // The last process writes each increment in its caller's own transaction, the others
-                // group them: both ways of writing meet the same counters, locks and faults.
-                processes.add(new LibraryProcess("p" + i, url, table, i == settings.processes() && i > 1
-                        ? WriteMode.DIRECT : WriteMode.GROUPED));
+                processes.add(new LibraryProcess("p" + i, url, table, modeOf(i, settings.processes())));
             }
             ReleaseCycles releases = new ReleaseCycles(history, direct, directCounters, table);
             releases.begin();
@@ -120,6 +117,20 @@ public final class Campaign {
         } finally {
             proxies.forEach(FaultProxy::close);
         }
+    }
+
+    /**
+     * The write mode of process {@code i} of {@code n}: every mode meets the same counters, locks
+     * and faults. The first groups increments, as every front end does; the second writes each in
+     * its caller's own transaction; the third buffers them, its callers answered once their flush
+     * is durable; any more group.
+     */
+    private static WriteMode modeOf(int i, int n) {
+        return switch (n == 1 ? 1 : i) {
+            case 2 -> WriteMode.DIRECT;
+            case 3 -> WriteMode.BUFFERED;
+            default -> WriteMode.GROUPED;
+        };
     }
 
     /** Recounts the type of {@link Recounts} every 2 to 5 s, through a process drawn at random. */

@@ -48,8 +48,8 @@ public final class CampaignMain {
     }
 
     private static boolean once(Arguments arguments) {
-        CampaignSettings settings = new CampaignSettings(arguments.seed, arguments.database,
-                Duration.ofSeconds(arguments.seconds), 2, 8);
+        CampaignSettings settings = CampaignSettings.of(arguments.seed, arguments.database,
+                Duration.ofSeconds(arguments.seconds));
         if (arguments.throughService) {
             ServiceCampaignReport report = ServiceCampaign.run(settings);
             return printed(report.anomalies(), () -> report.write(Path.of("target", "service-campaign")),
@@ -82,8 +82,8 @@ public final class CampaignMain {
         String planted = System.getProperty(Mutation.PROPERTY, "none");
         try (CampaignServer server = arguments.database.start("mutant-" + planted.toLowerCase(Locale.ROOT))) {
             for (int round = 1; elapsedSeconds(started) < arguments.budgetSeconds; round++) {
-                CampaignSettings settings = new CampaignSettings(arguments.seed + round - 1, arguments.database,
-                        Duration.ofSeconds(arguments.roundSeconds), 2, 8);
+                CampaignSettings settings = CampaignSettings.of(arguments.seed + round - 1, arguments.database,
+                        Duration.ofSeconds(arguments.roundSeconds));
                 CampaignReport report = Campaign.run(settings, server, "campaign_round_" + round);
                 if (!report.check().valid()) {
                     System.out.println(report.anomalies());

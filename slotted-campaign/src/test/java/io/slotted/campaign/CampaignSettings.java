@@ -38,7 +38,15 @@ public record CampaignSettings(long seed, ServerKind database, Duration duration
      */
     public static CampaignSettings fromSystemProperties(ServerKind database, long defaultSeconds) {
         long seconds = Long.getLong(SECONDS, defaultSeconds);
-        return new CampaignSettings(seedOfThisBuild(), database, Duration.ofSeconds(seconds), 2, 8);
+        return of(seedOfThisBuild(), database, Duration.ofSeconds(seconds));
+    }
+
+    /**
+     * A campaign of three library processes, one in each write mode, and eight clients: enough
+     * clients for each process to have several operations under way when a fault strikes.
+     */
+    public static CampaignSettings of(long seed, ServerKind database, Duration duration) {
+        return new CampaignSettings(seed, database, duration, 3, 8);
     }
 
     /** The seed {@value #SEED} gives, or else this JVM's, drawn from the clock. */

@@ -12,8 +12,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * One library instance standing for one application process: its own pool, through the fault
- * proxy, and its own {@link SlottedCounters} in {@code GROUPED} or {@code DIRECT} mode, rolling up the types bound to
- * an owner column in the background as an application process does. It can be closed while its
+ * proxy, and its own {@link SlottedCounters} in {@code GROUPED}, {@code DIRECT} or {@code BUFFERED} mode,
+ * rolling up the types bound to an owner column in the background as an application process does. It can be closed while its
  * flushes are under way and opened again, as a process is redeployed, or crash: its pool is shut
  * under it, cutting the statements on the wire, as a process that dies does.
  *
@@ -38,7 +38,8 @@ public final class LibraryProcess implements AutoCloseable {
      * @param name the process's name in the history
      * @param jdbcUrl the database through the fault proxy, with the driver's socket timeout
      * @param table the counter table
-     * @param mode {@code GROUPED}, as every front end runs, or {@code DIRECT}
+     * @param mode {@code GROUPED}, as every front end runs, {@code DIRECT}, or {@code BUFFERED}, whose
+     *     process is given no limits (the mode takes none) and so must not sell stock
      */
     public LibraryProcess(String name, String jdbcUrl, String table, WriteMode mode) {
         this(name, jdbcUrl, table, mode, true);
@@ -65,8 +66,10 @@ public final class LibraryProcess implements AutoCloseable {
     private static SlottedCounters countersOn(javax.sql.DataSource dataSource, String table, WriteMode mode,
             boolean rollsUp) {
         SlottedCountersBuilder builder = SlottedCounters.builder(dataSource).table(table).writeMode(mode).flushers(2)
-                .limits(CampaignTypes.STOCK, Limits.atLeast(0))
                 .buckets(CampaignTypes.BUCKETED, BucketUnit.HOUR, Duration.ofDays(2));
+        if (mode != WriteMode.BUFFERED) {
+            builder.limits(CampaignTypes.STOCK, Limits.atLeast(0));
+        }
         if (rollsUp) {
             builder.rollUpEvery(ROLL_UP_EVERY);
         }
@@ -77,6 +80,11 @@ public final class LibraryProcess implements AutoCloseable {
 
     public String name() {
         return name;
+    }
+
+    /** Whether this process may sell stock: it keeps the stock's lower limit ({@code BUFFERED} takes none). */
+    public boolean keepsLimits() {
+        return mode != WriteMode.BUFFERED;
     }
 
     /** The pool as it is now, for work in the caller's own transactions. */

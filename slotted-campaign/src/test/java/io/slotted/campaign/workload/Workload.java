@@ -101,9 +101,10 @@ public final class Workload implements AutoCloseable {
         } else if (draw < 63) {
             read(process, random.nextInt(4) == 0 ? stock(random) : unbounded(random));
         } else if (draw < 81) {
-            sell(process, stock(random), 1 + random.nextInt(40));
+            sell(keepingLimits(process, random), stock(random), 1 + random.nextInt(40));
         } else if (draw < 92) {
-            add(process, stock(random), 1 + random.nextInt(60)); // a little less than the sales take
+            // A little less than the sales take.
+            add(keepingLimits(process, random), stock(random), 1 + random.nextInt(60));
         } else {
             set(process, CampaignTypes.SETTABLE.get(random.nextInt(CampaignTypes.SETTABLE.size())), delta(random));
         }
@@ -186,6 +187,15 @@ public final class Workload implements AutoCloseable {
                 toReplay.add(increment);
             }
         }
+    }
+
+    /** {@code process}, or another when it keeps no limits (the buffered one), for the stock. */
+    private LibraryProcess keepingLimits(LibraryProcess process, Random random) {
+        LibraryProcess chosen = process;
+        while (!chosen.keepsLimits()) {
+            chosen = processes.get(random.nextInt(processes.size()));
+        }
+        return chosen;
     }
 
     private LibraryProcess other(Random random, LibraryProcess process) {

@@ -72,10 +72,17 @@ public final class BufferedWriter implements CounterWriter {
         }
     }
 
+    /**
+     * Queued for the next flush as {@link #add} queues it, but the future completes only once that
+     * flush is durable, as in every mode: it is how a {@code BUFFERED} caller learns that an
+     * increment can no longer be lost. Not among the unwritten increments reads may add: its
+     * caller has not been told it counts.
+     */
     @Override
     public CompletableFuture<Void> addAsync(CounterKey key, long delta) {
-        add(key, delta);
-        return CompletableFuture.completedFuture(null);
+        Pending increment = Pending.async(key, delta, buckets.startOf(key.recordType()));
+        queue.offer(increment);
+        return increment.voidFuture();
     }
 
     /** Waits for its flush, as a keyed increment does: the total is known only after the write. */

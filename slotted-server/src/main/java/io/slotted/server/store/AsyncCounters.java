@@ -18,9 +18,10 @@ import java.util.function.Supplier;
  * The counters as a front end on an event loop uses them: every call returns a future at once and
  * no call holds the caller's thread while the database works.
  *
- * <p>An increment is handed to the library, which keeps every total in range itself: in {@code GROUPED} and
- * {@code BUFFERED} mode on the calling thread, since {@link SlottedCounters#addAsync} only queues
- * it; in {@code DIRECT} mode, where {@code addAsync} writes before it returns, on a small pool of
+ * <p>An increment is handed to the library, which keeps every total in range itself: in {@code GROUPED}
+ * mode on the calling thread, since {@link SlottedCounters#addAsync} only queues it; in
+ * {@code BUFFERED} mode too, through {@link SlottedCounters#add}, which queues it and returns (its
+ * caller is answered once it is accepted, not once its flush is durable); in {@code DIRECT} mode, where {@code addAsync} writes before it returns, on a small pool of
  * writers with a bounded queue, so a slow database holds those threads and not the caller's. The
  * library's calls that write in a transaction of their own (a batch with its totals, a set) run
  * on the same writers in every mode. The
@@ -43,6 +44,7 @@ public final class AsyncCounters implements AutoCloseable {
     /** Runs the blocking writes: every write in {@code DIRECT} mode; batches and sets in all. */
     private final ThreadPoolExecutor writers;
     private final boolean direct;
+    private final boolean buffered;
 
     /**
      * Starts the readers, and the writers of {@code DIRECT} mode.
@@ -53,6 +55,7 @@ public final class AsyncCounters implements AutoCloseable {
         this.counters = counters;
         this.reads = new CoalescedReads(counters);
         this.direct = counters.config().writeMode() == WriteMode.DIRECT;
+        this.buffered = counters.config().writeMode() == WriteMode.BUFFERED;
         this.writers = writers();
     }
 
@@ -94,7 +97,13 @@ public final class AsyncCounters implements AutoCloseable {
      * @return as {@link #add(int, long, long)}
      */
     public CompletableFuture<Void> add(int recordType, long recordId, long delta, Runnable beforeWrite) {
-        return start(beforeWrite, () -> counters.addAsync(recordType, recordId, delta));
+        return start(beforeWrite, () -> {
+            if (!buffered) {
+                return counters.addAsync(recordType, recordId, delta);
+            }
+            counters.add(recordType, recordId, delta);
+            return CompletableFuture.completedFuture(null);
+        });
     }
 
     /**
