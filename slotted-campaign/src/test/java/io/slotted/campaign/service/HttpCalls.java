@@ -12,7 +12,7 @@ import java.util.Map;
 
 /**
  * The campaign's HTTP requests to a service process, as docs/api.md gives them: an increment with
- * or without an {@code Idempotency-Key}, a batch of increments all or nothing, a read. Each returns
+ * or without an {@code Idempotency-Key}, a batch of increments all or nothing, a set, a read. Each returns
  * the answer's JSON on a 2xx, and throws {@link HttpErrorAnswer} on any other status, or what the
  * HTTP client threw. A client waits for an answer as long as
  * {@link ServiceProcess#patience()}.
@@ -46,6 +46,14 @@ final class HttpCalls {
         deltas.forEach((counter, delta) -> increments.addObject().put("type", ServiceTypes.typeName(counter))
                 .put("id", counter.id()).put("delta", delta));
         return send(service, post(service, "/v1/increments", body));
+    }
+
+    /** {@code PUT /v1/counters/{type}/{id}}: the counter set to exactly {@code count}. */
+    static JsonNode set(ServiceProcess service, Counter counter, long count)
+            throws IOException, InterruptedException, HttpErrorAnswer {
+        ObjectNode body = JSON.createObjectNode().put("count", count);
+        return send(service, HttpRequest.newBuilder(service.httpBase().resolve(ServiceTypes.httpPath(counter)))
+                .header("Content-Type", "application/json").PUT(HttpRequest.BodyPublishers.ofString(body.toString())));
     }
 
     /** {@code GET /v1/counters/{type}/{id}}: the total. */

@@ -20,7 +20,7 @@ import redis.clients.jedis.exceptions.JedisDataException;
  * One client's connections to the service processes over the Redis protocol, through Jedis, and
  * the commands the campaign sends: {@code INCRBY}/{@code DECRBY}, which answer the counter's total
  * right after the increment's commit; {@code MULTI} … {@code EXEC}, all or nothing, which answers
- * each counter's total at the end of the batch; and {@code GET}.
+ * each counter's total at the end of the batch; {@code SET} and {@code DEL}; and {@code GET}.
  *
  * <p>A connection belongs to one epoch of its process ({@link ServiceProcess#epoch()}): once the
  * process was killed, stopped or started again, or once a command on it failed other than by an
@@ -60,6 +60,21 @@ final class RespCalls implements AutoCloseable {
             }
             return totals;
         });
+    }
+
+    /** {@code SET key count}: the counter set to exactly {@code count}. */
+    void set(ServiceProcess service, Counter counter, long count) throws NeverSentException {
+        Jedis jedis = connection(service);
+        String answer = call(service, () -> jedis.set(ServiceTypes.respKey(counter), Long.toString(count)));
+        if (!"OK".equals(answer)) {
+            throw new IllegalStateException("SET answered " + answer + ", not OK");
+        }
+    }
+
+    /** {@code DEL key}: the counter set to 0. */
+    void del(ServiceProcess service, Counter counter) throws NeverSentException {
+        Jedis jedis = connection(service);
+        call(service, () -> jedis.del(ServiceTypes.respKey(counter)));
     }
 
     /** {@code GET key}: the total. */

@@ -151,8 +151,8 @@ public final class ServiceCampaign {
                 SlottedCounters counters = SlottedCounters.builder(pool).table(TABLE).writeMode(WriteMode.DIRECT)
                         .build()) {
             Map<Counter, Long> finals = new LinkedHashMap<>();
-            java.util.stream.Stream.concat(CampaignTypes.HOT_COUNTERS.stream(), CampaignTypes.STOCK_COUNTERS.stream())
-                    .forEach(counter -> finals.put(counter, counters.get(counter.type(), counter.id()))); // the service's
+            java.util.stream.Stream.of(CampaignTypes.HOT_COUNTERS, CampaignTypes.STOCK_COUNTERS,
+                    CampaignTypes.RESET_COUNTERS).flatMap(List::stream).forEach(counter -> finals.put(counter, counters.get(counter.type(), counter.id()))); // the service's
             return finals;
         }
     }

@@ -13,7 +13,8 @@ import java.util.stream.Collectors;
  * themselves.
  */
 final class ServiceTypes {
-    private static final Map<Integer, String> NAMES = Map.of(CampaignTypes.HOT, "hot", CampaignTypes.STOCK, "stock");
+    private static final Map<Integer, String> NAMES = Map.of(CampaignTypes.HOT, "hot", CampaignTypes.STOCK, "stock",
+            CampaignTypes.RESET, "reset");
 
     private ServiceTypes() {
     }

@@ -6,6 +6,7 @@ import io.slotted.campaign.history.History;
 import io.slotted.campaign.history.Invocation;
 import io.slotted.campaign.history.Kind;
 import io.slotted.campaign.workload.CampaignTypes;
+import io.slotted.campaign.workload.SetGuard;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -28,7 +29,11 @@ import java.util.function.BooleanSupplier;
  * <table>
  *   <caption>The operations</caption>
  *   <tr><th>kind</th><th>how</th><th>share</th></tr>
- *   <tr><td>ADD</td><td>HTTP increment of a hot counter by a random delta</td><td>25%</td></tr>
+ *   <tr><td>ADD</td><td>HTTP increment of a hot counter by a random delta</td><td>20%</td></tr>
+ *   <tr><td>SET, ADD, ADD_AND_GET, READ</td><td>of a counter that is set now and then: {@code PUT} over
+ *       HTTP or {@code SET} (a fifth of these), {@code DEL} (a tenth), an increment over either front end
+ *       (two fifths), a read (the rest); a set waits until nothing else is under way on its counter, so the
+ *       checker knows which increments it replaced</td><td>5%</td></tr>
  *   <tr><td>ADD_KEYED</td><td>HTTP increment with an {@code Idempotency-Key}, replayed at once through
  *       the other process, concurrently through it, or later by whichever client draws a replay</td>
  *       <td>10%</td></tr>
@@ -64,6 +69,8 @@ final class ServiceWorkload implements AutoCloseable {
     });
     /** Keyed increments sent once, waiting to be replayed later: key, counter and delta. */
     private final ConcurrentLinkedQueue<KeyedIncrement> toReplay = new ConcurrentLinkedQueue<>();
+    /** Keeps every other operation on a counter away from its sets. */
+    private final SetGuard sets = new SetGuard(CampaignTypes.RESET_COUNTERS);
 
     private record KeyedIncrement(String key, Counter counter, long delta) {
     }
@@ -82,8 +89,10 @@ final class ServiceWorkload implements AutoCloseable {
                 ServiceProcess process = processes.get(random.nextInt(processes.size()));
                 boolean overResp = random.nextBoolean();
                 int draw = random.nextInt(100);
-                if (draw < 25) {
+                if (draw < 20) {
                     add(process, Kind.ADD, hot(random), delta(random), false, resp);
+                } else if (draw < 25) {
+                    resettable(process, random, overResp, resp);
                 } else if (draw < 35) {
                     addKeyed(random, process);
                 } else if (draw < 45) {
@@ -112,6 +121,44 @@ final class ServiceWorkload implements AutoCloseable {
     /** A delta from 1 to a million: drawn at random, they are distinct in practice. */
     private static long delta(Random random) {
         return 1 + random.nextInt(1_000_000);
+    }
+
+    /**
+     * An operation on a counter that is set now and then: a set ({@code PUT} or {@code SET}), a
+     * {@code DEL}, an increment or a read. A set or {@code DEL} waits until no other operation on
+     * its counter is under way, and holds them off until answered.
+     */
+    private void resettable(ServiceProcess process, Random random, boolean overResp, RespCalls resp) {
+        Counter counter = CampaignTypes.RESET_COUNTERS.get(random.nextInt(CampaignTypes.RESET_COUNTERS.size()));
+        int draw = random.nextInt(10);
+        if (draw < 3) {
+            long value = draw == 2 ? 0 : delta(random);
+            boolean del = draw == 2;
+            try (SetGuard.Held held = sets.exclusive(counter)) {
+                Invocation invocation = history.invoke(process.name() + (overResp || del ? "/resp" : "/http"),
+                        Kind.SET, Map.of(counter, value), null);
+                try {
+                    if (del) {
+                        resp.del(process, counter);
+                    } else if (overResp) {
+                        resp.set(process, counter, value);
+                    } else {
+                        HttpCalls.set(process, counter, value);
+                    }
+                    invocation.ok();
+                } catch (Exception e) {
+                    endWrite(invocation, e);
+                }
+            }
+            return;
+        }
+        try (SetGuard.Held held = sets.shared(List.of(counter))) {
+            if (draw < 7) {
+                add(process, overResp ? Kind.ADD_AND_GET : Kind.ADD, counter, delta(random), overResp, resp);
+            } else {
+                read(process, counter, overResp, resp);
+            }
+        }
     }
 
     /**

@@ -31,6 +31,8 @@ public final class CampaignTypes {
      * table that a recount takes as its source of truth ({@link Recounts}).
      */
     public static final int RECOUNTED = 7;
+    /** Plain counters set and deleted now and then: the service's {@code SET}, {@code DEL} and {@code PUT}. */
+    public static final int RESET = 8;
 
     public static final List<Counter> HOT_COUNTERS = counters(HOT, 4);
     public static final List<Counter> STOCK_COUNTERS = counters(STOCK, 2);
@@ -38,6 +40,7 @@ public final class CampaignTypes {
     public static final List<Counter> COPIED_COUNTERS = counters(COPIED, 2);
     public static final List<Counter> BUCKETED_COUNTERS = counters(BUCKETED, 2);
     public static final List<Counter> RECOUNTED_COUNTERS = counters(RECOUNTED, 2);
+    public static final List<Counter> RESET_COUNTERS = counters(RESET, 2);
 
     /** The counters the workload sets now and then: those rolled up into an owner column. */
     public static final List<Counter> SETTABLE = Stream.concat(FOLDED_COUNTERS.stream(), COPIED_COUNTERS.stream())

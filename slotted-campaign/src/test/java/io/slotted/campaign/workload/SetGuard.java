@@ -15,21 +15,21 @@ import java.util.stream.Collectors;
  * acknowledged increment came wholly before a set or wholly after it; only increments whose
  * outcome stayed unknown may land on either side.
  */
-final class SetGuard {
+public final class SetGuard {
     private final Map<Counter, ReentrantReadWriteLock> locks;
 
     /** Something held until closed. */
-    interface Held extends AutoCloseable {
+    public interface Held extends AutoCloseable {
         @Override
         void close();
     }
 
-    SetGuard(List<Counter> settable) {
+    public SetGuard(List<Counter> settable) {
         locks = settable.stream().collect(Collectors.toMap(Function.identity(), counter -> new ReentrantReadWriteLock()));
     }
 
     /** Holds off sets of these counters until closed; counters never set need nothing. */
-    Held shared(Collection<Counter> counters) {
+    public Held shared(Collection<Counter> counters) {
         List<Lock> held = counters.stream().sorted().filter(locks::containsKey)
                 .map(counter -> (Lock) locks.get(counter).readLock()).toList();
         held.forEach(Lock::lock);
@@ -37,7 +37,7 @@ final class SetGuard {
     }
 
     /** Waits until no other operation on the counter is under way, and holds them off until closed. */
-    Held exclusive(Counter counter) {
+    public Held exclusive(Counter counter) {
         Lock lock = locks.get(counter).writeLock();
         lock.lock();
         return lock::unlock;
