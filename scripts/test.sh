@@ -53,7 +53,7 @@ if [ ${#missing[@]} -gt 0 ]; then
     as_root=(none)
   fi
   if [ "${as_root[*]}" = none ] || ! command -v apt-get >/dev/null; then
-    say "the tests need ${missing[*]} (Debian package names); install them as root (apt-get install -y ${missing[*]}), then run scripts/test.sh again"
+    say "the tests need ${missing[*]} (Debian package names): install them as root (apt-get install -y ${missing[*]}) and run scripts/test.sh again; without them, mvn verify runs every test, and those that drive a missing tool fail, naming it"
     exit 1
   fi
   say "installing ${missing[*]}, which the tests drive (see the head of scripts/test.sh for which test needs what)"
