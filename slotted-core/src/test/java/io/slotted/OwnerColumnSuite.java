@@ -563,6 +563,27 @@ class OwnerColumnSuite extends CounterTableTest {
                 .isEqualTo(allIds(plus(plus(filled, during), after)));
     }
 
+    /**
+     * A process started after the binding, whose first call is a batch answering totals: the
+     * total of a folded counter holds its column (the fault campaign found a new process's batch
+     * answering the slots alone, its registry not read yet when it chose which totals to learn in
+     * the transaction).
+     */
+    @Test
+    void addAllAndGet_asANewProcesssFirstCall_countsTheOwnerColumnInAFoldedCountersTotal() {
+        ownerTable("BIGINT", id -> 100);
+        SlottedCounters binder = migrated(builder());
+        adoptFolded(binder);
+        binder.add(TYPE, 4L, 5);
+        binder.owners().rollUpNow();
+
+        SlottedCounters started = counters(SlottedCounters.builder(db.dataSource()).table(table));
+        List<Long> totals = started.addAllAndGet(List.of(new Increment(TYPE, 4L, 3), new Increment(TYPE, 5L, 2)));
+
+        assertThat(columns()).as("rolled up into the column").containsEntry(4L, 105L);
+        assertThat(totals).isEqualTo(List.of(108L, 102L));
+    }
+
     @Test
     void rollUp_counterWithoutOwnerRow_staysInTheSlotsAndReadsExact() {
         ownerTable("BIGINT", id -> 0);

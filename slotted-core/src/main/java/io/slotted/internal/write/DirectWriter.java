@@ -28,6 +28,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.stream.Collectors;
 
 /**
  * {@code DIRECT} mode: one upsert per increment into a random slot, committed on its own.
@@ -162,9 +163,8 @@ public final class DirectWriter implements CounterWriter {
 
     /** {@link #addAndGet} of a counter with limits: a transaction that decides it and learns the total before COMMIT. */
     private long boundedAddAndGet(CounterKey key, long delta) {
-        Set<CounterKey> learn = registry.folds(key.recordType()) ? Set.of() : Set.of(key);
         Long total = writeTransaction(deltas(key, buckets.startOf(key.recordType()), delta), single(key, delta),
-                null, null, describe(key, delta), learn).totals().get(key);
+                null, null, describe(key, delta), Set.of(key)).totals().get(key);
         return total != null ? total : totalAfterApplying(key);
     }
 
@@ -261,18 +261,13 @@ public final class DirectWriter implements CounterWriter {
      * @throws TotalUnavailableException if the batch was applied but a total could not be read
      */
     public List<Long> addAllAndGet(List<Increment> increments) {
-        Set<CounterKey> learn = new HashSet<>();
-        Set<CounterKey> folded = new HashSet<>();
-        for (Increment increment : increments) {
-            CounterKey key = new CounterKey(increment.recordType(), increment.recordId());
-            (registry.folds(key.recordType()) ? folded : learn).add(key);
-        }
+        Set<CounterKey> counters = new HashSet<>();
+        increments.forEach(increment -> counters.add(new CounterKey(increment.recordType(), increment.recordId())));
         Written written = writeTransaction(batchDeltas(increments), increments, null, null,
-                describeBatch(increments), learn);
+                describeBatch(increments), counters);
         Map<CounterKey, Long> totals = new HashMap<>(written.totals());
-        if (!folded.isEmpty() || totals.size() < learn.size() + folded.size()) {
-            Set<CounterKey> unread = new HashSet<>(learn);
-            unread.addAll(folded);
+        if (totals.size() < counters.size()) {
+            Set<CounterKey> unread = new HashSet<>(counters);
             unread.removeAll(totals.keySet());
             totals.putAll(totalsAfterApplying(unread, describeBatch(increments)));
         }
@@ -333,7 +328,10 @@ public final class DirectWriter implements CounterWriter {
 
     /**
      * Writes deltas in one transaction, with an idempotency key if there is one, and queries the
-     * totals of the counters in {@code learn} before COMMIT. The increments of bounded counters
+     * totals of the counters in {@code learn} before COMMIT, but for those whose type folds into an
+     * owner column, as the registry says once re-read for this transaction: their totals hold the
+     * column too, and are read after. (Decided before the registry was read, a new process's first
+     * batch took a folded counter's slots for its total, without the column.) The increments of bounded counters
      * are decided under their counters' locks ({@link BoundedCounters}): if the limits refuse any
      * of them, nothing is written and the first refusal is thrown, so a batch is applied all or
      * nothing.
@@ -366,8 +364,10 @@ public final class DirectWriter implements CounterWriter {
                 if (found.outcome() == IdempotencyKeys.Outcome.APPLIED) {
                     SlotRows.upsert(connection, dialect, database.table(), deltas.counterRows(this::slotFor));
                     BucketRows.upsert(connection, dialect, database.buckets(), deltas.bucketRows(this::slotFor));
-                    if (!learn.isEmpty()) {
-                        totals = WrittenTotals.query(connection, dialect, database.table(), learn);
+                    Set<CounterKey> inTheSlots = learn.stream().filter(key -> !registry.folds(key.recordType()))
+                            .collect(Collectors.toSet());
+                    if (!inTheSlots.isEmpty()) {
+                        totals = WrittenTotals.query(connection, dialect, database.table(), inTheSlots);
                     }
                 }
                 connection.commit();
