@@ -381,12 +381,21 @@ class ConnectionFaultSuite {
      * outcome, holding 100 on counter (1, 1); the proxy cuts the next COMMIT after the server
      * received it and then refuses connections until told to accept them.
      */
-    private SlottedCounters cutOffAfterTheNextCommit(ManualTicker ticker) {
-        SlottedCounters counters = SlottedCounters.builder(viaProxy).table(table)
-                .writeMode(WriteMode.GROUPED).flushers(1).retryBackoff(Duration.ofMillis(5))
-                .outcomeResolutionTimeout(Duration.ofHours(1)).ticker(ticker).build();
+    private SlottedCounters cutOffAfterTheNextCommit(ManualTicker ticker) throws Exception {
+        return cutOffAfterTheNextCommit(ticker, WriteMode.GROUPED);
+    }
+
+    /** As {@link #cutOffAfterTheNextCommit(ManualTicker)}, in {@code mode}. */
+    private SlottedCounters cutOffAfterTheNextCommit(ManualTicker ticker, WriteMode mode) throws Exception {
+        SlottedCountersBuilder builder = SlottedCounters.builder(viaProxy).table(table)
+                .writeMode(mode).flushers(1).retryBackoff(Duration.ofMillis(5))
+                .outcomeResolutionTimeout(Duration.ofHours(1)).ticker(ticker);
+        if (mode == WriteMode.BUFFERED) {
+            builder.flushInterval(Duration.ofMillis(20));
+        }
+        SlottedCounters counters = builder.build();
         counters.migrate();
-        counters.add(1, 1L, 100);
+        counters.addAsync(1, 1L, 100).get(60, TimeUnit.SECONDS);
         proxy.cutNextCommit(Cut.AFTER_SERVER_RECEIVES);
         proxy.refuseConnectionsAfterNextCut();
         return counters;
@@ -409,6 +418,34 @@ class ConnectionFaultSuite {
                     .hasMessageContaining("outcome could not be learned within 3600000ms");
             assertThat(counters.stats().outcomesResolved()).isZero();
             proxy.acceptConnections();
+        }
+        try (SlottedCounters direct = SlottedCounters.builder(db.dataSource()).table(table)
+                .writeMode(WriteMode.DIRECT).build()) {
+            assertThat(direct.get(1, 1L)).as("the lost commit had landed, once").isEqualTo(105);
+        }
+    }
+
+    /**
+     * In {@code BUFFERED} mode too: a flush whose lost COMMIT's outcome could not be learned is not
+     * written again (under a new flush number it would count twice if the lost one landed), and
+     * its caller learns the outcome is unknown, not that nothing was applied. The fault campaign
+     * found both: such a flush retried round after round, then failed at close as "nothing was
+     * applied" though its COMMIT had landed.
+     */
+    @Test
+    void bufferedCommitLostAndDatabaseOutOfReachPastTheResolutionTime_isNotWrittenAgain_andItsCallerLearnsOutcomeUnknown()
+            throws Exception {
+        ManualTicker ticker = new ManualTicker();
+        try (SlottedCounters counters = cutOffAfterTheNextCommit(ticker, WriteMode.BUFFERED)) {
+            CompletableFuture<Void> add = counters.addAsync(1, 1L, 5);
+            await().atMost(Duration.ofSeconds(60)).until(() -> counters.stats().outcomesUnknown() == 1
+                    && counters.stats().retries() >= 2);
+            ticker.advance(Duration.ofHours(1));
+
+            assertThatThrownBy(() -> add.get(60, TimeUnit.SECONDS))
+                    .hasCauseInstanceOf(OutcomeUnknownException.class);
+            proxy.acceptConnections();
+            counters.addAsync(1, 2L, 1).get(60, TimeUnit.SECONDS);
         }
         try (SlottedCounters direct = SlottedCounters.builder(db.dataSource()).table(table)
                 .writeMode(WriteMode.DIRECT).build()) {

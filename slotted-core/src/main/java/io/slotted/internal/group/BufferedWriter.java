@@ -1,6 +1,7 @@
 package io.slotted.internal.group;
 
 import io.slotted.CounterOverflowException;
+import io.slotted.OutcomeUnknownException;
 import io.slotted.SlottedConfig;
 import io.slotted.SlottedException;
 import io.slotted.internal.bucket.BucketClock;
@@ -144,7 +145,11 @@ public final class BufferedWriter implements CounterWriter {
         }
     }
 
-    /** Writes a flush, retrying the parts that failed for a passing reason once per interval. */
+    /**
+     * Writes a flush, retrying the parts that failed for a passing reason, once per interval: any
+     * failure but an overflow, or a lost COMMIT whose outcome could not be learned, each of which
+     * fails its part's callers.
+     */
     private void writeUntilLanded(FlushWriter writer, Flush flush) {
         List<Flush> toWrite = List.of(flush);
         for (int round = 1; ; round++) {
@@ -155,6 +160,12 @@ public final class BufferedWriter implements CounterWriter {
                     if (reason instanceof CounterOverflowException) {
                         failed.fail(reason);
                         drop(failed.increments(), reason.getMessage());
+                    } else if (reason instanceof OutcomeUnknownException) {
+                        // Its COMMIT may have landed: written again (under a new flush number) it
+                        // could count twice, and given up it is not known to be unapplied.
+                        failed.fail(reason);
+                        LOG.error("{} buffered increments of unknown outcome, not written again: {}",
+                                failed.increments(), reason.getMessage());
                     } else {
                         retry.add(failed);
                     }
