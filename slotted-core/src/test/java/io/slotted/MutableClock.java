@@ -7,16 +7,35 @@ import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.concurrent.atomic.AtomicLong;
 
-/** A clock the test moves by hand, so that retention can be tested without waiting. */
+/**
+ * A clock the test moves by hand, so that retention and grace periods can be tested without
+ * waiting: stopped at a fixed instant, or following the system clock, so that time still passes
+ * for the roller and the flushers while the test skips a wait that checks nothing.
+ */
 final class MutableClock extends Clock {
-    private final AtomicLong millis = new AtomicLong(Instant.parse("2026-11-22T00:00:00Z").toEpochMilli());
+    private final Clock base;
+    private final AtomicLong aheadMillis = new AtomicLong();
+
+    /** Stopped at 2026-11-22T00:00:00Z until the test moves it. */
+    MutableClock() {
+        this(Clock.fixed(Instant.parse("2026-11-22T00:00:00Z"), ZoneOffset.UTC));
+    }
+
+    private MutableClock(Clock base) {
+        this.base = base;
+    }
+
+    /** The system clock, ahead by however far the test moves it. */
+    static MutableClock followingTheSystemClock() {
+        return new MutableClock(Clock.systemUTC());
+    }
 
     void set(Instant instant) {
-        millis.set(instant.toEpochMilli());
+        aheadMillis.set(instant.toEpochMilli() - base.millis());
     }
 
     void advance(Duration by) {
-        millis.addAndGet(by.toMillis());
+        aheadMillis.addAndGet(by.toMillis());
     }
 
     @Override
@@ -31,6 +50,6 @@ final class MutableClock extends Clock {
 
     @Override
     public Instant instant() {
-        return Instant.ofEpochMilli(millis.get());
+        return base.instant().plusMillis(aheadMillis.get());
     }
 }

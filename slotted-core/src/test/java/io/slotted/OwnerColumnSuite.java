@@ -46,7 +46,7 @@ class OwnerColumnSuite extends CounterTableTest {
     private static final int TYPE = 3;
     private static final int OWNERS = 1_000;
 
-    private final AdvancingClock clock = new AdvancingClock();
+    private final MutableClock clock = MutableClock.followingTheSystemClock();
 
     OwnerColumnSuite(TestDatabase db) {
         super(db);
