@@ -42,6 +42,11 @@ class LimitsSuite extends CounterTableTest {
 
     private final WriteMode mode;
     private final List<HikariDataSource> pools = new ArrayList<>();
+    /**
+     * Every instance's clock: a test whose processes all learned of a new binding as they were
+     * made moves it past the grace a binding waits for other processes, instead of sleeping it out.
+     */
+    private final MutableClock clock = MutableClock.followingTheSystemClock();
 
     LimitsSuite(TestDatabase db, WriteMode mode) {
         super(db);
@@ -65,7 +70,7 @@ class LimitsSuite extends CounterTableTest {
     private SlottedCountersBuilder instance(String name, WriteMode writeMode) {
         HikariDataSource pool = db.applicationPool(table + "-" + name, 24);
         pools.add(pool);
-        return SlottedCounters.builder(pool).table(table).writeMode(writeMode);
+        return SlottedCounters.builder(pool).table(table).writeMode(writeMode).clock(clock);
     }
 
     private List<SlottedCounters> threeInstances(int recordType, Limits limits) {
@@ -376,7 +381,7 @@ class LimitsSuite extends CounterTableTest {
         try {
             db.execute("INSERT INTO " + items + " (id, stock) VALUES (" + ITEM + ", 3000)");
             migrated(instance("binder")).owners().adopt(STOCK, OwnerColumn.parse(items + ".id.stock"), OwnerMode.FOLD);
-            Thread.sleep(TypeRegistry.GRACE.toMillis() + 200); // until every process counts the column
+            clock.advance(TypeRegistry.GRACE); // the sellers, made after the binding, count the column
             List<SlottedCounters> sellers = new ArrayList<>();
             for (int i = 0; i < 3; i++) {
                 sellers.add(counters(instance("p" + i).limits(STOCK, Limits.atLeast(0))
@@ -433,7 +438,7 @@ class LimitsSuite extends CounterTableTest {
 
             assertThatThrownBy(() -> limited.add(STOCK, 1L, -1)).isInstanceOf(SlottedException.class)
                     .hasMessageContaining("was bound to its owner column").hasMessageContaining("nothing was written");
-            Thread.sleep(TypeRegistry.GRACE.toMillis() + 200);
+            clock.advance(TypeRegistry.GRACE); // every process, binder and limited, counts the column
             assertThatThrownBy(() -> limited.add(STOCK, 1L, -1)).isInstanceOf(SlottedException.class)
                     .hasMessageContaining("counter (record_type=7, record_id=2) has the total -2 already");
 
