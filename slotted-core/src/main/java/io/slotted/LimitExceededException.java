@@ -25,7 +25,16 @@ public class LimitExceededException extends SlottedException {
                 + " outside " + limits + "; nothing was applied", delta, total, limits, false);
     }
 
-    private LimitExceededException(String message, long delta, long total, Limits limits, boolean refusedASet) {
+    /**
+     * Creates the exception with its own message, for a subclass.
+     *
+     * @param message the message
+     * @param delta the refused amount
+     * @param total the count the increment was refused against
+     * @param limits the type's limits
+     * @param refusedASet whether a set was refused
+     */
+    protected LimitExceededException(String message, long delta, long total, Limits limits, boolean refusedASet) {
         super(message);
         this.limits = limits;
         this.total = total;

@@ -153,6 +153,14 @@ public final class SlottedCountersBuilder {
      * lock; near it, the flush decides its increments under the counter's lock, once per flush.
      * Not in {@code BUFFERED} mode, whose callers are released before their increments are decided.
      *
+     * <p>Limits {@link Limits#per(Window) per window} (a quota: {@code Limits.atMost(1000).per(Window.HOUR)})
+     * bound what each counter adds within each window, counted from 0 at its start; the counter's
+     * total counts on across windows. Each increment counts in the window of the moment it was
+     * accepted, by this process's {@link #clock(java.time.Clock) clock}, and every flush decides a
+     * windowed counter's increments under the lock of its window, once per flush. The type keeps
+     * its counts per window in the time bucket table, one bucket per window, so it takes no
+     * {@link #buckets} of its own.
+     *
      * @param recordType the counter type
      * @param limits the bounds, such as {@code Limits.atLeast(0)}
      * @return this builder
@@ -417,6 +425,12 @@ public final class SlottedCountersBuilder {
                     + " was applied: BUFFERED releases callers before their increments are decided; use"
                     + " GROUPED or DIRECT");
         }
+        limitsByType.forEach((type, limits) -> {
+            if (limits.windowed() && bucketsByType.containsKey(type)) {
+                throw new IllegalStateException("type " + type + " has limits per window (" + limits + "), whose"
+                        + " windows are its time buckets: give it no buckets of its own");
+            }
+        });
         int slots = defaultSlots != null ? defaultSlots : writeMode.defaultSlots();
         return new SlottedConfig(this, slots);
     }

@@ -20,6 +20,29 @@ class LimitsTest {
     }
 
     @Test
+    void limitsPerWindow_countFromZero_andAreWrittenWithTheirWindow() {
+        Limits quota = Limits.atMost(10_000).per(Window.MONTH);
+
+        assertThat(quota).isEqualTo(new Limits(0, 10_000, Window.MONTH)).hasToString("0..10000/month");
+        assertThat(quota.windowed()).isTrue();
+        assertThat(Limits.atMost(10_000).windowed()).isFalse();
+        assertThat(Limits.parse("..10000/month")).isEqualTo(quota);
+        assertThat(Limits.parse("1..5/hour@Europe/Paris"))
+                .isEqualTo(Limits.between(1, 5).per(Window.HOUR.in(java.time.ZoneId.of("Europe/Paris"))));
+        assertThat(Limits.parse(quota.toString())).isEqualTo(quota);
+        assertThat(Limits.parse("..1000/90s").window()).isEqualTo(Window.every(java.time.Duration.ofSeconds(90)));
+    }
+
+    @Test
+    void badLimitsPerWindow_sayWhatToFix() {
+        assertThatThrownBy(() -> Limits.between(-1, 5).per(Window.DAY)).hasMessageContaining("a window counts from 0");
+        assertThatThrownBy(() -> Limits.atMost(-5).per(Window.DAY)).hasMessageContaining("lower bound 0 is above the upper bound -5");
+        assertThatThrownBy(() -> Limits.atMost(5).per(Window.DAY).per(Window.HOUR)).hasMessageContaining("already per window");
+        assertThatThrownBy(() -> Limits.parse("..5/fortnight")).hasMessageContaining("a window is minute, hour");
+        assertThatThrownBy(() -> Limits.parse("/hour")).hasMessageContaining("MIN..MAX");
+    }
+
+    @Test
     void allowAdding_keepsTheTotalWithin_andNeverOverflows() {
         Limits stock = Limits.atLeast(0);
         assertThat(stock.allowAdding(3, -3)).isTrue();

@@ -91,7 +91,7 @@ public final class DefaultSlottedCounters implements SlottedCounters {
         this.unwritten = config.readsIncludeUnwritten() ? UnwrittenIncrements.tracking() : UnwrittenIncrements.off();
         this.reader = new CounterReader(database, retrier, registry);
         this.direct = new DirectWriter(database, new SlotPicker(registry), retrier, keys, registry, reader, stats,
-                BucketClock.of(config));
+                BucketClock.of(config, registry::limits));
         this.writer = switch (config.writeMode()) {
             case DIRECT -> direct;
             case GROUPED -> new GroupedWriter(database, config, keys, registry, reader, stats);

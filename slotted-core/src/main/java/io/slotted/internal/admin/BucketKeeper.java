@@ -2,6 +2,7 @@ package io.slotted.internal.admin;
 
 import io.slotted.SlottedConfig;
 import io.slotted.TimeBuckets;
+import io.slotted.Window;
 import io.slotted.internal.background.Periodic;
 import io.slotted.internal.bucket.BucketWindow;
 import io.slotted.internal.dialect.BucketRow;
@@ -29,7 +30,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Looks after the time bucket table in the background: prunes buckets past their retention and
- * folds the slots of closed buckets.
+ * folds the slots of closed buckets; and, for the types with limits per window, whose windows are
+ * their buckets, prunes every window older than the one before the current one (kept for
+ * increments accepted just before its end and written after, and for reads of the last window).
  *
  * <p>Pruning reads the keys of up to {@value #BATCH} expired rows without locking them, then
  * deletes exactly those rows by their full primary key. Deleting by key locks only those rows,
@@ -79,9 +82,9 @@ public final class BucketKeeper implements AutoCloseable {
         this.config = config;
     }
 
-    /** Starts the background work, if any type keeps buckets. */
+    /** Starts the background work, if any type keeps buckets or has limits per window. */
     public void start() {
-        if (config.buckets().isEmpty()) {
+        if (config.buckets().isEmpty() && windowed().isEmpty()) {
             return;
         }
         background = Periodic.start("slotted-buckets-" + database.table(), TICK_MILLIS, this::tick);
@@ -101,6 +104,11 @@ public final class BucketKeeper implements AutoCloseable {
             for (Map.Entry<Integer, TimeBuckets> type : config.buckets().entrySet()) {
                 pruned += prune(type.getKey(), type.getValue(), now);
                 folded += fold(type.getKey(), type.getValue(), now);
+            }
+            for (Map.Entry<Integer, Window> type : windowed().entrySet()) {
+                Window window = type.getValue();
+                Instant previous = window.startOf(window.startOf(now).minusSeconds(1));
+                pruned += prune(type.getKey(), previous.getEpochSecond());
             }
             return new Kept(pruned, folded);
         } finally {
@@ -127,8 +135,23 @@ public final class BucketKeeper implements AutoCloseable {
         }
     }
 
+    /** The types this process was given limits per window for, with their windows. */
+    private Map<Integer, Window> windowed() {
+        Map<Integer, Window> windows = new HashMap<>();
+        config.limits().forEach((type, limits) -> {
+            if (limits.windowed()) {
+                windows.put(type, limits.window());
+            }
+        });
+        return windows;
+    }
+
     private long prune(int recordType, TimeBuckets buckets, Instant now) {
-        long cutoff = BucketWindow.oldestKept(buckets, now).minus(buckets.unit().length()).getEpochSecond();
+        return prune(recordType, BucketWindow.oldestKept(buckets, now).minus(buckets.unit().length()).getEpochSecond());
+    }
+
+    /** Deletes a type's bucket rows that start before {@code cutoff}, in batches. */
+    private long prune(int recordType, long cutoff) {
         long pruned = 0;
         while (true) {
             int deleted = retrier.write("prune time buckets of record_type " + recordType,

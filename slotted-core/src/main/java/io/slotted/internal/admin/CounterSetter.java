@@ -64,7 +64,7 @@ public final class CounterSetter {
         retrier.write("set counter " + key + " to " + count, (connection, dialect) -> {
             registry.refreshIfStale(connection);
             Limits limits = registry.limits(key.recordType());
-            if (!limits.allow(count)) {
+            if (!limits.windowed() && !limits.allow(count)) { // a window's count is not the total
                 throw LimitExceededException.ofSet(key.toString(), count, limits);
             }
             Optional<Registration> folds = registry.registration(connection, key.recordType())

@@ -162,7 +162,7 @@ public abstract class Dialect {
                 + "slots INT NOT NULL, "
                 + "bound_ms BIGINT NOT NULL, "
                 + "rolled_up_ms BIGINT NOT NULL, "
-                + "lower_bound BIGINT, upper_bound BIGINT, "
+                + "lower_bound BIGINT, upper_bound BIGINT, limit_window VARCHAR(64), "
                 + "PRIMARY KEY (record_type))" + tableOptions();
     }
 

@@ -56,7 +56,7 @@ public final class BufferedWriter implements CounterWriter {
         this.unwritten = unwritten;
         this.stats = stats;
         this.queue = new FlushQueue(config, stats);
-        this.buckets = BucketClock.of(config);
+        this.buckets = BucketClock.of(config, registry::limits);
         this.flushers = new Flushers(database, config, keys, registry, reader, stats, this::flushEveryInterval);
         flushers.start();
     }

@@ -89,6 +89,14 @@ final class Flush {
     }
 
     /**
+     * Each increment's time bucket, the start of its window for a windowed type, in the
+     * increments' order, as {@code BoundedCounters} takes them.
+     */
+    static List<Long> windowsOf(List<Pending> increments) {
+        return increments.stream().map(Pending::bucketStart).toList();
+    }
+
+    /**
      * The increments that carry an idempotency key, in key order: every transaction records keys
      * in the same order, so two flushes holding some of the same keys cannot deadlock.
      */

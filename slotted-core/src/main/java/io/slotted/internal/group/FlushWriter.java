@@ -6,6 +6,7 @@ import io.slotted.SlottedConfig;
 import io.slotted.SlottedException;
 import io.slotted.Ticker;
 import io.slotted.TotalUnavailableException;
+import io.slotted.internal.bucket.BucketClock;
 import io.slotted.internal.dialect.Dialect;
 import io.slotted.internal.dialect.Failure;
 import io.slotted.internal.group.commit.FlushAttempts;
@@ -86,7 +87,7 @@ final class FlushWriter {
                 config.ticker());
         this.ledger = new FlushLedger(database, database.table().withSuffix(SchemaMigrator.LEDGER_SUFFIX),
                 flusherId, config.clock());
-        this.bounded = new BoundedCounters(database, registry);
+        this.bounded = new BoundedCounters(database, registry, BucketClock.of(config, registry::limits));
         this.oneStatement = new OneStatementFlush(database, ledger, held, bounded);
         this.ledgerFlush = new LedgerFlush(database, ledger, keys, held, stats, bounded);
         this.attempts = new FlushAttempts(database.table(), config, stats);

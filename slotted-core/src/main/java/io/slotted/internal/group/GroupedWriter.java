@@ -52,7 +52,7 @@ public final class GroupedWriter implements CounterWriter {
     public GroupedWriter(Database database, SlottedConfig config, IdempotencyKeys keys, TypeRegistry registry,
             CounterReader reader, StatsRecorder stats) {
         this.queue = new FlushQueue(config, stats);
-        this.buckets = BucketClock.of(config);
+        this.buckets = BucketClock.of(config, registry::limits);
         this.flushers = new Flushers(database, config, keys, registry, reader, stats, this::serveUntilClosed);
         this.turns = new FlushTurns(queue, flushers.writers());
         flushers.start();

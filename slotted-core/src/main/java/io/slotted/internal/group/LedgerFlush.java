@@ -223,7 +223,7 @@ final class LedgerFlush {
         }
         List<Pending> decided = decided(flush, verdicts);
         List<LimitExceededException> refusals = bounded.decide(connection, database.dialect(),
-                Flush.keysOf(decided), Flush.deltasOf(decided), held.allowanceSlot());
+                Flush.keysOf(decided), Flush.deltasOf(decided), Flush.windowsOf(decided), held.allowanceSlot());
         for (int i = 0; i < decided.size(); i++) {
             if (refusals.get(i) != null) {
                 Pending increment = decided.get(i);

@@ -1,6 +1,7 @@
 package io.slotted.internal.registry;
 
 import io.slotted.Limits;
+import io.slotted.Window;
 import io.slotted.OwnerColumn;
 import io.slotted.OwnerMode;
 import io.slotted.SlottedConfig;
@@ -229,10 +230,14 @@ public final class TypeRegistry {
     /**
      * Refuses limits that a counter's total already breaks (no limit can be kept on a total it
      * does not start within), and limits of a type bound to its owner column so recently that a
-     * process may not know yet that the column is part of its totals.
+     * process may not know yet that the column is part of its totals. Limits per window bound
+     * no total: each window counts from 0.
      */
     private void refuseOutside(Connection connection, Optional<Registration> existing, int recordType, Limits limits)
             throws SQLException {
+        if (limits.windowed()) {
+            return;
+        }
         if (existing.isPresent() && existing.get().folds()) {
             refuseOutsideWithColumn(connection, existing.get(), limits);
             return;
@@ -453,7 +458,8 @@ public final class TypeRegistry {
             Limits limits = changed.limits();
             statement.setObject(8, limits.min() == Long.MIN_VALUE ? null : limits.min(), Types.BIGINT);
             statement.setObject(9, limits.max() == Long.MAX_VALUE ? null : limits.max(), Types.BIGINT);
-            statement.setInt(10, changed.recordType());
+            statement.setString(10, limits.windowed() ? limits.window().toString() : null);
+            statement.setInt(11, changed.recordType());
             statement.executeUpdate();
         }
     }
@@ -529,7 +535,8 @@ public final class TypeRegistry {
         min = row.wasNull() ? Long.MIN_VALUE : min;
         long max = row.getLong(10);
         max = row.wasNull() ? Long.MAX_VALUE : max;
-        return new Limits(min, max);
+        String window = row.getString(11);
+        return new Limits(min, max, window == null ? null : Window.parse(window));
     }
 
     private boolean isMissingTable(Connection connection, SQLException e) {

@@ -112,13 +112,19 @@ public final class SchemaMigrator {
             return Optional.of("created table " + registry
                     + " (the type registry: owner column bindings, slot counts and limits every process follows)");
         }
-        if (existing.get().columns().containsKey("lower_bound")) {
-            return Optional.empty();
+        List<String> added = new ArrayList<>();
+        if (!existing.get().columns().containsKey("lower_bound")) {
+            for (String alter : dialect.registryStatements(registry).addLimitColumns()) {
+                run(connection, alter);
+            }
+            added.add("lower_bound and upper_bound (the types' limits)");
         }
-        for (String alter : dialect.registryStatements(registry).addLimitColumns()) {
-            run(connection, alter);
+        if (!existing.get().columns().containsKey("limit_window")) {
+            run(connection, dialect.registryStatements(registry).addWindowColumn());
+            added.add("limit_window (the window of limits per window)");
         }
-        return Optional.of("added columns lower_bound and upper_bound to " + registry + " (the types' limits)");
+        return added.isEmpty() ? Optional.empty()
+                : Optional.of("added to " + registry + " the columns " + String.join(", and ", added));
     }
 
     /** Creates the name dictionary if it is missing. */

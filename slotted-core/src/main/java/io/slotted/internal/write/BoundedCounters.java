@@ -3,17 +3,22 @@ package io.slotted.internal.write;
 import io.slotted.LimitExceededException;
 import io.slotted.Limits;
 import io.slotted.OwnerColumn;
+import io.slotted.QuotaExceededException;
 import io.slotted.SlottedException;
+import io.slotted.internal.bucket.BucketClock;
 import io.slotted.internal.dialect.AllowanceSpend;
+import io.slotted.internal.dialect.BucketRow;
 import io.slotted.internal.dialect.Dialect;
 import io.slotted.internal.dialect.SlotRow;
 import io.slotted.internal.jdbc.Database;
 import io.slotted.internal.registry.TypeRegistry;
+import io.slotted.internal.sql.BucketKey;
 import io.slotted.internal.sql.CounterKey;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
@@ -103,6 +108,16 @@ import java.util.function.Function;
  * second fails and decides again against the first's outcome. A hot bounded counter near its
  * bound then costs retries, as many as nodes decide at once.
  *
+ * <p>Limits per window ({@link Limits#per}) bound each window's count, not the total. A windowed
+ * type keeps its counts per window in the time bucket table, one bucket per window, and has no
+ * allowances: every decision of a window takes the window's lock, its slot 0 bucket row (an
+ * upsert that adds 0, so that a window's first increments from several processes at once find a
+ * row to queue on), reads and locks the window's rows, and decides the increments counted in that
+ * window, by the window each was accepted in, against their sum. The flush then writes them to
+ * the window's rows with the rest of its bucket rows. The total counts on across windows and is
+ * bound by nothing. An increment that counts in no window (a recount's correction, which
+ * restores what was lost rather than counting new traffic) is not decided against any.
+ *
  * <p>Decisions take their locks in counter order; within one counter, slot 0 first, then the
  * rest, as a {@code set} takes them. A spend's statement takes its rows in the order the database
  * picks, so it may deadlock with a decision over several counters; the database then aborts one,
@@ -124,8 +139,15 @@ public final class BoundedCounters {
     /** Forgotten past this many, which only costs their next flushes the lock. */
     private static final int MOST_REMEMBERED = 10_000;
 
+    /**
+     * The windows of increments that count in none, whatever their type: a recount's
+     * corrections, which restore what was lost rather than count new traffic.
+     */
+    public static final List<Long> IN_NO_WINDOW = List.of();
+
     private final Database database;
     private final TypeRegistry registry;
+    private final BucketClock buckets;
     /**
      * Allowance rows that this flusher's last decision of their counter found, locked, and left
      * holding something: the only ones its flushes spend from. Keyed by slot too, since a
@@ -142,10 +164,12 @@ public final class BoundedCounters {
      *
      * @param database the database and its counter table
      * @param registry where the limits are recorded, and this process's own
+     * @param buckets the window of an increment accepted now
      */
-    public BoundedCounters(Database database, TypeRegistry registry) {
+    public BoundedCounters(Database database, TypeRegistry registry, BucketClock buckets) {
         this.database = database;
         this.registry = registry;
+        this.buckets = buckets;
     }
 
     /**
@@ -270,17 +294,25 @@ public final class BoundedCounters {
      * @param dialect its database's dialect
      * @param keys each increment's counter
      * @param deltas each increment's amount, in the order they are decided
+     * @param windows each increment's time bucket, the start of its window for a windowed type;
+     *     {@code BucketClock.NONE} for an increment accepted before this process learned that its
+     *     type is windowed, which counts in the window of now, written here; or
+     *     {@link #IN_NO_WINDOW} for increments that count in none
      * @param allowanceSlot the writer's allowance slot, given a part of the headroom; or
      *     {@link #NO_ALLOWANCE}
      * @return for each increment, null when it may be applied, else why it is refused
      * @throws SQLException if a lock, a read or a move fails
      */
     public List<LimitExceededException> decide(Connection connection, Dialect dialect, List<CounterKey> keys,
-            List<Long> deltas, int allowanceSlot) throws SQLException {
+            List<Long> deltas, List<Long> windows, int allowanceSlot) throws SQLException {
         List<LimitExceededException> refusals = new ArrayList<>(Collections.nCopies(keys.size(), null));
         for (Map.Entry<CounterKey, List<Integer>> counter : byCounter(keys, i -> i).entrySet()) {
             CounterKey key = counter.getKey();
             Limits limits = registry.limits(key.recordType());
+            if (limits.windowed()) {
+                decideInWindows(connection, dialect, key, limits, counter.getValue(), deltas, windows, refusals);
+                continue;
+            }
             Map<Integer, Long> rows = lockAndRead(connection, dialect, key);
             long total = lockColumn(connection, key);
             for (long count : rows.values()) {
@@ -309,12 +341,75 @@ public final class BoundedCounters {
      * @param dialect its database's dialect
      * @param keys each increment's counter
      * @param deltas each increment's amount, in the order they are decided
+     * @param windows each increment's time bucket, as {@link #decide(Connection, Dialect, List,
+     *     List, List, int)} takes them
      * @return for each increment, null when it may be applied, else why it is refused
      * @throws SQLException if a lock, a read or a move fails
      */
     public List<LimitExceededException> decide(Connection connection, Dialect dialect, List<CounterKey> keys,
-            List<Long> deltas) throws SQLException {
-        return decide(connection, dialect, keys, deltas, NO_ALLOWANCE);
+            List<Long> deltas, List<Long> windows) throws SQLException {
+        return decide(connection, dialect, keys, deltas, windows, NO_ALLOWANCE);
+    }
+
+    /**
+     * Decides a windowed counter's increments, window by window in time order, each window under
+     * its lock against the window's count. An increment accepted before this process knew the
+     * type's window counts in the window of now: the caller writes it in no bucket row, so its
+     * decision adds it to the window's slot 0 row, whose lock it holds.
+     */
+    private void decideInWindows(Connection connection, Dialect dialect, CounterKey key, Limits limits,
+            List<Integer> increments, List<Long> deltas, List<Long> windows,
+            List<LimitExceededException> refusals) throws SQLException {
+        if (windows.isEmpty()) {
+            return; // IN_NO_WINDOW
+        }
+        Map<Long, List<Integer>> byWindow = new TreeMap<>();
+        for (int i : increments) {
+            long window = windows.get(i) != BucketClock.NONE ? windows.get(i) : buckets.startOf(key.recordType());
+            byWindow.computeIfAbsent(window, w -> new ArrayList<>()).add(i);
+        }
+        for (Map.Entry<Long, List<Integer>> window : byWindow.entrySet()) {
+            long count = lockWindow(connection, dialect, key, window.getKey());
+            Instant start = Instant.ofEpochSecond(window.getKey());
+            long unwritten = 0;
+            for (int i : window.getValue()) {
+                long delta = deltas.get(i);
+                if (!limits.allowAdding(count, delta)) {
+                    refusals.set(i, new QuotaExceededException(key.toString(), delta, count, limits, start,
+                            limits.window().endOf(start)));
+                    continue;
+                }
+                count += delta;
+                if (windows.get(i) == BucketClock.NONE) {
+                    unwritten += delta;
+                }
+            }
+            if (unwritten != 0) {
+                BucketRows.upsert(connection, dialect, database.buckets(), List.of(new BucketRow(
+                        new BucketKey(key.recordType(), window.getKey(), key.recordId()), 0, unwritten)));
+            }
+        }
+    }
+
+    /**
+     * Takes a window's lock, its slot 0 bucket row, then reads and locks all its rows: the
+     * counter's count in the window.
+     */
+    private long lockWindow(Connection connection, Dialect dialect, CounterKey key, long windowStart)
+            throws SQLException {
+        BucketKey window = new BucketKey(key.recordType(), windowStart, key.recordId());
+        BucketRows.upsert(connection, dialect, database.buckets(), List.of(new BucketRow(window, 0, 0)));
+        if (dialect.locksOnlyLocally()) {
+            // As for a counter's lock: written for real and back, so that a cluster certifies it.
+            BucketRows.upsert(connection, dialect, database.buckets(), List.of(new BucketRow(window, 0, 1)));
+            BucketRows.upsert(connection, dialect, database.buckets(), List.of(new BucketRow(window, 0, -1)));
+        }
+        long count = 0;
+        for (LockedSlots rows : BucketRows.lock(connection, database.bucketStatements(), key.recordType(),
+                windowStart, List.of(key.recordId()))) {
+            count = Math.addExact(count, rows.total());
+        }
+        return count;
     }
 
     /** The increments of bounded counters, by counter in counter order, each as {@code of(index)}. */
@@ -448,8 +543,11 @@ public final class BoundedCounters {
      * @param bound the bound
      */
     private record Side(boolean lower, long bound) {
-        /** The side of limits with exactly one bound; null for limits with two, or none. */
+        /** The side of limits with exactly one bound; null for limits with two, or none, or per window. */
         static Side of(Limits limits) {
+            if (limits.windowed()) {
+                return null; // a window is decided under its lock, every time
+            }
             boolean lower = limits.min() != Long.MIN_VALUE;
             boolean upper = limits.max() != Long.MAX_VALUE;
             if (lower == upper) {

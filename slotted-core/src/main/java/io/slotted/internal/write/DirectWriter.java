@@ -20,6 +20,7 @@ import io.slotted.internal.sql.SlotRange;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -66,7 +67,7 @@ public final class DirectWriter implements CounterWriter {
             TypeRegistry registry, CounterReader reader, StatsRecorder stats, BucketClock buckets) {
         this.reader = reader;
         this.registry = registry;
-        this.bounded = new BoundedCounters(database, registry);
+        this.bounded = new BoundedCounters(database, registry, buckets);
         this.buckets = buckets;
         this.database = database;
         this.slots = slots;
@@ -84,8 +85,8 @@ public final class DirectWriter implements CounterWriter {
     public void add(CounterKey key, long delta) {
         long bucketStart = buckets.startOf(key.recordType());
         if (bucketStart != BucketClock.NONE || bounded.bounded(key.recordType())) {
-            writeTransaction(deltas(key, bucketStart, delta), single(key, delta), null, null, describe(key, delta),
-                    Set.of());
+            writeTransaction(deltas(key, bucketStart, delta), single(key, delta), List.of(bucketStart), null, null,
+                    describe(key, delta), Set.of());
             return;
         }
         boolean written = retrier.write(describe(key, delta), (connection, dialect) -> {
@@ -97,8 +98,8 @@ public final class DirectWriter implements CounterWriter {
             return true;
         });
         if (!written) {
-            writeTransaction(deltas(key, bucketStart, delta), single(key, delta), null, null, describe(key, delta),
-                    Set.of());
+            writeTransaction(deltas(key, bucketStart, delta), single(key, delta), List.of(bucketStart), null, null,
+                    describe(key, delta), Set.of());
             return;
         }
         stats.applied(1);
@@ -163,7 +164,8 @@ public final class DirectWriter implements CounterWriter {
 
     /** {@link #addAndGet} of a counter with limits: a transaction that decides it and learns the total before COMMIT. */
     private long boundedAddAndGet(CounterKey key, long delta) {
-        Long total = writeTransaction(deltas(key, buckets.startOf(key.recordType()), delta), single(key, delta),
+        long bucketStart = buckets.startOf(key.recordType());
+        Long total = writeTransaction(deltas(key, bucketStart, delta), single(key, delta), List.of(bucketStart),
                 null, null, describe(key, delta), Set.of(key)).totals().get(key);
         return total != null ? total : totalAfterApplying(key);
     }
@@ -215,7 +217,8 @@ public final class DirectWriter implements CounterWriter {
      */
     @Override
     public boolean add(CounterKey key, long delta, String idempotencyKey) {
-        return writeTransaction(deltas(key, buckets.startOf(key.recordType()), delta), single(key, delta),
+        long bucketStart = buckets.startOf(key.recordType());
+        return writeTransaction(deltas(key, bucketStart, delta), single(key, delta), List.of(bucketStart),
                 idempotencyKey,
                 IdempotencyKeys.fingerprint(key, delta),
                 describe(key, delta) + " with idempotency key '" + idempotencyKey + "'", Set.of()).applied();
@@ -243,7 +246,8 @@ public final class DirectWriter implements CounterWriter {
      */
     public boolean addAll(List<Increment> increments, String idempotencyKey) {
         String fingerprint = idempotencyKey == null ? null : IdempotencyKeys.fingerprint(increments);
-        return writeTransaction(batchDeltas(increments), increments, idempotencyKey, fingerprint,
+        List<Long> starts = bucketStarts(increments);
+        return writeTransaction(batchDeltas(increments, starts), increments, starts, idempotencyKey, fingerprint,
                 describeBatch(increments), Set.of()).applied();
     }
 
@@ -263,7 +267,8 @@ public final class DirectWriter implements CounterWriter {
     public List<Long> addAllAndGet(List<Increment> increments) {
         Set<CounterKey> counters = new HashSet<>();
         increments.forEach(increment -> counters.add(new CounterKey(increment.recordType(), increment.recordId())));
-        Written written = writeTransaction(batchDeltas(increments), increments, null, null,
+        List<Long> starts = bucketStarts(increments);
+        Written written = writeTransaction(batchDeltas(increments, starts), increments, starts, null, null,
                 describeBatch(increments), counters);
         Map<CounterKey, Long> totals = new HashMap<>(written.totals());
         if (totals.size() < counters.size()) {
@@ -287,11 +292,17 @@ public final class DirectWriter implements CounterWriter {
         return List.of(answers);
     }
 
-    private Deltas batchDeltas(List<Increment> increments) {
+    /** Each increment's time bucket, by when the batch was accepted. */
+    private List<Long> bucketStarts(List<Increment> increments) {
+        return increments.stream().map(increment -> buckets.startOf(increment.recordType())).toList();
+    }
+
+    private Deltas batchDeltas(List<Increment> increments, List<Long> starts) {
         Deltas deltas = new Deltas();
-        for (Increment increment : increments) {
+        for (int i = 0; i < increments.size(); i++) {
+            Increment increment = increments.get(i);
             CounterKey key = new CounterKey(increment.recordType(), increment.recordId());
-            if (!deltas.tryAdd(key, buckets.startOf(key.recordType()), increment.delta())) {
+            if (!deltas.tryAdd(key, starts.get(i), increment.delta())) {
                 throw new CounterOverflowException("the batch's increments to counter " + key
                         + " add up to more than one slot row may take at once (" + SlotRange.MAX_DELTA
                         + " either way); nothing was applied: split the batch");
@@ -322,7 +333,7 @@ public final class DirectWriter implements CounterWriter {
                         + " either way; nothing was applied");
             }
         }
-        writeTransaction(deltas, corrections, null, null,
+        writeTransaction(deltas, corrections, BoundedCounters.IN_NO_WINDOW, null, null,
                 "correct " + corrections.size() + " counters", Set.of());
     }
 
@@ -336,8 +347,8 @@ public final class DirectWriter implements CounterWriter {
      * of them, nothing is written and the first refusal is thrown, so a batch is applied all or
      * nothing.
      */
-    private Written writeTransaction(Deltas deltas, List<Increment> increments, String idempotencyKey,
-            String fingerprint, String operation, Set<CounterKey> learn) {
+    private Written writeTransaction(Deltas deltas, List<Increment> increments, List<Long> windows,
+            String idempotencyKey, String fingerprint, String operation, Set<CounterKey> learn) {
         List<CounterKey> counters = increments.stream().map(i -> new CounterKey(i.recordType(), i.recordId())).toList();
         Written written = retrier.write(operation, (connection, dialect) -> {
             registry.refreshIfStale(connection);
@@ -354,7 +365,7 @@ public final class DirectWriter implements CounterWriter {
                 Map<CounterKey, Long> totals = Map.of();
                 if (found.outcome() == IdempotencyKeys.Outcome.APPLIED && bounded.anyBounded(counters)) {
                     Optional<LimitExceededException> refused = bounded.decide(connection, dialect, counters,
-                            increments.stream().map(Increment::delta).toList()).stream()
+                            increments.stream().map(Increment::delta).toList(), windows).stream()
                             .filter(Objects::nonNull).findFirst();
                     if (refused.isPresent()) {
                         connection.rollback();
@@ -429,7 +440,8 @@ public final class DirectWriter implements CounterWriter {
         try {
             if (bounded.bounded(key.recordType())) {
                 registry.checkLimitsAgainstView(key.recordType());
-                LimitExceededException refused = bounded.decide(connection, dialect, List.of(key), List.of(delta)).get(0);
+                LimitExceededException refused = bounded.decide(connection, dialect, List.of(key), List.of(delta),
+                        List.of(bucketStart)).get(0);
                 if (refused != null) {
                     throw refused;
                 }

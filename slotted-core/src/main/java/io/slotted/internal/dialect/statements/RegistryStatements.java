@@ -13,7 +13,7 @@ public class RegistryStatements {
     /** The columns of a registration, in the order every read returns them. */
     public static final String COLUMNS =
             "record_type, owner_table, key_column, count_column, owner_mode, slots, bound_ms, rolled_up_ms,"
-            + " lower_bound, upper_bound";
+            + " lower_bound, upper_bound, limit_window";
 
     /** The registry table. */
     protected final TableName registry;
@@ -58,14 +58,15 @@ public class RegistryStatements {
 
     /**
      * Changes a type's registration. Binds owner table, key column, count column, owner mode,
-     * slots, bound time, rolled-up time, lower and upper bound (null for none) and the type.
+     * slots, bound time, rolled-up time, lower and upper bound (null for none), the limits'
+     * window (null for the whole total) and the type.
      *
      * @return the SQL text
      */
     public String update() {
         return "UPDATE " + registry + " SET owner_table = ?, key_column = ?, count_column = ?,"
-                + " owner_mode = ?, slots = ?, bound_ms = ?, rolled_up_ms = ?, lower_bound = ?, upper_bound = ?"
-                + " WHERE record_type = ?";
+                + " owner_mode = ?, slots = ?, bound_ms = ?, rolled_up_ms = ?, lower_bound = ?, upper_bound = ?,"
+                + " limit_window = ? WHERE record_type = ?";
     }
 
     /**
@@ -75,8 +76,8 @@ public class RegistryStatements {
      */
     public String insert() {
         return "INSERT INTO " + registry + " (owner_table, key_column, count_column, owner_mode,"
-                + " slots, bound_ms, rolled_up_ms, lower_bound, upper_bound, record_type)"
-                + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+                + " slots, bound_ms, rolled_up_ms, lower_bound, upper_bound, limit_window, record_type)"
+                + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
     }
 
     /**
@@ -96,6 +97,15 @@ public class RegistryStatements {
     public List<String> addLimitColumns() {
         return List.of("ALTER TABLE " + registry + " ADD lower_bound BIGINT",
                 "ALTER TABLE " + registry + " ADD upper_bound BIGINT");
+    }
+
+    /**
+     * Adds the limits' window column to a registry made before limits could apply per window.
+     *
+     * @return the {@code ALTER TABLE} statement
+     */
+    public String addWindowColumn() {
+        return "ALTER TABLE " + registry + " ADD limit_window VARCHAR(64)";
     }
 
     /**
