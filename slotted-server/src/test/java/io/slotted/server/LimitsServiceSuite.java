@@ -53,10 +53,10 @@ class LimitsServiceSuite {
     @BeforeEach
     void startService() {
         table = "lim_" + ProcessHandle.current().pid() + "_" + TABLES.incrementAndGet();
-        TypeNames types = TypeNames.parse("stock=7,quota=8");
+        TypeNames types = TypeNames.parse("stock=7,quota=8,meter=9");
         server = SlottedServer.start(new ServerSettings(0, "127.0.0.1", new DatabaseSettings(db.jdbcUrl(), null, null),
                 null, types, new CounterSettings(table, WriteMode.GROUPED, null, Duration.ZERO)
-                        .withLimits(TypeLimits.parse(List.of("stock=0..", "quota=..10"), types))),
+                        .withLimits(TypeLimits.parse(List.of("stock=0..", "quota=..10", "meter=..3/day"), types))),
                 HttpSettings.defaults(), RespSettings.on(0));
         http = new ServiceClient(server.port());
     }
@@ -124,6 +124,24 @@ class LimitsServiceSuite {
             assertThat(jedis.get("quota:3")).isEqualTo("0");
             assertThat(jedis.decr("stock:3")).as("the connection goes on serving").isEqualTo(2);
         }
+    }
+
+    @Test
+    void aQuotaPerWindow_refusesOnceTheWindowIsFull_sayingWhenItResets() {
+        try (Jedis jedis = new Jedis("127.0.0.1", server.respPort())) {
+            assertThat(jedis.incrBy("meter:4", 3)).isEqualTo(3);
+            assertThatThrownBy(() -> jedis.incr("meter:4")).isInstanceOf(JedisDataException.class)
+                    .hasMessageStartingWith("ERR quota exceeded: adding 1 would take the counter's count 3 in the"
+                            + " window from ")
+                    .hasMessageContaining("outside its type's limits 0..3/day; nothing was applied; the window resets at");
+            assertThat(jedis.get("meter:4")).isEqualTo("3");
+        }
+        Response refused = increment("meter", 4, 1);
+        assertThat(refused.status()).as(refused.toString()).isEqualTo(409);
+        assertThat(refused.json().path("error").path("message").asText()).startsWith("quota exceeded: adding 1");
+        assertThat(increment("meter", 4, -1).status()).as("a refund makes room").isEqualTo(200);
+        assertThat(increment("meter", 4, 1).status()).isEqualTo(200);
+        assertThat(read("meter", 4)).isEqualTo(3);
     }
 
     @Test

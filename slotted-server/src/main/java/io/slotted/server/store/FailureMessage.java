@@ -1,6 +1,7 @@
 package io.slotted.server.store;
 
 import io.slotted.LimitExceededException;
+import io.slotted.QuotaExceededException;
 import io.slotted.server.config.DatabaseSettings;
 
 /**
@@ -35,6 +36,11 @@ public final class FailureMessage {
         if (refused.refusedASet()) {
             return "limit exceeded: cannot set the counter to " + refused.total() + ", outside its type's limits "
                     + refused.limits() + "; nothing was changed";
+        }
+        if (refused instanceof QuotaExceededException quota) {
+            return "quota exceeded: adding " + refused.delta() + " would take the counter's count " + refused.total()
+                    + " in the window from " + quota.windowStart() + " outside its type's limits " + refused.limits()
+                    + "; nothing was applied; the window resets at " + quota.resetsAt();
         }
         return "limit exceeded: adding " + refused.delta() + " would take the counter's total " + refused.total()
                 + " outside its type's limits " + refused.limits() + "; nothing was applied";
