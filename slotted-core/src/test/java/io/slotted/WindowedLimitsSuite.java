@@ -127,7 +127,7 @@ class WindowedLimitsSuite extends CounterTableTest {
         assertThat(highest).as("windows counted in").hasSizeGreaterThanOrEqualTo(3);
         assertThat(highest.values()).as("each window's highest count SQL saw").allSatisfy(count ->
                 assertThat(count).isBetween(0L, 1000L));
-        assertThat(instances.get(1).get(QUOTA, KEY)).as("the total counts on across windows").isEqualTo(accepted.get());
+        assertThat(totalAcrossWindows()).as("the total counts on across windows").isEqualTo(accepted.get());
         Set<Instant> refusedIn = new HashSet<>();
         assertThat(refusals).as("a full window refuses").isNotEmpty().allSatisfy(refusal -> {
             assertThat(refusal.total() + refusal.delta()).as("the window had no room for it").isGreaterThan(1000);
@@ -169,10 +169,13 @@ class WindowedLimitsSuite extends CounterTableTest {
         assertThat(counters.tryAdd(QUOTA, KEY, 1)).isTrue();
         assertThat(counters.tryAdd(QUOTA, KEY, 1)).as("the window is full").isFalse();
 
+        assertThat(counters.get(QUOTA, KEY)).as("a read answers the window's count").isEqualTo(5);
+
         clock.advance(Duration.ofMinutes(1));
-        assertThat(counters.tryAdd(QUOTA, KEY, 5)).as("the next window counts from 0").isTrue();
+        assertThat(counters.get(QUOTA, KEY)).as("the next window counts from 0").isZero();
+        assertThat(counters.tryAdd(QUOTA, KEY, 5)).isTrue();
         assertThat(counters.tryAdd(QUOTA, KEY, 1)).isFalse();
-        assertThat(counters.get(QUOTA, KEY)).as("the total counts on").isEqualTo(10);
+        assertThat(totalAcrossWindows()).as("the total counts on").isEqualTo(10);
         assertThat(windowCounts()).containsExactly(Map.entry(MIDNIGHT, 5L),
                 Map.entry(MIDNIGHT.plus(Duration.ofHours(1)), 5L));
     }
@@ -232,17 +235,18 @@ class WindowedLimitsSuite extends CounterTableTest {
     }
 
     /**
-     * A set or a recount moves the total, which windowed limits do not bound, and no window; a
-     * batch counts each of its increments in its window, refused whole if one does not fit.
+     * A set is refused: a windowed counter's count is what increments added in its window. A batch
+     * counts each of its increments in its window, refused whole if one does not fit.
      */
     @Test
-    void setsAndBatches_keepEachWindowsCountTrue() {
+    void aSetIsRefused_andABatchIsDecidedWhole() {
         MutableClock clock = new MutableClock();
         SlottedCounters counters = migrated(instance("one", clock).limits(QUOTA, Limits.atMost(5).per(Window.DAY)));
 
-        counters.admin().set(QUOTA, KEY, 1_000_000);
+        assertThatThrownBy(() -> counters.admin().set(QUOTA, KEY, 3)).isInstanceOf(SlottedException.class)
+                .hasMessageContaining("limits per window (0..5/day)").hasMessageContaining("nothing was changed");
         assertThat(counters.tryAdd(QUOTA, KEY, 5)).isTrue();
-        assertThat(counters.get(QUOTA, KEY)).isEqualTo(1_000_005);
+        assertThat(counters.get(QUOTA, KEY)).isEqualTo(5);
         assertThatThrownBy(() -> counters.addAll(List.of(new Increment(QUOTA, KEY + 1, 2),
                 new Increment(QUOTA, KEY, 1)))).isInstanceOf(QuotaExceededException.class);
         assertThat(counters.get(QUOTA, KEY + 1)).as("nothing of the refused batch").isZero();
@@ -266,7 +270,28 @@ class WindowedLimitsSuite extends CounterTableTest {
 
         assertThat(windowCounts()).containsExactly(Map.entry(MIDNIGHT.plus(Duration.ofMinutes(2)), 3L),
                 Map.entry(MIDNIGHT.plus(Duration.ofMinutes(3)), 4L));
-        assertThat(counters.get(QUOTA, KEY)).isEqualTo(10);
+        assertThat(counters.get(QUOTA, KEY)).isEqualTo(4);
+        assertThat(totalAcrossWindows()).isEqualTo(10);
+    }
+
+    /**
+     * A limiter's answers: addAndGet and each increment of addAllAndGet answer the window's count
+     * right after them, get and getAll the current window's count.
+     */
+    @Test
+    void answers_areTheWindowsCount() {
+        MutableClock clock = new MutableClock();
+        SlottedCounters counters = migrated(instance("one", clock).limits(QUOTA, Limits.atMost(10).per(Window.HOUR)));
+
+        assertThat(counters.addAndGet(QUOTA, KEY, 3)).isEqualTo(3);
+        assertThat(counters.addAndGet(QUOTA, KEY, 2)).isEqualTo(5);
+        assertThat(counters.addAllAndGet(List.of(new Increment(QUOTA, KEY, 1), new Increment(QUOTA, KEY + 1, 4),
+                new Increment(QUOTA, KEY, 2)))).containsExactly(6L, 4L, 8L);
+        clock.advance(Duration.ofHours(1));
+        assertThat(counters.addAndGet(QUOTA, KEY, 1)).as("a new window").isEqualTo(1);
+        assertThat(counters.getAll(QUOTA, List.of(KEY, KEY + 1))).containsExactly(Map.entry(KEY, 1L),
+                Map.entry(KEY + 1, 0L));
+        assertThat(counters.addAndGetAsync(QUOTA, KEY, 2).join()).isEqualTo(3);
     }
 
     @Test
@@ -278,6 +303,18 @@ class WindowedLimitsSuite extends CounterTableTest {
 
     private Map<Instant, Long> windowCounts() {
         return windowCounts(KEY);
+    }
+
+    /** The key's total over every window, as SQL sums its slot rows. */
+    private long totalAcrossWindows() {
+        try (Connection connection = db.dataSource().getConnection(); Statement statement = connection.createStatement();
+                ResultSet row = statement.executeQuery("SELECT COALESCE(SUM(count), 0) FROM " + table
+                        + " WHERE record_type = " + QUOTA + " AND record_id = " + KEY)) {
+            row.next();
+            return row.getLong(1);
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     /** The key's count per window, as SQL sums its rows. */

@@ -89,7 +89,7 @@ public final class DefaultSlottedCounters implements SlottedCounters {
                 config.idempotencyRetention(), config.clock());
         this.registry = new TypeRegistry(database, config);
         this.unwritten = config.readsIncludeUnwritten() ? UnwrittenIncrements.tracking() : UnwrittenIncrements.off();
-        this.reader = new CounterReader(database, retrier, registry);
+        this.reader = new CounterReader(database, retrier, registry, BucketClock.of(config, registry::limits));
         this.direct = new DirectWriter(database, new SlotPicker(registry), retrier, keys, registry, reader, stats,
                 BucketClock.of(config, registry::limits));
         this.writer = switch (config.writeMode()) {

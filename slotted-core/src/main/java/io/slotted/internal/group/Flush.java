@@ -30,6 +30,8 @@ final class Flush {
      * latest attempt to decide while none has yet.
      */
     private final Map<Pending, LimitExceededException> refused = new IdentityHashMap<>();
+    /** The window's count right after each applied increment of a windowed type, as decided. */
+    private final Map<Pending, Long> windowCounts = new IdentityHashMap<>();
 
     /**
      * Groups increments into as few flushes as possible. A counter's in-flush sum must be what one
@@ -108,6 +110,12 @@ final class Flush {
     /** Forgets what an earlier attempt decided, before this attempt decides again. */
     void clearRefusals() {
         refused.clear();
+        windowCounts.clear();
+    }
+
+    /** Records the count of an applied increment's window right after it, which its caller is answered. */
+    void countInWindow(Pending increment, long count) {
+        windowCounts.put(increment, count);
     }
 
     /** Records that the limits refuse an increment. */
@@ -144,13 +152,14 @@ final class Flush {
     }
 
     /**
-     * Gives the callers that want them their counters' totals, before they are completed. A
-     * counter missing from {@code totals} is one whose total could not be read: its callers were
-     * already failed, saying that their increments were applied.
+     * Gives the callers that want them their counters' totals, before they are completed; an
+     * increment of a windowed type is answered its window's count right after it. A counter
+     * missing from {@code totals} is one whose total could not be read: its callers were already
+     * failed, saying that their increments were applied.
      */
     void answer(Map<CounterKey, Long> totals) {
         for (Pending increment : pending) {
-            Long total = totals.get(increment.key());
+            Long total = windowCounts.containsKey(increment) ? windowCounts.get(increment) : totals.get(increment.key());
             if (increment.wantsTotal() && total != null) {
                 increment.total(total);
             }

@@ -11,6 +11,7 @@ import io.slotted.internal.keys.IdempotencyKeys;
 import io.slotted.internal.sql.CounterKey;
 import io.slotted.internal.write.BoundedCounters;
 import io.slotted.internal.write.BucketRows;
+import io.slotted.internal.write.Decided;
 import io.slotted.internal.write.Deltas;
 import io.slotted.internal.write.SlotRows;
 import io.slotted.internal.write.StatsRecorder;
@@ -222,13 +223,16 @@ final class LedgerFlush {
             return;
         }
         List<Pending> decided = decided(flush, verdicts);
-        List<LimitExceededException> refusals = bounded.decide(connection, database.dialect(),
+        Decided decisions = bounded.decide(connection, database.dialect(),
                 Flush.keysOf(decided), Flush.deltasOf(decided), Flush.windowsOf(decided), held.allowanceSlot());
         for (int i = 0; i < decided.size(); i++) {
-            if (refusals.get(i) != null) {
-                Pending increment = decided.get(i);
+            Pending increment = decided.get(i);
+            LimitExceededException refusal = decisions.refusals().get(i);
+            if (refusal != null) {
                 applied.remove(increment.key(), increment.bucketStart(), increment.delta());
-                flush.refuse(increment, refusals.get(i));
+                flush.refuse(increment, refusal);
+            } else if (decisions.windowCounts().containsKey(i)) {
+                flush.countInWindow(increment, decisions.windowCounts().get(i));
             }
         }
     }

@@ -2,6 +2,7 @@ package io.slotted.internal.read;
 
 import io.slotted.CounterOverflowException;
 import io.slotted.internal.jdbc.Database;
+import io.slotted.internal.bucket.BucketClock;
 import io.slotted.internal.dialect.Dialect;
 import io.slotted.internal.jdbc.Retrier;
 import io.slotted.internal.jdbc.SqlWork;
@@ -44,28 +45,37 @@ public final class CounterReader {
     private final Database database;
     private final Retrier retrier;
     private final TypeRegistry registry;
+    private final BucketClock windows;
 
     /**
      * Creates the reader.
      *
      * @param database where to read
      * @param retrier how failures are reported
-     * @param registry which types fold into an owner column
+     * @param registry which types fold into an owner column, and which have limits per window
+     * @param windows the window of now, for a windowed type's reads
      */
-    public CounterReader(Database database, Retrier retrier, TypeRegistry registry) {
+    public CounterReader(Database database, Retrier retrier, TypeRegistry registry, BucketClock windows) {
         this.database = database;
         this.retrier = retrier;
         this.registry = registry;
+        this.windows = windows;
     }
 
     /**
-     * Reads one counter.
+     * Reads one counter: its total, or for a type with limits per window, its count in the
+     * current window, as a limiter reads it.
      *
      * @param key the counter
-     * @return its total, 0 if it has no rows
+     * @return its total or its window's count, 0 if it has no rows
      */
     public long get(CounterKey key) {
         return retrier.read("read counter " + key, (connection, dialect) -> {
+            registry.refreshIfStale(connection);
+            if (registry.limits(key.recordType()).windowed()) {
+                return windowRead(key.recordType(), List.of(key.recordId())).run(connection, dialect)
+                        .getOrDefault(key.recordId(), 0L);
+            }
             Optional<OwnerStatements> owner = foldsInto(connection, key.recordType());
             return consistently(connection, dialect, owner.isPresent(), () -> {
                 try (PreparedStatement statement = connection.prepareStatement(
@@ -89,10 +99,28 @@ public final class CounterReader {
      *
      * @param recordType the type
      * @param recordIds the ids, possibly repeated
-     * @return each distinct id, in the order given, mapped to its total
+     * @return each distinct id, in the order given, mapped to its total, or for a type with
+     *     limits per window, its count in the current window
      */
     public Map<Long, Long> getAll(int recordType, Collection<Long> recordIds) {
+        if (registry.limits(recordType).windowed()) {
+            return inChunks(recordType, recordIds, (type, ids) -> retrier.read("read " + ids.size()
+                    + " counters of record_type " + type + " in their window", windowRead(type, ids)));
+        }
         return inChunks(recordType, recordIds, this::readChunk);
+    }
+
+    /** The read of some counters' counts in the current window of their type. */
+    private SqlWork<Map<Long, Long>> windowRead(int recordType, List<Long> ids) {
+        return (connection, dialect) -> {
+            try (PreparedStatement statement = connection.prepareStatement(
+                    database.bucketStatements().countsInBucket(ids.size()))) {
+                statement.setInt(1, recordType);
+                statement.setLong(2, windows.startOf(recordType));
+                bindIds(statement, 3, ids);
+                return collect(recordType, statement);
+            }
+        };
     }
 
     /**

@@ -23,6 +23,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -300,17 +301,20 @@ public final class BoundedCounters {
      *     {@link #IN_NO_WINDOW} for increments that count in none
      * @param allowanceSlot the writer's allowance slot, given a part of the headroom; or
      *     {@link #NO_ALLOWANCE}
-     * @return for each increment, null when it may be applied, else why it is refused
+     * @return for each increment whether it is refused and why, and the window's count after
+     *     each applied increment of a windowed type
      * @throws SQLException if a lock, a read or a move fails
      */
-    public List<LimitExceededException> decide(Connection connection, Dialect dialect, List<CounterKey> keys,
+    public Decided decide(Connection connection, Dialect dialect, List<CounterKey> keys,
             List<Long> deltas, List<Long> windows, int allowanceSlot) throws SQLException {
         List<LimitExceededException> refusals = new ArrayList<>(Collections.nCopies(keys.size(), null));
+        Map<Integer, Long> windowCounts = new HashMap<>();
         for (Map.Entry<CounterKey, List<Integer>> counter : byCounter(keys, i -> i).entrySet()) {
             CounterKey key = counter.getKey();
             Limits limits = registry.limits(key.recordType());
             if (limits.windowed()) {
-                decideInWindows(connection, dialect, key, limits, counter.getValue(), deltas, windows, refusals);
+                decideInWindows(connection, dialect, key, limits, counter.getValue(), deltas, windows, refusals,
+                        windowCounts);
                 continue;
             }
             Map<Integer, Long> rows = lockAndRead(connection, dialect, key);
@@ -331,7 +335,7 @@ public final class BoundedCounters {
                 moveHeadroom(connection, dialect, key, side, rows, total, allowanceSlot);
             }
         }
-        return refusals;
+        return new Decided(refusals, windowCounts);
     }
 
     /**
@@ -343,10 +347,10 @@ public final class BoundedCounters {
      * @param deltas each increment's amount, in the order they are decided
      * @param windows each increment's time bucket, as {@link #decide(Connection, Dialect, List,
      *     List, List, int)} takes them
-     * @return for each increment, null when it may be applied, else why it is refused
+     * @return what was decided, as {@link #decide(Connection, Dialect, List, List, List, int)} answers
      * @throws SQLException if a lock, a read or a move fails
      */
-    public List<LimitExceededException> decide(Connection connection, Dialect dialect, List<CounterKey> keys,
+    public Decided decide(Connection connection, Dialect dialect, List<CounterKey> keys,
             List<Long> deltas, List<Long> windows) throws SQLException {
         return decide(connection, dialect, keys, deltas, windows, NO_ALLOWANCE);
     }
@@ -359,7 +363,7 @@ public final class BoundedCounters {
      */
     private void decideInWindows(Connection connection, Dialect dialect, CounterKey key, Limits limits,
             List<Integer> increments, List<Long> deltas, List<Long> windows,
-            List<LimitExceededException> refusals) throws SQLException {
+            List<LimitExceededException> refusals, Map<Integer, Long> windowCounts) throws SQLException {
         if (windows.isEmpty()) {
             return; // IN_NO_WINDOW
         }
@@ -380,6 +384,7 @@ public final class BoundedCounters {
                     continue;
                 }
                 count += delta;
+                windowCounts.put(i, count);
                 if (windows.get(i) == BucketClock.NONE) {
                     unwritten += delta;
                 }

@@ -20,12 +20,11 @@ import io.slotted.internal.sql.SlotRange;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.Collections;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -162,11 +161,18 @@ public final class DirectWriter implements CounterWriter {
         static final Upserted LIMITS_LEARNED = new Upserted(null);
     }
 
-    /** {@link #addAndGet} of a counter with limits: a transaction that decides it and learns the total before COMMIT. */
+    /**
+     * {@link #addAndGet} of a counter with limits: a transaction that decides it and learns the
+     * total before COMMIT; or, for limits per window, answers the window's count right after it.
+     */
     private long boundedAddAndGet(CounterKey key, long delta) {
         long bucketStart = buckets.startOf(key.recordType());
-        Long total = writeTransaction(deltas(key, bucketStart, delta), single(key, delta), List.of(bucketStart),
-                null, null, describe(key, delta), Set.of(key)).totals().get(key);
+        Written written = writeTransaction(deltas(key, bucketStart, delta), single(key, delta), List.of(bucketStart),
+                null, null, describe(key, delta), Set.of(key));
+        if (written.windowCounts().containsKey(0)) {
+            return written.windowCounts().get(0);
+        }
+        Long total = written.totals().get(key);
         return total != null ? total : totalAfterApplying(key);
     }
 
@@ -276,7 +282,9 @@ public final class DirectWriter implements CounterWriter {
             unread.removeAll(totals.keySet());
             totals.putAll(totalsAfterApplying(unread, describeBatch(increments)));
         }
-        return eachAfterItsIncrement(increments, totals);
+        List<Long> answers = new ArrayList<>(eachAfterItsIncrement(increments, totals));
+        written.windowCounts().forEach(answers::set); // a windowed type's answer is its window's count
+        return List.copyOf(answers);
     }
 
     /** Each increment's total, walking back from the batch's end: a counter's total less what follows. */
@@ -363,14 +371,15 @@ public final class DirectWriter implements CounterWriter {
                     found = keys.record(connection, dialect, idempotencyKey, fingerprint, "direct");
                 }
                 Map<CounterKey, Long> totals = Map.of();
+                Map<Integer, Long> windowCounts = Map.of();
                 if (found.outcome() == IdempotencyKeys.Outcome.APPLIED && bounded.anyBounded(counters)) {
-                    Optional<LimitExceededException> refused = bounded.decide(connection, dialect, counters,
-                            increments.stream().map(Increment::delta).toList(), windows).stream()
-                            .filter(Objects::nonNull).findFirst();
-                    if (refused.isPresent()) {
+                    Decided decided = bounded.decide(connection, dialect, counters,
+                            increments.stream().map(Increment::delta).toList(), windows);
+                    if (decided.firstRefusal().isPresent()) {
                         connection.rollback();
-                        return new Written(found, totals, refused.get());
+                        return new Written(found, totals, Map.of(), decided.firstRefusal().get());
                     }
+                    windowCounts = decided.windowCounts();
                 }
                 if (found.outcome() == IdempotencyKeys.Outcome.APPLIED) {
                     SlotRows.upsert(connection, dialect, database.table(), deltas.counterRows(this::slotFor));
@@ -382,7 +391,7 @@ public final class DirectWriter implements CounterWriter {
                     }
                 }
                 connection.commit();
-                return new Written(found, totals, null);
+                return new Written(found, totals, windowCounts, null);
             } catch (SQLException e) {
                 failure = e;
                 Transactions.rollbackQuietly(connection, e);
@@ -402,11 +411,12 @@ public final class DirectWriter implements CounterWriter {
     }
 
     /**
-     * What a transaction's key found, the totals it learned before COMMIT, and what the limits
-     * refused, if they refused anything (when nothing was written).
+     * What a transaction's key found, the totals it learned before COMMIT, the window's count
+     * after each increment of a windowed type (by position), and what the limits refused, if they
+     * refused anything (when nothing was written).
      */
     private record Written(IdempotencyKeys.Verdict verdict, Map<CounterKey, Long> totals,
-            LimitExceededException refused) {
+            Map<Integer, Long> windowCounts, LimitExceededException refused) {
         boolean applied() {
             return verdict.outcome() == IdempotencyKeys.Outcome.APPLIED;
         }
@@ -441,7 +451,7 @@ public final class DirectWriter implements CounterWriter {
             if (bounded.bounded(key.recordType())) {
                 registry.checkLimitsAgainstView(key.recordType());
                 LimitExceededException refused = bounded.decide(connection, dialect, List.of(key), List.of(delta),
-                        List.of(bucketStart)).get(0);
+                        List.of(bucketStart)).refusals().get(0);
                 if (refused != null) {
                     throw refused;
                 }

@@ -33,6 +33,18 @@ public class BucketStatements {
     }
 
     /**
+     * Some counters' counts in one bucket, as a windowed type's reads answer them. Binds the type,
+     * the bucket's start and the {@code ids} ids.
+     *
+     * @param ids how many ids
+     * @return the SQL text; rows of (record id, count), none for a counter without rows there
+     */
+    public String countsInBucket(int ids) {
+        return "SELECT record_id, SUM(count) FROM " + buckets + " WHERE record_type = ? AND bucket_start = ?"
+                + " AND record_id IN (" + SlotStatements.placeholders(ids) + ") GROUP BY record_id";
+    }
+
+    /**
      * Reads and locks the rows of some counters in one bucket, in key order. Binds the type, the
      * bucket's start and the {@code ids} ids.
      *
