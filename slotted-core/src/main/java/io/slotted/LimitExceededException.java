@@ -43,7 +43,8 @@ public class LimitExceededException extends SlottedException {
     }
 
     /**
-     * The refusal of a set to a count outside the limits.
+     * The refusal of a set to a count outside the limits, or of any set of a counter whose type
+     * has limits per window.
      *
      * @param counter the counter, as messages name it
      * @param count the refused count
@@ -51,6 +52,12 @@ public class LimitExceededException extends SlottedException {
      * @return the exception, whose {@link #total()} is the refused count and {@link #delta()} 0
      */
     public static LimitExceededException ofSet(String counter, long count, Limits limits) {
+        if (limits.windowed()) {
+            return new LimitExceededException("limit exceeded: cannot set counter " + counter + " to " + count
+                    + ": its type has limits per window (" + limits + "), so its count is what increments added in"
+                    + " the current window, which a set does not change; nothing was changed (a negative increment"
+                    + " gives back to the window)", 0, count, limits, true);
+        }
         return new LimitExceededException("limit exceeded: cannot set counter " + counter + " to " + count
                 + ", outside its type's limits " + limits + "; nothing was changed", 0, count, limits, true);
     }

@@ -14,6 +14,8 @@ import io.slotted.server.config.TypeNames;
 import io.slotted.server.http.HttpSettings;
 import io.slotted.server.resp.RespSettings;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
@@ -137,11 +139,23 @@ class LimitsServiceSuite {
             assertThat(jedis.get("meter:4")).isEqualTo("3");
         }
         Response refused = increment("meter", 4, 1);
-        assertThat(refused.status()).as(refused.toString()).isEqualTo(409);
+        assertThat(refused.status()).as(refused.toString()).isEqualTo(429);
+        assertThat(refused.errorCode()).isEqualTo("quota_exceeded");
         assertThat(refused.json().path("error").path("message").asText()).startsWith("quota exceeded: adding 1");
+        long untilMidnight = Duration.between(Instant.now(), Instant.now().truncatedTo(ChronoUnit.DAYS)
+                .plus(Duration.ofDays(1))).toSeconds();
+        assertThat(refused.raw().headers().firstValue("Retry-After")).hasValueSatisfying(seconds ->
+                assertThat(Long.parseLong(seconds)).isBetween(untilMidnight - 5, untilMidnight + 5));
+        assertThat(refused.raw().headers().firstValue("RateLimit-Policy")).hasValue("\"quota\";q=3;w=86400");
+        assertThat(refused.raw().headers().firstValue("RateLimit")).hasValueSatisfying(value ->
+                assertThat(value).startsWith("\"quota\";r=0;t="));
         assertThat(increment("meter", 4, -1).status()).as("a refund makes room").isEqualTo(200);
         assertThat(increment("meter", 4, 1).status()).isEqualTo(200);
-        assertThat(read("meter", 4)).isEqualTo(3);
+        assertThat(read("meter", 4)).as("a read answers the window's count").isEqualTo(3);
+        try (Jedis jedis = new Jedis("127.0.0.1", server.respPort())) {
+            assertThat(jedis.decr("meter:4")).as("INCR and DECR answer the window's count").isEqualTo(2);
+            assertThat(jedis.get("meter:4")).isEqualTo("2");
+        }
     }
 
     @Test

@@ -10,6 +10,7 @@ import io.slotted.OwnerColumn;
 import io.slotted.OwnerMode;
 import io.slotted.SlottedCounters;
 import io.slotted.TimeBuckets;
+import io.slotted.Window;
 import io.slotted.WriteMode;
 import io.slotted.db.H2TestDatabase;
 import io.slotted.server.config.CounterSettings;
@@ -79,10 +80,12 @@ class OpenApiContractTest {
     private static final int TYPE_NAMES = 3;
     /** A type kept at 0 or above, as stock is, by number. */
     private static final int STOCK_TYPE = 9;
+    /** A type with a quota of 1 a day, by number. */
+    private static final int QUOTA_TYPE = 10;
     private static final UnaryOperator<CounterSettings> WITH_BUCKETS =
             counters -> counters.withBuckets(Map.of(1, HOURS, POISONED_TYPE, HOURS))
                     .withNameBounds(new NameBounds(NameBounds.DEFAULTS.newIdsPerSecond(), TYPE_NAMES))
-                    .withLimits(Map.of(STOCK_TYPE, Limits.atLeast(0)));
+                    .withLimits(Map.of(STOCK_TYPE, Limits.atLeast(0), QUOTA_TYPE, Limits.atMost(1).per(Window.DAY)));
     /** Past the 32 KiB a request head may take. */
     private static final String OVER_THE_HEAD_LIMIT = "a".repeat(HttpFrontEnd.MAX_REQUEST_HEAD_BYTES + 1024);
     private static final String OVER_THE_BODY_LIMIT = " ".repeat((int) HttpFrontEnd.MAX_BODY_BYTES);
@@ -330,6 +333,10 @@ class OpenApiContractTest {
                         .json("{\"delta\": -1}"),
                 post("a batch with a sale of stock there is none of", BATCH, WRITER).json("{\"increments\":"
                         + " [{\"type\": 1, \"id\": 12}, {\"type\": " + STOCK_TYPE + ", \"id\": 1, \"delta\": -1}]}"),
+                post("an increment past its quota", "/v1/counters/" + QUOTA_TYPE + "/1/increment", WRITER)
+                        .json("{\"delta\": 2}"),
+                post("a batch with an increment past its quota", BATCH, WRITER).json("{\"increments\":"
+                        + " [{\"type\": 1, \"id\": 13}, {\"type\": " + QUOTA_TYPE + ", \"id\": 1, \"delta\": 2}]}"),
                 post("an increment over 1 MiB", INCREMENT, WRITER).json("{\"delta\": 1" + OVER_THE_BODY_LIMIT + "}"),
                 post("an increment as text", INCREMENT, WRITER).body("text/plain", "{\"delta\": 1}"),
                 post("an increment past MAX_DELTA", edge, WRITER).json("{\"delta\": " + Long.MAX_VALUE + "}"),

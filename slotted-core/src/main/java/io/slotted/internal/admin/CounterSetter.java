@@ -2,7 +2,6 @@ package io.slotted.internal.admin;
 
 import io.slotted.CounterOverflowException;
 import io.slotted.LimitExceededException;
-import io.slotted.SlottedException;
 import io.slotted.Limits;
 import io.slotted.internal.dialect.SlotRow;
 import io.slotted.internal.jdbc.Database;
@@ -65,12 +64,7 @@ public final class CounterSetter {
         retrier.write("set counter " + key + " to " + count, (connection, dialect) -> {
             registry.refreshIfStale(connection);
             Limits limits = registry.limits(key.recordType());
-            if (limits.windowed()) {
-                throw new SlottedException("cannot set counter " + key + ": its type has limits per window ("
-                        + limits + "), so its count is what increments added in the current window, which a set"
-                        + " does not change; nothing was changed (a negative increment gives back to the window)");
-            }
-            if (!limits.allow(count)) {
+            if (limits.windowed() || !limits.allow(count)) {
                 throw LimitExceededException.ofSet(key.toString(), count, limits);
             }
             Optional<Registration> folds = registry.registration(connection, key.recordType())

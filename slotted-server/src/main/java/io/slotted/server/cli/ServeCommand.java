@@ -92,7 +92,10 @@ final class ServeCommand implements Callable<Integer> {
     @Option(names = "--limits", paramLabel = "TYPE=MIN..MAX", defaultValue = "${env:SLOTTED_LIMITS}",
             description = "A counter type whose totals are kept within limits, either end left out for none,"
                     + " such as stock=0.. or quota=..1000: an increment that would take a total outside is"
-                    + " refused (HTTP 409 limit_exceeded, Redis -ERR limit exceeded) and counts nowhere. Recorded"
+                    + " refused (HTTP 409 limit_exceeded, Redis -ERR limit exceeded) and counts nowhere. A quota"
+                    + " per window, such as api_calls=..10000/month or resets=..5/hour@Europe/Paris (windows minute,"
+                    + " hour, day, week, month, month+DAY, or a duration such as 90s), bounds what each window adds"
+                    + " (HTTP 429 quota_exceeded with Retry-After, Redis -ERR quota exceeded). Recorded"
                     + " in the database: every process must give the same limits, or none. Repeatable, or"
                     + " comma-separated. Env: SLOTTED_LIMITS.")
     List<String> limits = new ArrayList<>();

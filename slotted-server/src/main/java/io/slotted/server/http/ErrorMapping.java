@@ -3,12 +3,14 @@ package io.slotted.server.http;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
 import io.javalin.http.HttpResponseException;
+import io.slotted.QuotaExceededException;
 import io.slotted.SlottedException;
 import io.slotted.server.config.Excerpt;
 import io.slotted.server.http.body.JsonBody;
 import io.slotted.server.http.error.ErrorCode;
 import io.slotted.server.http.error.HttpError;
 import io.slotted.server.store.FailureMessage;
+import java.time.Instant;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -53,6 +55,9 @@ final class ErrorMapping {
             log.warn("{} {} failed: {}", ctx.method(), ctx.path(), FailureMessage.of(e));
         } else {
             log.debug("{} {} refused: {}", ctx.method(), ctx.path(), e.getMessage());
+        }
+        if (e instanceof QuotaExceededException quota) {
+            QuotaHeaders.refused(ctx, quota, Instant.now());
         }
         JsonResponse.error(ctx, error);
     }

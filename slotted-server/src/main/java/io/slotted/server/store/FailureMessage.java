@@ -33,6 +33,10 @@ public final class FailureMessage {
      * @return the message
      */
     public static String ofRefusal(LimitExceededException refused) {
+        if (refused.refusedASet() && refused.limits().windowed()) {
+            return "limit exceeded: cannot set a counter whose type has limits per window (" + refused.limits()
+                    + "): its count is what increments added in the current window; nothing was changed";
+        }
         if (refused.refusedASet()) {
             return "limit exceeded: cannot set the counter to " + refused.total() + ", outside its type's limits "
                     + refused.limits() + "; nothing was changed";

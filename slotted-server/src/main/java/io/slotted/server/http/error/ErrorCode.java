@@ -100,6 +100,11 @@ public enum ErrorCode {
      * {@code Retry-After} header says when to try again.
      */
     AUTH_HELD_BACK(HttpStatus.TOO_MANY_REQUESTS),
+    /**
+     * An increment of a type with limits per window that its window has no room for; nothing was
+     * applied. The {@code Retry-After} header says when the window resets.
+     */
+    QUOTA_EXCEEDED(HttpStatus.TOO_MANY_REQUESTS),
     /** Headers too large for Jetty to take. */
     HEADERS_TOO_LARGE(HttpStatus.REQUEST_HEADER_FIELDS_TOO_LARGE),
     /** A failure of the server's own, logged with its stack trace. */

@@ -5,6 +5,7 @@ import io.slotted.CounterOverflowException;
 import io.slotted.DatabaseUnavailableException;
 import io.slotted.IdempotencyConflictException;
 import io.slotted.LimitExceededException;
+import io.slotted.QuotaExceededException;
 import io.slotted.NameLimitException;
 import io.slotted.OutcomeUnknownException;
 import io.slotted.QueueFullException;
@@ -77,6 +78,9 @@ public final class HttpError extends RuntimeException {
                     + "; nothing was applied: each slot row of a counter holds at most "
                     + SlottedCounters.MAX_DELTA + " either way, which keeps every total within the"
                     + " signed 64-bit range; a subtraction always brings a counter back", e);
+        }
+        if (e instanceof QuotaExceededException refused) {
+            return new HttpError(ErrorCode.QUOTA_EXCEEDED, FailureMessage.ofRefusal(refused), e);
         }
         if (e instanceof LimitExceededException refused) {
             return new HttpError(ErrorCode.LIMIT_EXCEEDED, FailureMessage.ofRefusal(refused), e);
