@@ -9,6 +9,7 @@ import io.slotted.Limits;
 import io.slotted.SlottedConfig;
 import io.slotted.SlottedCounters;
 import io.slotted.TimeBuckets;
+import io.slotted.Window;
 import io.slotted.WriteMode;
 import java.time.Duration;
 import java.util.Optional;
@@ -187,6 +188,19 @@ class SlottedAutoConfigurationTest {
             assertThat(counters.tryAdd(7, 1L, -3)).isFalse();
             assertThat(counters.tryAdd(7, 1L, -2)).isTrue();
             assertThat(counters.get(7, 1L)).isZero();
+        });
+    }
+
+    @Test
+    void aQuotaPerWindow_isKeptByTheCounters() {
+        runner.withPropertyValues("slotted.types.9.limits=..2/day@Europe/Paris").run(context -> {
+            assertThat(context).hasNotFailed();
+            SlottedCounters counters = context.getBean(SlottedCounters.class);
+            assertThat(counters.config().limits(9))
+                    .isEqualTo(Limits.atMost(2).per(Window.DAY.in(java.time.ZoneId.of("Europe/Paris"))));
+            assertThat(counters.addAndGet(9, 1L, 2)).isEqualTo(2);
+            assertThat(counters.tryAdd(9, 1L, 1)).as("the day's 2 are used").isFalse();
+            assertThat(counters.get(9, 1L)).isEqualTo(2);
         });
     }
 
