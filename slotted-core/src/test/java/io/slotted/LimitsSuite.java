@@ -344,8 +344,9 @@ class LimitsSuite extends CounterTableTest {
     }
 
     @Test
-    void limitsThatACounterIsAlreadyOutside_areNotRecorded_andSayWhichAndItsTotal() throws InterruptedException {
-        SlottedCounters unlimited = migrated(instance("before"));
+    void limitsThatACounterIsAlreadyOutside_areNotRecorded_andSayWhichAndItsTotal() {
+        AtomicLong ahead = new AtomicLong(); // the unlimited process's ticker, moved instead of slept out
+        SlottedCounters unlimited = migrated(instance("before").ticker(() -> System.nanoTime() + ahead.get()));
         unlimited.add(STOCK, 5L, -3);
         SlottedCounters limited = counters(instance("after").limits(STOCK, Limits.atLeast(0)));
 
@@ -356,7 +357,7 @@ class LimitsSuite extends CounterTableTest {
         unlimited.admin().set(STOCK, 5L, 0);
         assertThat(limited.tryAdd(STOCK, ITEM, 1)).as("recorded once the counter is within").isTrue();
         // A process given no limits learns recorded ones when it next reads the registry.
-        Thread.sleep(TypeRegistry.REFRESH.toMillis() + 200);
+        ahead.addAndGet(TypeRegistry.REFRESH.toNanos() + 1);
         assertThat(unlimited.tryAdd(STOCK, 5L, -1)).as("and kept by the process given none").isFalse();
     }
 
