@@ -1,4 +1,4 @@
-package io.slotted.server.http;
+package io.slotted.server.http.error;
 
 import io.javalin.http.Context;
 import io.slotted.QuotaExceededException;
@@ -12,7 +12,7 @@ import java.time.Instant;
  * what remains of it ({@code r}) and the seconds until the window resets ({@code t}). A refusal adds
  * {@code Retry-After}, the same seconds, which every HTTP client knows.
  */
-final class QuotaHeaders {
+public final class QuotaHeaders {
     /** The policy's name in both fields. */
     private static final String POLICY = "\"quota\"";
 
@@ -26,7 +26,7 @@ final class QuotaHeaders {
      * @param refused what the library refused
      * @param now the time of the answer
      */
-    static void refused(Context ctx, QuotaExceededException refused, Instant now) {
+    public static void refused(Context ctx, QuotaExceededException refused, Instant now) {
         long reset = secondsUntil(now, refused.resetsAt());
         long window = Duration.between(refused.windowStart(), refused.resetsAt()).toSeconds();
         ctx.header("RateLimit-Policy", POLICY + ";q=" + refused.limits().max() + ";w=" + window);
