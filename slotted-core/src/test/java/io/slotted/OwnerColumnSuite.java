@@ -710,6 +710,28 @@ class OwnerColumnSuite extends CounterTableTest {
     }
 
     /**
+     * Sets racing each other on one counter end at one of the values set, never at a sum: the
+     * second set must replace the rows the first one wrote, though they did not exist when it
+     * began (PostgreSQL's locking read skips rows committed after its statement began).
+     */
+    @Test
+    void set_eightSettersAtOnce_theCounterEndsAtOneOfTheirValues() throws Exception {
+        SlottedCounters counters = migrated(builder());
+        int setters = 8;
+        java.util.concurrent.CyclicBarrier together = new java.util.concurrent.CyclicBarrier(setters);
+        for (int round = 0; round < 20; round++) {
+            long base = 1_000_000L * (round + 1);
+            runConcurrently(setters, t -> {
+                together.await(1, TimeUnit.MINUTES);
+                counters.admin().set(TYPE, 1L, base + 1_000L * (t + 1));
+            });
+            long now = counters.get(TYPE, 1L);
+            assertThat(LongStream.rangeClosed(1, setters).map(t -> base + 1_000L * t))
+                    .as("round %d: the count %d is one of the values set", round, now).contains(now);
+        }
+    }
+
+    /**
      * Writers time every increment; the set is timed too. Increments that ended before the set
      * began are replaced; those that began after it ended count on top; those overlapping it may
      * go either way, and nothing else may happen.

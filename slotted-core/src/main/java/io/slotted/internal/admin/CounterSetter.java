@@ -25,13 +25,14 @@ import java.util.Optional;
 /**
  * Sets a counter exactly.
  *
- * <p>One transaction locks the counter's slot rows (and, for a fold-mode type, its owner row),
- * deletes exactly the rows it locked and writes the new total: into the owner column for a
- * fold-mode type with an owner row, else into slot 0, and on into slots 1, 2 … when it is more
- * than one slot row holds. An increment committed before the set
- * started is in a locked row and so replaced; one that waited for the locks, or created a slot row
- * the set never read, commits after it and counts on top. That makes the set linearizable with
- * the increments around it.
+ * <p>One transaction takes the counter's lock (an upsert of nothing into its slot-0 row, so that
+ * sets of one counter run one after another), locks the counter's slot rows (and, for a fold-mode
+ * type, its owner row), deletes exactly the rows it locked and writes the new total: into the
+ * owner column for a fold-mode type with an owner row, else into slot 0, and on into slots 1, 2 …
+ * when it is more than one slot row holds. An increment committed before the set started is in a
+ * locked row and so replaced; one that waited for the locks, or created a slot row the set never
+ * read, commits after it and counts on top. That makes the set linearizable with the increments
+ * around it.
  */
 public final class CounterSetter {
     private final Database database;
@@ -70,9 +71,10 @@ public final class CounterSetter {
             Optional<Registration> folds = registry.registration(connection, key.recordType())
                     .filter(Registration::folds);
             return Transactions.inTransaction(connection, () -> {
-                if (limits.bounded()) { // the counter's lock first, as every decision takes it
-                    SlotRows.upsertOne(connection, dialect, database.table(), new SlotRow(key, 0, 0), stats::retried);
-                }
+                // The counter's lock first (its slot-0 row, as every limit decision takes it): a
+                // set that waited for another would otherwise lock only the rows it saw when it
+                // began, which the other deleted, and add its total to the rows the other wrote.
+                SlotRows.upsertOne(connection, dialect, database.table(), new SlotRow(key, 0, 0), stats::retried);
                 List<LockedSlots> locked = List.copyOf(SlotRows.lock(connection, database.slotStatements(),
                         key.recordType(), List.of(key.recordId()), SlotRows.EVERY_SLOT).values());
                 boolean inColumn = folds.isPresent()
