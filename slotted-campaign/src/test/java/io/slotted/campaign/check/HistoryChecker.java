@@ -5,6 +5,7 @@ import io.slotted.campaign.history.Counter;
 import io.slotted.campaign.history.Operation;
 import io.slotted.campaign.history.Outcome;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -74,20 +75,33 @@ public final class HistoryChecker {
     private static void checkReads(Counter counter, Segments.Segment segment, List<Anomaly> anomalies) {
         ReadBounds bounds = new ReadBounds(segment.increments());
         for (CounterHistory.Read read : segment.reads()) {
-            long low = segment.base() + bounds.low(read);
-            long high = segment.base() + bounds.high(read);
-            if (read.value() < low || read.value() > high) {
+            long low = bounds.low(read);
+            long high = bounds.high(read);
+            if (segment.bases().stream().noneMatch(base -> read.value() >= base + low && read.value() <= base + high)) {
+                long nearest = nearest(segment.bases(), read.value() - low);
                 anomalies.add(new Anomaly(Anomaly.Kind.READ_OUT_OF_BOUNDS, counter, "operation #"
-                        + read.operation() + " read " + read.value() + ", outside [" + low + ", " + high
-                        + "]: " + (read.value() < low ? "an acknowledged increment is missing"
+                        + read.operation() + " read " + read.value() + ", outside [" + (nearest + low) + ", "
+                        + (nearest + high) + "]" + from(segment) + ": " + (read.value() < nearest + low
+                                ? "an acknowledged increment is missing"
                                 : "more than every increment invoked was counted"), List.of(read.operation())));
             }
         }
     }
 
+    /** The base closest to a value. */
+    private static long nearest(List<Long> bases, long value) {
+        return bases.stream().min(Comparator.comparingLong(base -> Math.abs(value - base))).orElseThrow();
+    }
+
+    /** Which values set a segment starts from, when it starts from more than one. */
+    private static String from(Segments.Segment segment) {
+        return segment.bases().size() == 1 ? "" : " (from whichever of the racing sets " + segment.bases()
+                + " came last)";
+    }
+
     /** @return whether the check was exact, rather than only the range of the unknown deltas */
     private static boolean checkFinal(Counter counter, Segments.Segment segment, long last, List<Anomaly> anomalies) {
-        long acknowledged = segment.base();
+        long acknowledged = 0;
         List<Long> unknown = new ArrayList<>();
         for (CounterHistory.Increment increment : segment.increments()) {
             if (increment.applied()) {
@@ -96,16 +110,22 @@ public final class HistoryChecker {
                 unknown.add(increment.delta());
             }
         }
-        SubsetSums.Answer answer = SubsetSums.contains(unknown, last - acknowledged);
-        if (!answer.reachable()) {
-            anomalies.add(new Anomaly(Anomaly.Kind.FINAL_VALUE, counter, "final value " + last
-                    + " is the acknowledged sum " + acknowledged + (segment.base() == 0 ? "" : " (from the value "
-                            + segment.base() + " last set)") + (last > acknowledged ? " + " : " - ")
-                    + Math.abs(last - acknowledged) + ", which no subset of the " + unknown.size()
-                    + " unknown deltas " + abbreviated(unknown) + " makes: "
-                    + (last < acknowledged ? "acknowledged increments were lost" : "increments were counted twice,"
-                            + " or counted though they failed"), List.of()));
+        SubsetSums.Answer answer = null;
+        for (long base : segment.bases()) {
+            answer = SubsetSums.contains(unknown, last - base - acknowledged);
+            if (answer.reachable()) {
+                return answer.exact();
+            }
         }
+        long base = nearest(segment.bases(), last - acknowledged);
+        long sum = base + acknowledged;
+        anomalies.add(new Anomaly(Anomaly.Kind.FINAL_VALUE, counter, "final value " + last
+                + " is the acknowledged sum " + sum + (base == 0 && segment.bases().size() == 1 ? ""
+                        : " (from the value " + base + " last set)") + from(segment) + (last > sum ? " + " : " - ")
+                + Math.abs(last - sum) + ", which no subset of the " + unknown.size()
+                + " unknown deltas " + abbreviated(unknown) + " makes: "
+                + (last < sum ? "acknowledged increments were lost" : "increments were counted twice,"
+                        + " or counted though they failed"), List.of()));
         return answer.exact();
     }
 

@@ -222,6 +222,31 @@ class HistoryCheckerTest {
     }
 
     @Test
+    void racingSets_leaveEitherValue_neverTheirSum() {
+        add(10, 0, 1, Outcome.OK);
+        set(1_000, 2, 6, Outcome.OK);
+        set(2_000, 3, 5, Outcome.OK);   // overlaps the first: either may have come last
+        read(1_000, 7, 8);
+        add(5, 9, 10, Outcome.OK);
+
+        assertThat(check(1_005).anomalies()).isEmpty();
+        assertThat(check(2_005).anomalies()).isEmpty();
+        assertThat(kinds(check(3_005))).as("the second set added its value to the first's")
+                .containsExactly(Anomaly.Kind.FINAL_VALUE);
+        read(3_005, 11, 12);
+        assertThat(kinds(check(1_005))).containsExactly(Anomaly.Kind.READ_OUT_OF_BOUNDS);
+    }
+
+    @Test
+    void aSetThatEndedBeforeTheNextBegan_isReplacedByIt() {
+        set(1_000, 2, 3, Outcome.OK);
+        set(2_000, 4, 5, Outcome.OK);
+
+        assertThat(kinds(check(1_000))).containsExactly(Anomaly.Kind.FINAL_VALUE);
+        assertThat(check(2_000).anomalies()).isEmpty();
+    }
+
+    @Test
     void aSetThatFailed_butTookEffect_isCaught() {
         add(10, 0, 1, Outcome.OK);
         set(1_000, 2, 3, Outcome.FAILED);

@@ -105,8 +105,11 @@ public final class Workload implements AutoCloseable {
         } else if (draw < 92) {
             // A little less than the sales take.
             add(keepingLimits(process, random), stock(random), 1 + random.nextInt(60));
+        } else if (draw < 97) {
+            set(process, settable(random), delta(random));
         } else {
-            set(process, CampaignTypes.SETTABLE.get(random.nextInt(CampaignTypes.SETTABLE.size())), delta(random));
+            setRacing(process, processes.get(random.nextInt(processes.size())), settable(random), delta(random),
+                    delta(random));
         }
     }
 
@@ -309,6 +312,38 @@ public final class Workload implements AutoCloseable {
                 return null;
             }), done -> invocation.ok());
         }
+    }
+
+    /**
+     * Two sets of one counter at once, from two processes (or two connections of one), while no
+     * other operation on it is under way: it must end at one of the two values, never at their sum.
+     */
+    private void setRacing(LibraryProcess one, LibraryProcess other, Counter counter, long value, long otherValue) {
+        try (SetGuard.Held held = sets.exclusive(counter)) {
+            Invocation first = history.invoke(one.name(), Kind.SET, Map.of(counter, value), null);
+            Invocation second = history.invoke(other.name(), Kind.SET, Map.of(counter, otherValue), null);
+            CompletableFuture<Void> firstSent = sendSet(first, one, counter, value);
+            CompletableFuture<Void> secondSent = sendSet(second, other, counter, otherValue);
+            await(first, () -> firstSent, done -> first.ok());
+            await(second, () -> secondSent, done -> second.ok());
+        }
+    }
+
+    /** A set on its way; one refused before it was sent ends like its future would. */
+    private CompletableFuture<Void> sendSet(Invocation invocation, LibraryProcess process, Counter counter,
+            long value) {
+        try {
+            return blocking(() -> {
+                counters(process).admin().set(counter.type(), counter.id(), value);
+                return (Void) null;
+            }).get();
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    private static Counter settable(Random random) {
+        return CampaignTypes.SETTABLE.get(random.nextInt(CampaignTypes.SETTABLE.size()));
     }
 
     private void sell(LibraryProcess process, Counter counter, long amount) {

@@ -7,6 +7,7 @@ import io.slotted.internal.dialect.SlotRow;
 import io.slotted.internal.jdbc.Database;
 import io.slotted.internal.jdbc.Retrier;
 import io.slotted.internal.jdbc.Transactions;
+import io.slotted.internal.mutation.Mutation;
 import io.slotted.internal.owner.OwnerShape;
 import io.slotted.internal.dialect.statements.OwnerStatements;
 import io.slotted.internal.registry.Registration;
@@ -74,7 +75,9 @@ public final class CounterSetter {
                 // The counter's lock first (its slot-0 row, as every limit decision takes it): a
                 // set that waited for another would otherwise lock only the rows it saw when it
                 // began, which the other deleted, and add its total to the rows the other wrote.
-                SlotRows.upsertOne(connection, dialect, database.table(), new SlotRow(key, 0, 0), stats::retried);
+                if (!Mutation.SET_WITHOUT_COUNTER_LOCK.planted() || limits.bounded()) {
+                    SlotRows.upsertOne(connection, dialect, database.table(), new SlotRow(key, 0, 0), stats::retried);
+                }
                 List<LockedSlots> locked = List.copyOf(SlotRows.lock(connection, database.slotStatements(),
                         key.recordType(), List.of(key.recordId()), SlotRows.EVERY_SLOT).values());
                 boolean inColumn = folds.isPresent()

@@ -27,7 +27,12 @@ public enum Mutation {
      * deleted, on its own: a failure between chunks leaves the type bound with counts that only
      * the column holds, which its reads do not see.
      */
-    COPY_RELEASE_BY_CHUNK;
+    COPY_RELEASE_BY_CHUNK,
+    /**
+     * A set locks only the counter's slot rows, not the counter first: on PostgreSQL and H2 a set
+     * that waited for another adds its total to the rows the other wrote.
+     */
+    SET_WITHOUT_COUNTER_LOCK;
 
     /** The system property that plants one. */
     public static final String PROPERTY = "slotted.mutation";
