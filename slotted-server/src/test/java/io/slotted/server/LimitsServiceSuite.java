@@ -149,9 +149,28 @@ class LimitsServiceSuite {
         assertThat(refused.raw().headers().firstValue("RateLimit-Policy")).hasValue("\"quota\";q=3;w=86400");
         assertThat(refused.raw().headers().firstValue("RateLimit")).hasValueSatisfying(value ->
                 assertThat(value).startsWith("\"quota\";r=0;t="));
-        assertThat(increment("meter", 4, -1).status()).as("a refund makes room").isEqualTo(200);
-        assertThat(increment("meter", 4, 1).status()).isEqualTo(200);
-        assertThat(read("meter", 4)).as("a read answers the window's count").isEqualTo(3);
+        Response refund = increment("meter", 4, -1);
+        assertThat(refund.status()).as("a refund makes room").isEqualTo(200);
+        assertThat(refund.json().get("count").longValue()).as("the window's count after it").isEqualTo(2);
+        assertThat(refund.raw().headers().firstValue("RateLimit")).hasValueSatisfying(value ->
+                assertThat(value).startsWith("\"quota\";r=1;t="));
+        Response last = http.post("/v1/counters/meter/4/increment").header("Idempotency-Key", "last-one")
+                .body("{\"delta\": 1}").send();
+        assertThat(last.status()).as(last.toString()).isEqualTo(200);
+        assertThat(last.json().get("count").longValue()).as("a keyed increment answers the count too").isEqualTo(3);
+        assertThat(last.raw().headers().firstValue("RateLimit")).hasValueSatisfying(value ->
+                assertThat(value).startsWith("\"quota\";r=0;t="));
+        Response read = http.get("/v1/counters/meter/4").send();
+        assertThat(read.json().get("count").longValue()).as("a read answers the window's count").isEqualTo(3);
+        assertThat(read.raw().headers().firstValue("RateLimit-Policy")).hasValue("\"quota\";q=3;w=86400");
+        assertThat(read.raw().headers().firstValue("RateLimit")).hasValueSatisfying(value ->
+                assertThat(Long.parseLong(value.substring(value.indexOf(";t=") + 3)))
+                        .isBetween(untilMidnight - 5, untilMidnight + 5));
+        assertThat(http.get("/v1/counters/meter?ids=4,5").send().raw().headers().firstValue("RateLimit-Policy"))
+                .hasValue("\"quota\";q=3;w=86400");
+        Response plain = increment("quota", 4, 1);
+        assertThat(plain.json().has("count")).as("a type without a window answers no count").isFalse();
+        assertThat(plain.raw().headers().firstValue("RateLimit")).isEmpty();
         try (Jedis jedis = new Jedis("127.0.0.1", server.respPort())) {
             assertThat(jedis.decr("meter:4")).as("INCR and DECR answer the window's count").isEqualTo(2);
             assertThat(jedis.get("meter:4")).isEqualTo("2");

@@ -5,6 +5,7 @@ import io.javalin.http.Context;
 import io.slotted.CounterNames;
 import io.slotted.CounterOverflowException;
 import io.slotted.Increment;
+import io.slotted.Limits;
 import io.slotted.CounterArguments;
 import io.slotted.SlottedCounters;
 import io.slotted.WriteMode;
@@ -18,6 +19,7 @@ import io.slotted.server.http.body.RequestBodies;
 import io.slotted.server.http.body.SetRequest;
 import io.slotted.server.http.error.ErrorCode;
 import io.slotted.server.http.error.HttpError;
+import io.slotted.server.http.error.QuotaHeaders;
 import io.slotted.server.http.response.BatchResponse;
 import io.slotted.server.http.response.CountResponse;
 import io.slotted.server.http.response.CountsResponse;
@@ -107,7 +109,7 @@ final class CounterRoutes {
         requireJsonBody(ctx);
         ctx.future(() -> bodies.read(ctx, body -> {
             long delta = JsonBody.read(body, 1L, CounterRoutes::delta);
-            return naming.toWrite(type, id).thenCompose(counter -> increment(counter, delta, key));
+            return naming.toWrite(type, id).thenCompose(counter -> increment(ctx, counter, delta, key));
         }).thenAccept(answer -> {
             if (answer.durable()) {
                 JsonResponse.ok(ctx, answer);
@@ -126,10 +128,18 @@ final class CounterRoutes {
         return delta;
     }
 
-    private CompletableFuture<IncrementResponse> increment(NamedCounter counter, long delta, String key) {
+    private CompletableFuture<IncrementResponse> increment(Context ctx, NamedCounter counter, long delta,
+            String key) {
         // No thread waits for the commit: the library and the answer run on whichever thread
         // completes each step. A keyed increment joins a flush too, which records its key.
         int type = counter.type().recordType();
+        Optional<Limits> windowed = windowed(counter.type());
+        if (windowed.isPresent()) {
+            return incrementInWindow(counter, delta, key).thenApply(answer -> {
+                QuotaHeaders.counted(ctx, windowed.get(), answer.count(), counters.config().clock().instant());
+                return answer;
+            });
+        }
         if (key == null) {
             return work.startWrite(gate -> async.add(type, counter.id(), delta, gate::enter))
                     .thenApply(done -> new IncrementResponse(counter.type().echo(), counter.echoId(),
@@ -140,6 +150,24 @@ final class CounterRoutes {
                         delta, !applied, true));
     }
 
+    /**
+     * An increment of a type with limits per window, answered with the window's count: the one
+     * its flush read for it, or, for a keyed increment (whose flush answers no count), the
+     * window's count read once it is durable, which may include later increments.
+     */
+    private CompletableFuture<IncrementResponse> incrementInWindow(NamedCounter counter, long delta, String key) {
+        int type = counter.type().recordType();
+        if (key == null) {
+            return work.startWrite(gate -> async.addAndGet(type, counter.id(), delta, gate::enter))
+                    .thenApply(count -> new IncrementResponse(counter.type().echo(), counter.echoId(), delta,
+                            false, true, count));
+        }
+        return work.startWrite(gate -> async.add(type, counter.id(), delta, key, gate::enter))
+                .thenCompose(applied -> work.startRead(() -> async.get(type, counter.id()))
+                        .thenApply(count -> new IncrementResponse(counter.type().echo(), counter.echoId(), delta,
+                                !applied, true, count)));
+    }
+
     private void read(Context ctx) {
         auth.require(ctx, Scope.READ);
         String type = checkedType(naming, ctx);
@@ -147,8 +175,11 @@ final class CounterRoutes {
         ctx.future(() -> naming.toRead(type, id).thenCompose(found -> found.isEmpty()
                 ? CompletableFuture.completedFuture(new CountResponse(echoType(type), echoId(id), 0))
                 : work.startRead(() -> async.get(found.get().type().recordType(), found.get().id()))
-                        .thenApply(count -> new CountResponse(found.get().type().echo(),
-                                found.get().echoId(), count)))
+                        .thenApply(count -> {
+                            windowed(found.get().type()).ifPresent(limits -> QuotaHeaders.counted(ctx, limits,
+                                    count, counters.config().clock().instant()));
+                            return new CountResponse(found.get().type().echo(), found.get().echoId(), count);
+                        }))
                 .thenAccept(answer -> JsonResponse.ok(ctx, answer)));
     }
 
@@ -158,8 +189,17 @@ final class CounterRoutes {
         List<String> ids = checkedIds(ctx.queryParams("ids"));
         ctx.future(() -> naming.typeToRead(type).thenCompose(found -> found.isEmpty()
                 ? CompletableFuture.completedFuture(new CountsResponse(echoType(type), zeros(ids)))
-                : readMany(found.get(), ids))
+                : readMany(found.get(), ids).thenApply(answer -> {
+                    windowed(found.get()).ifPresent(limits -> QuotaHeaders.policy(ctx, limits,
+                            counters.config().clock().instant()));
+                    return answer;
+                }))
                 .thenAccept(answer -> JsonResponse.ok(ctx, answer)));
+    }
+
+    /** The type's limits, if they are per window: this service's {@code --limits}. */
+    private Optional<Limits> windowed(CounterType type) {
+        return Optional.of(counters.config().limits(type.recordType())).filter(Limits::windowed);
     }
 
     /** Each id looked up, the recorded ones read in one query; keys as the client wrote them. */

@@ -1,7 +1,9 @@
 package io.slotted.server.http.error;
 
 import io.javalin.http.Context;
+import io.slotted.Limits;
 import io.slotted.QuotaExceededException;
+import io.slotted.Window;
 import java.time.Duration;
 import java.time.Instant;
 
@@ -32,6 +34,35 @@ public final class QuotaHeaders {
         ctx.header("RateLimit-Policy", POLICY + ";q=" + refused.limits().max() + ";w=" + window);
         ctx.header("RateLimit", POLICY + ";r=0;t=" + reset);
         ctx.header("Retry-After", Long.toString(reset));
+    }
+
+    /**
+     * Sets the fields of an answer about one counter of a type with limits per window: the
+     * quota, what remains of the window of {@code now}, and when it resets.
+     *
+     * @param ctx the answer
+     * @param limits the type's limits, {@linkplain Limits#windowed() windowed}
+     * @param count the counter's count in the window
+     * @param now the time of the answer
+     */
+    public static void counted(Context ctx, Limits limits, long count, Instant now) {
+        policy(ctx, limits, now);
+        long remaining = Math.max(0, limits.max() - count);
+        ctx.header("RateLimit", POLICY + ";r=" + remaining + ";t=" + secondsUntil(now, limits.window().endOf(now)));
+    }
+
+    /**
+     * Sets the policy alone, for an answer about several counters of a type with limits per
+     * window, whose remainders differ.
+     *
+     * @param ctx the answer
+     * @param limits the type's limits, {@linkplain Limits#windowed() windowed}
+     * @param now the time of the answer
+     */
+    public static void policy(Context ctx, Limits limits, Instant now) {
+        Window window = limits.window();
+        long seconds = Duration.between(window.startOf(now), window.endOf(now)).toSeconds();
+        ctx.header("RateLimit-Policy", POLICY + ";q=" + limits.max() + ";w=" + seconds);
     }
 
     /** Whole seconds until an instant, rounded up, at least 1: a client that waits them finds it passed. */
