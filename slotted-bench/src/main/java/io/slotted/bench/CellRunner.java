@@ -185,8 +185,8 @@ final class CellRunner {
                 ready.countDown();
                 go.await();
                 loop(incrementer);
-            } catch (Exception e) {
-                failed(e);
+            } catch (Exception | Error e) {
+                failed(e); // an Error too: a writer that died must not leave a cell looking exact
             }
         }
 
@@ -219,7 +219,7 @@ final class CellRunner {
             }
         }
 
-        private void failed(Exception e) {
+        private void failed(Throwable e) {
             errors++;
             if (firstError == null) {
                 firstError = e.toString();

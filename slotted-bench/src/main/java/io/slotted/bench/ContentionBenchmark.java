@@ -6,10 +6,12 @@ import io.slotted.bench.report.CsvWriter;
 import io.slotted.bench.report.MarkdownReport;
 import io.slotted.bench.report.ResultTable;
 import io.slotted.bench.report.SvgChart;
+import io.slotted.bench.strategy.Bucket4jStrategy;
 import io.slotted.bench.strategy.BucketStrategy;
 import io.slotted.bench.strategy.EventStrategy;
 import io.slotted.bench.strategy.LimitsStrategy;
 import io.slotted.bench.strategy.MultiRowUpsert;
+import io.slotted.bench.strategy.QuotaStrategy;
 import io.slotted.bench.strategy.RollUpStrategy;
 import io.slotted.bench.strategy.SingleRowUpdate;
 import io.slotted.bench.strategy.SlottedStrategy;
@@ -132,7 +134,10 @@ public final class ContentionBenchmark implements Callable<Integer> {
                     + " with the type also counting per hour; grouped-totals: grouped, each increment an"
                     + " addAndGet answering the counter's total; grouped-limited, grouped-at-limit: grouped"
                     + " with the type kept within limits, each increment a tryAdd, far from the bound"
-                    + " (all applied) or at it (all refused); event, event-joined, event-grouped: an"
+                    + " (all applied) or at it (all refused); grouped-quota: grouped with the type kept"
+                    + " to at most 1,000 per counter per second, each increment a tryAdd; bucket4j: the"
+                    + " same quota kept by bucket4j's JDBC backend (MariaDB, MySQL, PostgreSQL), a"
+                    + " locked row per decision; event, event-joined, event-grouped: an"
                     + " INSERT of an event row per increment, counted not at all, in its transaction,"
                     + " or by group commit after it; event-joined-twice: event-joined adding +2 and -1"
                     + " to the counter in the transaction; ceiling: group"
@@ -409,6 +414,8 @@ public final class ContentionBenchmark implements Callable<Integer> {
                 case "grouped-totals" -> chosen.add(new TotalsStrategy(db));
                 case "grouped-limited", "grouped-at-limit" -> chosen.add(new LimitsStrategy(db,
                         name.equals("grouped-at-limit")));
+                case "grouped-quota" -> chosen.add(new QuotaStrategy(db));
+                case "bucket4j" -> chosen.add(new Bucket4jStrategy(db, maxConnections));
                 case "ceiling" -> chosen.add(new HandOffCeiling());
                 case "event", "event-joined", "event-joined-twice", "event-grouped" -> chosen.add(new EventStrategy(db,
                         EventStrategy.Counting.valueOf(name.toUpperCase(Locale.ROOT).replace('-', '_')),

@@ -121,6 +121,25 @@ class ContentionBenchmarkTest {
     }
 
     /**
+     * The windowed quota and bucket4j keep the same limit on each server: every decision is
+     * counted (admitted in the store or refused), and no window admitted more than the limit,
+     * which the hot counter's 8 writers reach within each second on both.
+     */
+    @ParameterizedTest(name = "[{0}]")
+    @MethodSource("io.slotted.db.TestDatabases#servers")
+    void bench_quota_slottedAndBucket4j_areExactAndNeverOverTheLimit(ServerTestDatabase db) throws Exception {
+        Path out = Path.of("target", "cli-bench-quota-" + db.name().replaceAll("\\W", ""));
+        Run bench = run("--db", db.jdbcUrl(), "--writers", "8", "--duration", "2s",
+                "--warmup", "200ms", "--workload", "both", "--strategies", "grouped-quota,bucket4j",
+                "--out", out.toString());
+
+        assertThat(bench.status()).as("exit status; the cells ran and were exact: %s", bench).isZero();
+        assertThat(bench.out()).contains("every cell exact")
+                .containsPattern("hot grouped-quota 8 writers round 1: [0-9,]+ ops/s, .*errors 0, exact=true")
+                .containsPattern("zipf bucket4j 8 writers round 1: [0-9,]+ ops/s, .*errors 0, exact=true");
+    }
+
+    /**
      * Every row of a {@code limit-N} statement is an increment: were the calls counted instead, the
      * store would hold N times what the writers were told, and no cell would be exact.
      */
