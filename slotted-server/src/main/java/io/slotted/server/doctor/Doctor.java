@@ -96,6 +96,7 @@ public final class Doctor {
         Optional<LockWindow.WindowTotals> totals = window.flatMap(open -> exam.sample(connection, open, rows));
         List<Check> checks = new ArrayList<>(dialect.settings(connection));
         dialect.transport(connection).ifPresent(checks::add);
+        ClockCheck.runIfServer(connection, dialect.clockSql(), clock).ifPresent(checks::add);
         checks.addAll(tables.run(connection));
         long lockTime = totals.map(LockWindow.WindowTotals::rowLockWaitMillis).orElse(-1L);
         int waitsSeen = rows.waitsSeen();

@@ -145,6 +145,20 @@ class DoctorSuite {
         assertThat(DoctorText.render(report)).contains("ok   connection encryption: not encrypted, over loopback");
     }
 
+    @Test
+    void thisProcesssClock_isCheckedAgainstTheDatabases_andFiveSecondsOffIsAFinding() {
+        Check same = check(examine(Duration.ZERO), ClockCheck.CHECK);
+        assertThat(same.ok()).as(same.toString()).isTrue();
+        assertThat(same.value()).matches("the database's clock is .* \\(± [0-9]+ ms\\)");
+
+        DoctorSettings settings = DoctorSettings.watching(Duration.ZERO, "").withTable(table + "_counters");
+        Clock slow = Clock.offset(Clock.systemUTC(), Duration.ofSeconds(-5));
+        Check skewed = check(new Doctor(db.dataSource(), settings, slow).examine(), ClockCheck.CHECK);
+        assertThat(skewed.ok()).as(skewed.toString()).isFalse();
+        assertThat(skewed.value()).matches("the database's clock is [0-9]+ ms ahead of this process's .*");
+        assertThat(skewed.advice()).contains("synchronised").contains("within 1 s");
+    }
+
     /**
      * On a private server of this kind with TLS on, since the shared test servers run without it;
      * the doctor's connection asks for TLS in its URL.

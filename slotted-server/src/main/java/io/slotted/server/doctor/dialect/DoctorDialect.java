@@ -67,6 +67,16 @@ public abstract class DoctorDialect {
     }
 
     /**
+     * The statement that reads the database server's clock, as milliseconds since the epoch; empty
+     * for an embedded database, which reads the process's own clock.
+     *
+     * @return one {@code SELECT} of one {@code BIGINT}, or empty
+     */
+    public Optional<String> clockSql() {
+        return Optional.empty();
+    }
+
+    /**
      * Whether the doctor's own session is encrypted, and whether it could be read on a network.
      *
      * @param connection a connection of the doctor's own

@@ -84,6 +84,11 @@ class MariaDbDoctorDialect extends DoctorDialect {
     }
 
     @Override
+    public Optional<String> clockSql() {
+        return Optional.of("SELECT CAST(ROUND(UNIX_TIMESTAMP(NOW(3)) * 1000) AS SIGNED)");
+    }
+
+    @Override
     public Optional<Check> transport(Connection connection) throws SQLException {
         Map<String, String> status = new HashMap<>();
         try (Statement statement = connection.createStatement();

@@ -65,6 +65,11 @@ final class PostgresDoctorDialect extends DoctorDialect {
     }
 
     @Override
+    public Optional<String> clockSql() {
+        return Optional.of("SELECT CAST(EXTRACT(EPOCH FROM clock_timestamp()) * 1000 AS BIGINT)");
+    }
+
+    @Override
     public Optional<Check> transport(Connection connection) throws SQLException {
         try (Statement statement = connection.createStatement();
                 ResultSet row = statement.executeQuery("SELECT s.ssl, s.version, s.cipher,"
