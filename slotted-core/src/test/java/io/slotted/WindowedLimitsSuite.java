@@ -14,6 +14,8 @@ import java.sql.Statement;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZonedDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -178,6 +180,44 @@ class WindowedLimitsSuite extends CounterTableTest {
         assertThat(totalAcrossWindows()).as("the total counts on").isEqualTo(10);
         assertThat(windowCounts()).containsExactly(Map.entry(MIDNIGHT, 5L),
                 Map.entry(MIDNIGHT.plus(Duration.ofHours(1)), 5L));
+    }
+
+    /**
+     * Windows in a zone other than UTC, through the write path: a month window ending on the last
+     * day of a short month in Paris, and a day window on the day Paris puts its clocks back (25
+     * hours long), each counting from 0 at its local midnight and refusing past its bound.
+     */
+    @Test
+    void windowsInAZone_endAtItsMonthEndAndAcrossItsClockChange() {
+        ZoneId paris = ZoneId.of("Europe/Paris");
+        MutableClock clock = new MutableClock();
+        SlottedCounters counters = migrated(instance("one", clock)
+                .limits(QUOTA, Limits.atMost(3).per(Window.MONTH.in(paris)))
+                .limits(QUOTA + 1, Limits.atMost(3).per(Window.DAY.in(paris))));
+
+        Instant februaryEnds = ZonedDateTime.of(2027, 3, 1, 0, 0, 0, 0, paris).toInstant(); // 23:00 UTC
+        clock.set(februaryEnds.minus(Duration.ofMinutes(1)));
+        assertThat(counters.addAndGet(QUOTA, KEY, 3)).isEqualTo(3);
+        assertThat(counters.tryAdd(QUOTA, KEY, 1)).as("February in Paris is full").isFalse();
+        clock.set(februaryEnds);
+        assertThat(counters.addAndGet(QUOTA, KEY, 1)).as("March in Paris counts from 0, in UTC still February")
+                .isEqualTo(1);
+
+        Instant longDay = ZonedDateTime.of(2026, 10, 25, 0, 0, 0, 0, paris).toInstant();
+        Instant nextDay = ZonedDateTime.of(2026, 10, 26, 0, 0, 0, 0, paris).toInstant();
+        assertThat(Duration.between(longDay, nextDay)).isEqualTo(Duration.ofHours(25));
+        clock.set(longDay.plus(Duration.ofMinutes(150))); // 02:30, the first time
+        assertThat(counters.addAndGet(QUOTA + 1, KEY, 2)).isEqualTo(2);
+        clock.set(longDay.plus(Duration.ofMinutes(210))); // 02:30 again, an hour later
+        assertThat(counters.addAndGet(QUOTA + 1, KEY, 1)).as("the repeated hour is the same day").isEqualTo(3);
+        clock.set(nextDay.minus(Duration.ofMinutes(1))); // 23:59, the 25th hour
+        assertThatThrownBy(() -> counters.add(QUOTA + 1, KEY, 1)).isInstanceOfSatisfying(QuotaExceededException.class,
+                e -> {
+                    assertThat(e.windowStart()).isEqualTo(longDay);
+                    assertThat(e.resetsAt()).isEqualTo(nextDay);
+                });
+        clock.set(nextDay);
+        assertThat(counters.addAndGet(QUOTA + 1, KEY, 3)).as("the next day counts from 0").isEqualTo(3);
     }
 
     /** A refund is a negative delta in the window it is made in; it never takes the window below 0. */
