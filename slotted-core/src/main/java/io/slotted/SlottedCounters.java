@@ -1,6 +1,7 @@
 package io.slotted;
 
 import java.sql.Connection;
+import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -243,6 +244,29 @@ public interface SlottedCounters extends AutoCloseable {
      *     increment was applied, if its total could not be read after it
      */
     long addAndGet(int recordType, long recordId, long delta);
+
+    /**
+     * Gives back to a counter of a type with limits per window what an earlier increment took,
+     * in the window that increment counted in — a refund for a request that failed, or a charge
+     * made twice — and answers that window's count after it. The refund is durable when it
+     * returns, in every write mode, and never takes the window below 0 (it is refused instead).
+     * Windows are kept until the next one ends, so a refund may go into the current window or the
+     * one before it.
+     *
+     * @param recordType what is counted; its type has {@linkplain Limits#per(Window) limits per
+     *     window}
+     * @param recordId whose count it is
+     * @param amount how much to give back; positive, at most {@link #MAX_DELTA}
+     * @param madeAt when the increment refunded was made, by this process's clock: any moment of
+     *     its window
+     * @return the count of that window after the refund
+     * @throws IllegalArgumentException if {@code amount} is not positive or past {@link #MAX_DELTA},
+     *     the type has no limits per window, or {@code madeAt} is in a window no longer kept or in
+     *     one yet to come; nothing changes
+     * @throws QuotaExceededException if the refund would take the window below 0; nothing changes
+     * @throws SlottedException as {@link #add(int, long, long)} does
+     */
+    long refund(int recordType, long recordId, long amount, Instant madeAt);
 
     /**
      * As {@link #addAndGet}, without blocking the caller where the write mode allows it.

@@ -235,6 +235,43 @@ class WindowedLimitsSuite extends CounterTableTest {
     }
 
     /**
+     * A refund goes back into the window of the increment it gives back, the current one or the
+     * one before it, answering that window's count; never below 0, never into a window no longer
+     * kept or yet to come, and only on a type with limits per window.
+     */
+    @Test
+    void aRefund_goesBackIntoTheWindowOfTheIncrementItGivesBack() {
+        MutableClock clock = new MutableClock();
+        clock.set(MIDNIGHT.plus(Duration.ofMinutes(59)));
+        SlottedCounters counters = migrated(instance("one", clock).limits(QUOTA, Limits.atMost(5).per(Window.HOUR)));
+        Instant charged = clock.instant();
+        counters.add(QUOTA, KEY, 5);
+        clock.advance(Duration.ofMinutes(1));
+        assertThat(counters.addAndGet(QUOTA, KEY, 4)).isEqualTo(4);
+
+        assertThat(counters.refund(QUOTA, KEY, 2, charged)).as("the previous window's count").isEqualTo(3);
+        assertThat(counters.get(QUOTA, KEY)).as("the current window is untouched").isEqualTo(4);
+        assertThatThrownBy(() -> counters.refund(QUOTA, KEY, 4, charged)).isInstanceOf(QuotaExceededException.class)
+                .hasMessageContaining("its count 3");
+        assertThat(counters.refund(QUOTA, KEY, 4, clock.instant())).as("into the current window").isZero();
+        assertThat(windowCounts()).containsExactly(Map.entry(MIDNIGHT, 3L),
+                Map.entry(MIDNIGHT.plus(Duration.ofHours(1)), 0L));
+        assertThat(totalAcrossWindows()).isEqualTo(3);
+
+        clock.advance(Duration.ofHours(1));
+        assertThatThrownBy(() -> counters.refund(QUOTA, KEY, 1, charged)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("only the current window (from 2026-11-22T02:00:00Z) and the one before it")
+                .hasMessageContaining("nothing was changed");
+        assertThatThrownBy(() -> counters.refund(QUOTA, KEY, 1, clock.instant().plus(Duration.ofHours(1))))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("it has not begun");
+        assertThatThrownBy(() -> counters.refund(QUOTA, KEY, 0, clock.instant()))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("positive amount");
+        assertThatThrownBy(() -> counters.refund(QUOTA + 1, KEY, 1, clock.instant()))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("has no limits per window");
+        assertThat(totalAcrossWindows()).as("nothing was changed").isEqualTo(3);
+    }
+
+    /**
      * The process's own clock decides an increment's window: a process whose clock runs an hour
      * ahead counts into the next hour's window, and each window keeps its bound.
      */

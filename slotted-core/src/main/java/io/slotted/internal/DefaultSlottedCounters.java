@@ -5,6 +5,7 @@ import io.slotted.CounterArguments;
 import io.slotted.CounterNames;
 import io.slotted.CounterOverflowException;
 import io.slotted.Increment;
+import io.slotted.Limits;
 import io.slotted.MigrationReport;
 import io.slotted.Progress;
 import io.slotted.OwnerColumns;
@@ -12,6 +13,7 @@ import io.slotted.SlottedConfig;
 import io.slotted.SlottedCounters;
 import io.slotted.SlottedStats;
 import io.slotted.TimeSeries;
+import io.slotted.Window;
 import io.slotted.internal.admin.BucketKeeper;
 import io.slotted.internal.admin.CounterSetter;
 import io.slotted.internal.admin.Recount;
@@ -41,6 +43,7 @@ import io.slotted.internal.write.SlotPicker;
 import io.slotted.internal.write.StatsRecorder;
 import java.math.BigInteger;
 import java.sql.Connection;
+import java.time.Instant;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -174,6 +177,32 @@ public final class DefaultSlottedCounters implements SlottedCounters {
     @Override
     public long addAndGet(int recordType, long recordId, long delta) {
         return writer.addAndGet(acceptedKey(recordType, recordId, delta), delta);
+    }
+
+    @Override
+    public long refund(int recordType, long recordId, long amount, Instant madeAt) {
+        Objects.requireNonNull(madeAt, "madeAt must not be null");
+        if (amount <= 0) {
+            throw new IllegalArgumentException("a refund gives back a positive amount, but was " + amount
+                    + ": to take more of a window, add to the counter");
+        }
+        CounterKey key = acceptedKey(recordType, recordId, -amount);
+        Limits limits = registry.limits(recordType);
+        if (!limits.windowed()) {
+            throw new IllegalArgumentException("record_type " + recordType + " has no limits per window, so"
+                    + " there is no window to refund: add " + -amount + " to the counter instead");
+        }
+        Window window = limits.window();
+        Instant current = window.startOf(config.clock().instant());
+        Instant previous = window.startOf(current.minusSeconds(1));
+        Instant refunded = window.startOf(madeAt);
+        if (!refunded.equals(current) && !refunded.equals(previous)) {
+            throw new IllegalArgumentException("cannot refund into the window from " + refunded + " of counter "
+                    + key + ": " + (refunded.isAfter(current) ? "it has not begun"
+                            : "only the current window (from " + current + ") and the one before it (from "
+                                    + previous + ") are kept") + "; nothing was changed");
+        }
+        return writer.refund(key, -amount, refunded.getEpochSecond());
     }
 
     @Override

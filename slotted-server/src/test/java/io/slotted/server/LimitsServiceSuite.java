@@ -178,6 +178,35 @@ class LimitsServiceSuite {
     }
 
     @Test
+    void http_aRefundWithItsWindow_goesBackIntoThatWindow_andBadRefundsAreRefusedSayingWhy() {
+        assertThat(increment("meter", 5, 3).json().get("count").longValue()).isEqualTo(3);
+        String now = Instant.now().toString();
+
+        Response refund = http.post("/v1/counters/meter/5/increment?window=" + now).body("{\"delta\": -2}").send();
+        assertThat(refund.status()).as(refund.toString()).isEqualTo(200);
+        assertThat(refund.json().get("count").longValue()).isEqualTo(1);
+        assertThat(refund.raw().headers().firstValue("RateLimit")).hasValueSatisfying(value ->
+                assertThat(value).startsWith("\"quota\";r=2;t="));
+
+        String longAgo = Instant.now().minus(Duration.ofDays(3)).toString();
+        Response tooOld = http.post("/v1/counters/meter/5/increment?window=" + longAgo).body("{\"delta\": -1}").send();
+        assertThat(tooOld.status()).as(tooOld.toString()).isEqualTo(400);
+        assertThat(tooOld.json().path("error").path("message").asText()).contains("only the current window");
+        Response positive = http.post("/v1/counters/meter/5/increment?window=" + now).body("{\"delta\": 1}").send();
+        assertThat(positive.errorCode()).isEqualTo("bad_delta");
+        Response malformed = http.post("/v1/counters/meter/5/increment?window=soon").body("{\"delta\": -1}").send();
+        assertThat(malformed.status()).isEqualTo(400);
+        assertThat(malformed.json().path("error").path("message").asText()).contains("window");
+        Response keyed = http.post("/v1/counters/meter/5/increment?window=" + now).header("Idempotency-Key", "k")
+                .body("{\"delta\": -1}").send();
+        assertThat(keyed.status()).isEqualTo(400);
+        Response noWindow = http.post("/v1/counters/quota/5/increment?window=" + now).body("{\"delta\": -1}").send();
+        assertThat(noWindow.status()).isEqualTo(400);
+        assertThat(noWindow.json().path("error").path("message").asText()).contains("has none");
+        assertThat(read("meter", 5)).as("only the one refund changed anything").isEqualTo(1);
+    }
+
+    @Test
     void redis_32ClientsSellingAStockOf1000_sellExactlyAllOfIt() throws Exception {
         try (Jedis restock = new Jedis("127.0.0.1", server.respPort())) {
             restock.incrBy("stock:4", 1000);

@@ -93,6 +93,11 @@ public final class BufferedWriter implements CounterWriter {
     }
 
     @Override
+    public long refund(CounterKey key, long delta, long windowStart) {
+        return queue.addAndGet(key, delta, windowStart);
+    }
+
+    @Override
     public CompletableFuture<Long> addAndGetAsync(CounterKey key, long delta) {
         return queue.addAndGetAsync(key, delta, buckets.startOf(key.recordType()));
     }

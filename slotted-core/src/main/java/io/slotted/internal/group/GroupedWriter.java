@@ -78,6 +78,13 @@ public final class GroupedWriter implements CounterWriter {
     }
 
     @Override
+    public long refund(CounterKey key, long delta, long windowStart) {
+        Pending increment = Pending.awaitedWithTotal(key, delta, windowStart);
+        lead(increment);
+        return increment.awaitTotal();
+    }
+
+    @Override
     public CompletableFuture<Long> addAndGetAsync(CounterKey key, long delta) {
         Pending increment = Pending.asyncWithTotal(key, delta, buckets.startOf(key.recordType()));
         offer(increment);

@@ -35,6 +35,16 @@ public interface CounterWriter {
     long addAndGet(CounterKey key, long delta);
 
     /**
+     * As {@link #addAndGet}, counted in a window given rather than the current one: a refund.
+     *
+     * @param key the counter, of a type with limits per window
+     * @param delta the amount, negative
+     * @param windowStart the start of the window, in seconds since the epoch
+     * @return the window's count after the refund
+     */
+    long refund(CounterKey key, long delta, long windowStart);
+
+    /**
      * As {@link #addAndGet}, without blocking where the mode allows it.
      *
      * @param key the counter

@@ -166,7 +166,15 @@ public final class DirectWriter implements CounterWriter {
      * total before COMMIT; or, for limits per window, answers the window's count right after it.
      */
     private long boundedAddAndGet(CounterKey key, long delta) {
-        long bucketStart = buckets.startOf(key.recordType());
+        return boundedAddAndGet(key, delta, buckets.startOf(key.recordType()));
+    }
+
+    @Override
+    public long refund(CounterKey key, long delta, long windowStart) {
+        return boundedAddAndGet(key, delta, windowStart);
+    }
+
+    private long boundedAddAndGet(CounterKey key, long delta, long bucketStart) {
         Written written = writeTransaction(deltas(key, bucketStart, delta), single(key, delta), List.of(bucketStart),
                 null, null, describe(key, delta), Set.of(key));
         if (written.windowCounts().containsKey(0)) {

@@ -12,6 +12,7 @@ import io.slotted.WriteMode;
 import io.slotted.server.auth.Scope;
 import io.slotted.server.config.CounterType;
 import io.slotted.server.config.Excerpt;
+import io.slotted.server.config.WindowBound;
 import io.slotted.server.http.body.BatchRequest;
 import io.slotted.server.http.body.JsonBody;
 import io.slotted.server.http.body.MessageFraming;
@@ -27,6 +28,7 @@ import io.slotted.server.http.response.IncrementResponse;
 import io.slotted.server.names.CounterNaming;
 import io.slotted.server.names.NamedCounter;
 import io.slotted.server.store.AsyncCounters;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -36,6 +38,7 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.function.Supplier;
 
 /**
@@ -106,10 +109,12 @@ final class CounterRoutes {
         String type = checkedType(naming, ctx);
         String id = checkedId(ctx.pathParam("id"));
         String key = idempotencyKey(ctx);
+        Instant refunded = refundedWindow(ctx.queryParam("window"), key);
         requireJsonBody(ctx);
         ctx.future(() -> bodies.read(ctx, body -> {
             long delta = JsonBody.read(body, 1L, CounterRoutes::delta);
-            return naming.toWrite(type, id).thenCompose(counter -> increment(ctx, counter, delta, key));
+            return naming.toWrite(type, id).thenCompose(counter -> refunded == null
+                    ? increment(ctx, counter, delta, key) : refund(ctx, counter, delta, refunded));
         }).thenAccept(answer -> {
             if (answer.durable()) {
                 JsonResponse.ok(ctx, answer);
@@ -117,6 +122,52 @@ final class CounterRoutes {
                 JsonResponse.accepted(ctx, answer);
             }
         }));
+    }
+
+    /** The moment named by {@code ?window=}, whose window a refund goes back into; null without one. */
+    private static Instant refundedWindow(String window, String key) {
+        if (window == null) {
+            return null;
+        }
+        if (key != null) {
+            throw new HttpError(ErrorCode.BAD_REQUEST, "a refund (?window=) takes no Idempotency-Key: send it"
+                    + " without one, or leave ?window= out to make a keyed increment");
+        }
+        try {
+            return WindowBound.parse("window", window);
+        } catch (IllegalArgumentException e) {
+            throw new HttpError(ErrorCode.BAD_REQUEST, e.getMessage() + ": ?window= names any moment of the"
+                    + " window the refund goes back into");
+        }
+    }
+
+    /**
+     * A refund: a negative delta that goes back into the window of {@code madeAt}, answered with
+     * that window's count. What the library refuses as malformed (a window no longer kept) is the
+     * client's to fix.
+     */
+    private CompletableFuture<IncrementResponse> refund(Context ctx, NamedCounter counter, long delta,
+            Instant madeAt) {
+        Limits limits = windowed(counter.type()).orElseThrow(() -> new HttpError(ErrorCode.BAD_REQUEST,
+                "?window= refunds into a window of a type with limits per window, and " + counter.type()
+                        + " has none: leave ?window= out"));
+        if (delta >= 0) {
+            throw new HttpError(ErrorCode.BAD_DELTA, "a refund (?window=) gives back what an increment took:"
+                    + " its delta must be negative, but was " + delta);
+        }
+        int type = counter.type().recordType();
+        return work.startWrite(gate -> async.refund(type, counter.id(), -delta, madeAt, gate::enter))
+                .handle((count, failure) -> {
+                    Throwable cause = failure == null ? null : HttpError.unwrap(failure);
+                    if (cause instanceof IllegalArgumentException refused) {
+                        throw new HttpError(ErrorCode.BAD_REQUEST, refused.getMessage());
+                    }
+                    if (failure != null) {
+                        throw failure instanceof CompletionException done ? done : new CompletionException(failure);
+                    }
+                    QuotaHeaders.counted(ctx, limits, count, counters.config().clock().instant());
+                    return new IncrementResponse(counter.type().echo(), counter.echoId(), delta, false, true, count);
+                });
     }
 
     private static long delta(JsonBody body) {

@@ -4,6 +4,7 @@ import io.slotted.Increment;
 import io.slotted.QueueFullException;
 import io.slotted.SlottedCounters;
 import io.slotted.WriteMode;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ArrayBlockingQueue;
@@ -139,6 +140,27 @@ public final class AsyncCounters implements AutoCloseable {
      */
     public CompletableFuture<Long> addAndGet(int recordType, long recordId, long delta, Runnable beforeWrite) {
         return start(beforeWrite, () -> counters.addAndGetAsync(recordType, recordId, delta));
+    }
+
+    /**
+     * Gives back to a counter of a type with limits per window what an earlier increment took, in
+     * that increment's window ({@link SlottedCounters#refund}).
+     *
+     * @param recordType what is counted
+     * @param recordId whose count it is
+     * @param amount how much to give back, positive
+     * @param madeAt a moment of the window to refund
+     * @param beforeWrite runs on the writer right before the refund is handed to the library; what
+     *     it throws fails the refund, and nothing is written
+     * @return the window's count once the refund is durable; failed with what the library failed
+     *     with, or {@link QueueFullException} when every writer is busy
+     */
+    public CompletableFuture<Long> refund(int recordType, long recordId, long amount, Instant madeAt,
+            Runnable beforeWrite) {
+        return onWriter(() -> {
+            beforeWrite.run();
+            return counters.refund(recordType, recordId, amount, madeAt);
+        });
     }
 
     /**

@@ -11,6 +11,7 @@ import io.slotted.SlottedCounters;
 import io.slotted.SlottedStats;
 import io.slotted.TimeSeries;
 import java.sql.Connection;
+import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -105,6 +106,11 @@ final class TransactionJoiningCounters implements SlottedCounters {
     @Override
     public long addAndGet(int recordType, long recordId, long delta) {
         return counters.addAndGet(recordType, recordId, delta);
+    }
+
+    @Override
+    public long refund(int recordType, long recordId, long amount, Instant madeAt) {
+        return counters.refund(recordType, recordId, amount, madeAt);
     }
 
     @Override
