@@ -29,7 +29,8 @@ class PlantedBugTest {
     private static final List<Planted> FOUND = List.of(new Planted(Mutation.KEY_LOOKUP_SKIPPED, "mariadb"),
             new Planted(Mutation.ACK_BEFORE_COMMIT, "mariadb"), new Planted(Mutation.SPEND_UNCHECKED, "mariadb"),
             new Planted(Mutation.COPY_RELEASE_BY_CHUNK, "mariadb"),
-            new Planted(Mutation.SET_WITHOUT_COUNTER_LOCK, "postgresql"));
+            new Planted(Mutation.SET_WITHOUT_COUNTER_LOCK, "postgresql"),
+            new Planted(Mutation.WINDOW_UNCHECKED, "mariadb"));
 
     /** A bug and the database whose behaviour exposes it. */
     private record Planted(Mutation mutation, String database) {

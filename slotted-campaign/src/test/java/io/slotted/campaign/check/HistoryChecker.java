@@ -142,7 +142,8 @@ public final class HistoryChecker {
         checkTimeline(counter, limits, anomalies);
         if (last != null && (last < limits.min() || last > limits.max())) {
             anomalies.add(new Anomaly(Anomaly.Kind.LIMIT_BROKEN, counter.counter(), "final value " + last
-                    + " is outside the limits " + limits + ": more was sold than stocked", List.of()));
+                    + " is outside the limits " + limits + ": more was sold than stocked, or charged than a window"
+                    + " allows", List.of()));
         }
     }
 
@@ -165,7 +166,8 @@ public final class HistoryChecker {
             if (high < limits.min() || low > limits.max()) {
                 anomalies.add(new Anomaly(Anomaly.Kind.LIMIT_BROKEN, counter.counter(), "right after operation #"
                         + increment.operations().get(0) + " was acknowledged the total was within [" + low + ", "
-                        + high + "], outside the limits " + limits + ": more was sold than stocked",
+                        + high + "], outside the limits " + limits + ": more was sold than stocked, or charged than"
+                        + " a window allows",
                         increment.operations()));
                 return;
             }

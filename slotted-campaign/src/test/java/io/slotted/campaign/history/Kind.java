@@ -16,6 +16,10 @@ public enum Kind {
     SELL,
     /** Stock added back. */
     RESTOCK,
+    /** A charge to a quota per window: an increment the window's limit may refuse. */
+    CHARGE,
+    /** A charge given back in its window, which may not go below 0. */
+    REFUND,
     /**
      * A counter set to an exact value, its {@code deltas} holding the value: sent only while no
      * other operation on that counter is under way, so that every acknowledged increment is

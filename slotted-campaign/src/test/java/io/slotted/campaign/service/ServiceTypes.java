@@ -47,7 +47,8 @@ final class ServiceTypes {
 
     /** {@code serve --limits}: the limits the checker holds each bounded type to, as the service takes them. */
     static String limitsOption() {
-        return CampaignTypes.limits().entrySet().stream().map(entry -> NAMES.get(entry.getKey().type()) + "="
+        return CampaignTypes.limits().entrySet().stream().filter(entry -> NAMES.containsKey(entry.getKey().type()))
+                .map(entry -> NAMES.get(entry.getKey().type()) + "="
                 + bounds(entry.getValue())).distinct().sorted().collect(Collectors.joining(","));
     }
 

@@ -2,14 +2,17 @@ package io.slotted.campaign.workload;
 
 import io.slotted.Limits;
 import io.slotted.OwnerColumn;
+import io.slotted.Window;
 import io.slotted.campaign.history.Counter;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 
 /**
  * The counters the campaign writes: a few hot ones every client shares, stock that must never go
- * below 0, counters rolled up into an owner column while they are written (in fold mode, whose
+ * below 0, quotas per window never passed, counters rolled up into an owner column while they are written (in fold mode, whose
  * roll-ups move counts out of the slot rows, and in copy mode), and counters kept in time
  * buckets as well.
  */
@@ -33,6 +36,8 @@ public final class CampaignTypes {
     public static final int RECOUNTED = 7;
     /** Plain counters set and deleted now and then: the service's {@code SET}, {@code DEL} and {@code PUT}. */
     public static final int RESET = 8;
+    /** Counters with a quota per window ({@link #QUOTA_LIMITS}), charged and refunded. */
+    public static final int QUOTA = 9;
 
     public static final List<Counter> HOT_COUNTERS = counters(HOT, 4);
     public static final List<Counter> STOCK_COUNTERS = counters(STOCK, 2);
@@ -41,6 +46,16 @@ public final class CampaignTypes {
     public static final List<Counter> BUCKETED_COUNTERS = counters(BUCKETED, 2);
     public static final List<Counter> RECOUNTED_COUNTERS = counters(RECOUNTED, 2);
     public static final List<Counter> RESET_COUNTERS = counters(RESET, 2);
+    public static final List<Counter> QUOTA_COUNTERS = counters(QUOTA, 2);
+
+    /**
+     * The quota: at most 500 per month, the month starting on a day about two weeks from the run's
+     * start, so that no run, an hour long or a week, crosses a window's end, where the count a read
+     * answers would start again from 0. A window is a window whatever its length: a charge is
+     * decided under the window's lock against the window's count, as a minute's would be.
+     */
+    public static final Limits QUOTA_LIMITS = Limits.atMost(500)
+            .per(Window.MONTH.startingOnDay(LocalDate.now(ZoneOffset.UTC).plusDays(15).getDayOfMonth() % 28 + 1));
 
     /** The counters the workload sets now and then: those rolled up into an owner column. */
     public static final List<Counter> SETTABLE = Stream.concat(FOLDED_COUNTERS.stream(), COPIED_COUNTERS.stream())
@@ -58,13 +73,15 @@ public final class CampaignTypes {
 
     /** Every counter the workload touches. */
     public static List<Counter> all() {
-        return Stream.of(UNBOUNDED, STOCK_COUNTERS, RECOUNTED_COUNTERS).flatMap(List::stream).sorted().toList();
+        return Stream.of(UNBOUNDED, STOCK_COUNTERS, RECOUNTED_COUNTERS, QUOTA_COUNTERS).flatMap(List::stream).sorted()
+                .toList();
     }
 
     /** The limits the checker holds each counter to. */
     public static Map<Counter, Limits> limits() {
         Map<Counter, Limits> limits = new java.util.HashMap<>();
         STOCK_COUNTERS.forEach(counter -> limits.put(counter, Limits.atLeast(0)));
+        QUOTA_COUNTERS.forEach(counter -> limits.put(counter, QUOTA_LIMITS));
         return limits;
     }
 

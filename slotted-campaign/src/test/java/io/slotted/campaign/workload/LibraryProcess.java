@@ -68,7 +68,7 @@ public final class LibraryProcess implements AutoCloseable {
         SlottedCountersBuilder builder = SlottedCounters.builder(dataSource).table(table).writeMode(mode).flushers(2)
                 .buckets(CampaignTypes.BUCKETED, BucketUnit.HOUR, Duration.ofDays(2));
         if (mode != WriteMode.BUFFERED) {
-            builder.limits(CampaignTypes.STOCK, Limits.atLeast(0));
+            builder.limits(CampaignTypes.STOCK, Limits.atLeast(0)).limits(CampaignTypes.QUOTA, CampaignTypes.QUOTA_LIMITS);
         }
         if (rollsUp) {
             builder.rollUpEvery(ROLL_UP_EVERY);
@@ -82,7 +82,7 @@ public final class LibraryProcess implements AutoCloseable {
         return name;
     }
 
-    /** Whether this process may sell stock: it keeps the stock's lower limit ({@code BUFFERED} takes none). */
+    /** Whether this process may sell stock or charge a quota: it keeps their limits ({@code BUFFERED} takes none). */
     public boolean keepsLimits() {
         return mode != WriteMode.BUFFERED;
     }

@@ -99,12 +99,18 @@ public final class Workload implements AutoCloseable {
         } else if (draw < 45) {
             batch(process, random);
         } else if (draw < 63) {
-            read(process, random.nextInt(4) == 0 ? stock(random) : unbounded(random));
-        } else if (draw < 81) {
+            int which = random.nextInt(8);
+            read(process, which < 2 ? stock(random) : which == 2 ? quota(random) : unbounded(random));
+        } else if (draw < 76) {
             sell(keepingLimits(process, random), stock(random), 1 + random.nextInt(40));
-        } else if (draw < 92) {
+        } else if (draw < 85) {
             // A little less than the sales take.
             add(keepingLimits(process, random), stock(random), 1 + random.nextInt(60));
+        } else if (draw < 92) {
+            // Charges twice as often as refunds, a little larger: the quota stays full, refusing.
+            boolean refund = random.nextInt(3) == 0;
+            decide(keepingLimits(process, random), refund ? Kind.REFUND : Kind.CHARGE, quota(random),
+                    refund ? -(1 + random.nextInt(30)) : 1 + random.nextInt(40));
         } else if (draw < 97) {
             set(process, settable(random), delta(random));
         } else {
@@ -139,6 +145,10 @@ public final class Workload implements AutoCloseable {
 
     private static Counter stock(Random random) {
         return CampaignTypes.STOCK_COUNTERS.get(random.nextInt(CampaignTypes.STOCK_COUNTERS.size()));
+    }
+
+    private static Counter quota(Random random) {
+        return CampaignTypes.QUOTA_COUNTERS.get(random.nextInt(CampaignTypes.QUOTA_COUNTERS.size()));
     }
 
     /** A delta from 1 to a million: drawn at random, they are distinct in practice. */
@@ -347,12 +357,17 @@ public final class Workload implements AutoCloseable {
     }
 
     private void sell(LibraryProcess process, Counter counter, long amount) {
-        Invocation invocation = history.invoke(process.name(), Kind.SELL, Map.of(counter, -amount), null);
-        await(invocation, blocking(() -> counters(process).tryAdd(counter.type(), counter.id(), -amount)), sold -> {
-                    if (sold) {
+        decide(process, Kind.SELL, counter, -amount);
+    }
+
+    /** An increment the counter's limits may refuse: a refusal is a failure, surely nothing applied. */
+    private void decide(LibraryProcess process, Kind kind, Counter counter, long delta) {
+        Invocation invocation = history.invoke(process.name(), kind, Map.of(counter, delta), null);
+        await(invocation, blocking(() -> counters(process).tryAdd(counter.type(), counter.id(), delta)), applied -> {
+                    if (applied) {
                         invocation.ok();
                     } else {
-                        invocation.failed(new IllegalStateException("refused: not enough stock"));
+                        invocation.failed(new IllegalStateException("refused by the limits"));
                     }
                 });
     }

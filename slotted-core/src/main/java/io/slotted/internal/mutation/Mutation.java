@@ -32,7 +32,9 @@ public enum Mutation {
      * A set locks only the counter's slot rows, not the counter first: on PostgreSQL and H2 a set
      * that waited for another adds its total to the rows the other wrote.
      */
-    SET_WITHOUT_COUNTER_LOCK;
+    SET_WITHOUT_COUNTER_LOCK,
+    /** A charge to a quota per window is applied without checking that its window has room. */
+    WINDOW_UNCHECKED;
 
     /** The system property that plants one. */
     public static final String PROPERTY = "slotted.mutation";

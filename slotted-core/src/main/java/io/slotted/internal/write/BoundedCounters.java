@@ -11,6 +11,7 @@ import io.slotted.internal.dialect.BucketRow;
 import io.slotted.internal.dialect.Dialect;
 import io.slotted.internal.dialect.SlotRow;
 import io.slotted.internal.jdbc.Database;
+import io.slotted.internal.mutation.Mutation;
 import io.slotted.internal.registry.TypeRegistry;
 import io.slotted.internal.sql.BucketKey;
 import io.slotted.internal.sql.CounterKey;
@@ -378,7 +379,7 @@ public final class BoundedCounters {
             long unwritten = 0;
             for (int i : window.getValue()) {
                 long delta = deltas.get(i);
-                if (!limits.allowAdding(count, delta)) {
+                if (!limits.allowAdding(count, delta) && !Mutation.WINDOW_UNCHECKED.planted()) {
                     refusals.set(i, new QuotaExceededException(key.toString(), delta, count, limits, start,
                             limits.window().endOf(start)));
                     continue;
