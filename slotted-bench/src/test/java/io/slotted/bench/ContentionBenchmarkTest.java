@@ -122,14 +122,13 @@ class ContentionBenchmarkTest {
 
     /**
      * The windowed quota and bucket4j keep the same limit on each server: every decision is
-     * counted (admitted in the store or refused), and no window admitted more than the limit,
-     * which the hot counter's 8 writers reach within each second on both.
+     * counted (admitted in the store or refused), and no window admitted more than the limit.
      */
     @ParameterizedTest(name = "[{0}]")
     @MethodSource("io.slotted.db.TestDatabases#servers")
     void bench_quota_slottedAndBucket4j_areExactAndNeverOverTheLimit(ServerTestDatabase db) throws Exception {
         Path out = Path.of("target", "cli-bench-quota-" + db.name().replaceAll("\\W", ""));
-        Run bench = run("--db", db.jdbcUrl(), "--writers", "8", "--duration", "2s",
+        Run bench = run("--db", db.jdbcUrl(), "--writers", "8", "--duration", "1s",
                 "--warmup", "200ms", "--workload", "both", "--strategies", "grouped-quota,bucket4j",
                 "--out", out.toString());
 
