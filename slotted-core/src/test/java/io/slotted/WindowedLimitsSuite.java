@@ -272,6 +272,27 @@ class WindowedLimitsSuite extends CounterTableTest {
     }
 
     /**
+     * An idempotency key of a windowed type is kept as long as the type's longest window (two
+     * hours for an hour: the one the clocks go back), though the retention asked is shorter, so
+     * that a retry can never charge a window twice.
+     */
+    @Test
+    void idempotencyKeys_ofAWindowedType_outliveItsLongestWindow_notJustTheRetention() {
+        MutableClock clock = new MutableClock();
+        SlottedCounters counters = migrated(instance("one", clock).idempotencyRetention(Duration.ofMinutes(30))
+                .limits(QUOTA, Limits.atMost(100).per(Window.HOUR)));
+        assertThat(counters.add(QUOTA, KEY, 1, "charge-1")).isTrue();
+
+        clock.advance(Duration.ofMinutes(90)); // past the retention, within two hours
+        assertThat(counters.add(QUOTA, KEY, 1, "charge-2")).isTrue(); // a keyed write prunes what is due
+        assertThat(counters.add(QUOTA, KEY, 1, "charge-1")).as("still remembered").isFalse();
+
+        clock.advance(Duration.ofHours(3));
+        assertThat(counters.add(QUOTA, KEY, 1, "charge-3")).isTrue();
+        assertThat(counters.add(QUOTA, KEY, 1, "charge-1")).as("forgotten once the longest window passed").isTrue();
+    }
+
+    /**
      * The process's own clock decides an increment's window: a process whose clock runs an hour
      * ahead counts into the next hour's window, and each window keeps its bound.
      */

@@ -87,10 +87,10 @@ public final class DefaultSlottedCounters implements SlottedCounters {
         this.config = config;
         this.database = new Database(dataSource, TableName.parse(config.table()));
         this.retrier = new Retrier(database, RetryPolicy.forStatements(config, stats::retried));
+        this.registry = new TypeRegistry(database, config);
         IdempotencyKeys keys = new IdempotencyKeys(
                 database.table().withSuffix(SchemaMigrator.KEYS_SUFFIX),
-                config.idempotencyRetention(), config.clock());
-        this.registry = new TypeRegistry(database, config);
+                config.idempotencyRetention(), registry::longestWindow, config.clock());
         this.unwritten = config.readsIncludeUnwritten() ? UnwrittenIncrements.tracking() : UnwrittenIncrements.off();
         this.reader = new CounterReader(database, retrier, registry, BucketClock.of(config, registry::limits));
         this.direct = new DirectWriter(database, new SlotPicker(registry), retrier, keys, registry, reader, stats,

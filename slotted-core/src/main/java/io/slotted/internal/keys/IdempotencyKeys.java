@@ -18,6 +18,7 @@ import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
 
 /**
  * Callers' idempotency keys: each key stands for one increment, applied at most once.
@@ -61,6 +62,7 @@ public final class IdempotencyKeys {
 
     private final TableName keys;
     private final Duration retention;
+    private final Supplier<Duration> longestWindow;
     private final Clock clock;
     private final long pruneIntervalMillis;
     private final AtomicLong nextPruneAt;
@@ -70,11 +72,14 @@ public final class IdempotencyKeys {
      *
      * @param keys the key table
      * @param retention how long a key is remembered, at least
+     * @param longestWindow the longest window of a type with limits per window, now: a key is kept
+     *     at least that long too, so that it outlives the window of the increment it names
      * @param clock where time comes from
      */
-    public IdempotencyKeys(TableName keys, Duration retention, Clock clock) {
+    public IdempotencyKeys(TableName keys, Duration retention, Supplier<Duration> longestWindow, Clock clock) {
         this.keys = keys;
         this.retention = retention;
+        this.longestWindow = longestWindow;
         this.clock = clock;
         this.pruneIntervalMillis = Math.min(MAX_PRUNE_INTERVAL.toMillis(), retention.toMillis() / 4);
         this.nextPruneAt = new AtomicLong(clock.millis());
@@ -180,7 +185,8 @@ public final class IdempotencyKeys {
     private void pruneExpired(Connection connection, Dialect dialect) throws SQLException {
         try (PreparedStatement delete = connection.prepareStatement(
                 dialect.keyStatements(keys).deleteOlderThan())) {
-            delete.setLong(1, clock.millis() - retention.toMillis());
+            Duration kept = retention.compareTo(longestWindow.get()) >= 0 ? retention : longestWindow.get();
+            delete.setLong(1, clock.millis() - kept.toMillis());
             delete.executeUpdate();
         }
     }

@@ -21,11 +21,13 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Types;
 import java.time.Duration;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -159,6 +161,21 @@ public final class TypeRegistry {
         }
         Registration registration = viewed(recordType);
         return registration == null ? Limits.NONE : registration.limits();
+    }
+
+    /**
+     * The longest window of any type with limits per window this process knows of — its own, or
+     * recorded by another process, as the cached view has them — for how long idempotency keys
+     * must be kept: a key must outlive the window of the increment it names.
+     *
+     * @return the longest, {@link Duration#ZERO} when no type has windows
+     */
+    public Duration longestWindow() {
+        Map<Integer, Registration> known = view;
+        return Stream.concat(config.limits().values().stream(),
+                        known == null ? Stream.empty() : known.values().stream().map(Registration::limits))
+                .filter(Limits::windowed).map(limits -> limits.window().longest())
+                .max(Comparator.naturalOrder()).orElse(Duration.ZERO);
     }
 
     /**
