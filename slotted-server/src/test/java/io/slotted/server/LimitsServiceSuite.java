@@ -135,7 +135,8 @@ class LimitsServiceSuite {
             assertThatThrownBy(() -> jedis.incr("meter:4")).isInstanceOf(JedisDataException.class)
                     .hasMessageStartingWith("ERR quota exceeded: adding 1 would take the counter's count 3 in the"
                             + " window from ")
-                    .hasMessageContaining("outside its type's limits 0..3/day; nothing was applied; the window resets at");
+                    .hasMessageContaining("outside its type's limits 0..3/day; nothing was applied; the window resets at")
+                    .hasMessageMatching(".* \\(in [0-9]+ s\\)");
             assertThat(jedis.get("meter:4")).isEqualTo("3");
         }
         Response refused = increment("meter", 4, 1);

@@ -3,6 +3,8 @@ package io.slotted.server.store;
 import io.slotted.LimitExceededException;
 import io.slotted.QuotaExceededException;
 import io.slotted.server.config.DatabaseSettings;
+import java.time.Duration;
+import java.time.Instant;
 
 /**
  * One line that explains a failure to a person: the failure's own message, and the root cause's
@@ -44,7 +46,8 @@ public final class FailureMessage {
         if (refused instanceof QuotaExceededException quota) {
             return "quota exceeded: adding " + refused.delta() + " would take the counter's count " + refused.total()
                     + " in the window from " + quota.windowStart() + " outside its type's limits " + refused.limits()
-                    + "; nothing was applied; the window resets at " + quota.resetsAt();
+                    + "; nothing was applied; the window resets at " + quota.resetsAt() + " (in "
+                    + Math.max(1, (Duration.between(Instant.now(), quota.resetsAt()).toMillis() + 999) / 1000) + " s)";
         }
         return "limit exceeded: adding " + refused.delta() + " would take the counter's total " + refused.total()
                 + " outside its type's limits " + refused.limits() + "; nothing was applied";
