@@ -16,9 +16,9 @@ import java.sql.Statement;
  * share the capped pool, since a database accepts only so many connections (MariaDB's default
  * {@code max_connections} is 151) and a thousand writers cannot each have their own.
  */
-final class BenchPool {
+public final class BenchPool {
     /** Room beyond writers and flushers: migrate, reads, Hikari's housekeeping. */
-    static final int SPARE = 4;
+    public static final int SPARE = 4;
 
     private BenchPool() {
     }
@@ -30,7 +30,7 @@ final class BenchPool {
      * @return the cap
      * @throws IllegalArgumentException if it is less than 1
      */
-    static int checkMaxConnections(int maxConnections) {
+    public static int checkMaxConnections(int maxConnections) {
         if (maxConnections < 1) {
             throw new IllegalArgumentException(
                     "maxConnections must be at least 1, but was " + maxConnections);
@@ -45,7 +45,7 @@ final class BenchPool {
      * @param maxConnections the cap
      * @return the smaller of the two
      */
-    static int writerConnections(int writers, int maxConnections) {
+    public static int writerConnections(int writers, int maxConnections) {
         return Math.min(writers, maxConnections);
     }
 
@@ -56,7 +56,7 @@ final class BenchPool {
      * @param maxConnections the cap
      * @return such as {@code 1000 writers share 64 connections}; empty when each writer has its own
      */
-    static String sharingNote(int writers, int maxConnections) {
+    public static String sharingNote(int writers, int maxConnections) {
         return writers > maxConnections
                 ? writers + " writers share " + maxConnections + " connections" : "";
     }
@@ -69,7 +69,7 @@ final class BenchPool {
      * @param name shown in Hikari's thread names and messages
      * @return the filled pool
      */
-    static HikariDataSource open(String url, int size, String name) {
+    public static HikariDataSource open(String url, int size, String name) {
         HikariConfig config = new HikariConfig();
         config.setJdbcUrl(url);
         config.setPoolName(name);
@@ -82,7 +82,7 @@ final class BenchPool {
     }
 
     /** Runs SQL statements on a connection of its own, in autocommit. */
-    static void execute(HikariDataSource pool, String... sql) throws SQLException {
+    public static void execute(HikariDataSource pool, String... sql) throws SQLException {
         try (Connection connection = pool.getConnection();
                 Statement statement = connection.createStatement()) {
             for (String each : sql) {
@@ -100,7 +100,7 @@ final class BenchPool {
      * @return the total of record id {@code i + 1} at index {@code i}
      * @throws SQLException if the query fails
      */
-    static long[] totals(HikariDataSource pool, int keySpace, String sql) throws SQLException {
+    public static long[] totals(HikariDataSource pool, int keySpace, String sql) throws SQLException {
         long[] totals = new long[keySpace];
         try (Connection connection = pool.getConnection();
                 Statement statement = connection.createStatement();
@@ -117,7 +117,7 @@ final class BenchPool {
      *
      * @throws SQLException if the table cannot be dropped
      */
-    static void dropTableAndClose(HikariDataSource pool, String table) throws SQLException {
+    public static void dropTableAndClose(HikariDataSource pool, String table) throws SQLException {
         try {
             execute(pool, "DROP TABLE IF EXISTS " + table);
         } finally {

@@ -25,7 +25,7 @@ import java.util.stream.LongStream;
  */
 public final class SlottedStrategy implements Strategy {
     /** The record type every benchmark counter uses, and the single-row table too. */
-    static final int RECORD_TYPE = 1;
+    public static final int RECORD_TYPE = 1;
     /**
      * Slotted's default flusher count ({@code SlottedCountersBuilder}'s default, which has no
      * public constant; a test checks the two agree): reserved in the pool for GROUPED and BUFFERED,

@@ -3,6 +3,7 @@ package io.slotted.bench.strategy;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.slotted.WriteMode;
+import io.slotted.bench.strategy.plain.SingleRowUpdate;
 import io.slotted.db.MariaDbTestDatabase;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;

@@ -1,6 +1,10 @@
-package io.slotted.bench.strategy;
+package io.slotted.bench.strategy.plain;
 
 import com.zaxxer.hikari.HikariDataSource;
+import io.slotted.bench.strategy.BenchPool;
+import io.slotted.bench.strategy.EngineCounts;
+import io.slotted.bench.strategy.SlottedStrategy;
+import io.slotted.bench.strategy.Strategy;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;

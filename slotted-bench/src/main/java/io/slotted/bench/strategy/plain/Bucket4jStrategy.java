@@ -1,10 +1,14 @@
-package io.slotted.bench.strategy;
+package io.slotted.bench.strategy.plain;
 
 import com.zaxxer.hikari.HikariDataSource;
 import io.github.bucket4j.BucketConfiguration;
 import io.github.bucket4j.distributed.proxy.ProxyManager;
 import io.github.bucket4j.mysql.Bucket4jMySQL;
 import io.github.bucket4j.postgresql.Bucket4jPostgreSQL;
+import io.slotted.bench.strategy.BenchPool;
+import io.slotted.bench.strategy.EngineCounts;
+import io.slotted.bench.strategy.QuotaStrategy;
+import io.slotted.bench.strategy.Strategy;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.concurrent.atomic.AtomicLongArray;
@@ -128,11 +132,7 @@ public final class Bucket4jStrategy implements Strategy {
 
         @Override
         public void close() throws SQLException {
-            try {
-                BenchPool.execute(pool, "DROP TABLE IF EXISTS " + table);
-            } finally {
-                pool.close();
-            }
+            BenchPool.dropTableAndClose(pool, table);
         }
     }
 }

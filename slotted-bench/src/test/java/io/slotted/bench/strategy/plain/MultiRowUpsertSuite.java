@@ -1,7 +1,7 @@
-package io.slotted.bench.strategy;
+package io.slotted.bench.strategy.plain;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
+import io.slotted.bench.strategy.Strategy;
+import io.slotted.bench.strategy.Writers;
 import io.slotted.db.TestDatabase;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -17,6 +17,7 @@ import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
+import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * {@code limit-N}, the database's own limit, on every database server: each call upserts N
