@@ -11,9 +11,11 @@
 #   redis-tools     redis-cli and redis-benchmark: the Redis-protocol and TLS suites
 #   redis-server    the benchmark's comparison, when nothing answers on 127.0.0.1:6379 (a private
 #                   server is then started for the run and stopped after it)
-#   python3-redis   redis-py: OtherLanguageClientsSuite
+#   python3-redis   redis-py: OtherLanguageClientsSuite, RateLimiterClientsSuite
+#   ruby, ruby-rack-attack, ruby-redis   Rack::Attack throttling through the service: RateLimiterClientsSuite
 #   nodejs, npm     ioredis and playwright-core, pinned by slotted-server/src/test/node (the tests
-#                   run `npm ci` there): OtherLanguageClientsSuite, LivePageBrowserTest
+#                   run `npm ci` there): OtherLanguageClientsSuite, RateLimiterClientsSuite,
+#                   LivePageBrowserTest
 #   chromium        the live page in a browser: LivePageBrowserTest
 #   curl, openssl   HTTPS clients and keys as OpenSSL writes them: TlsSuite, ServerTlsTest
 #   bsdutils        `script`, a pseudo-terminal: LongCommandsProgressTest
@@ -35,6 +37,9 @@ missing=()
 command -v redis-cli >/dev/null && command -v redis-benchmark >/dev/null || missing+=(redis-tools)
 port_open "$redis_address" || command -v redis-server >/dev/null || missing+=(redis-server)
 /usr/bin/python3 -c 'import redis' 2>/dev/null || missing+=(python3-redis)
+command -v ruby >/dev/null || missing+=(ruby)
+ruby -e 'require "rack/attack"' 2>/dev/null || missing+=(ruby-rack-attack)
+ruby -e 'require "redis"' 2>/dev/null || missing+=(ruby-redis)
 command -v node >/dev/null || missing+=(nodejs)
 command -v npm >/dev/null || missing+=(npm)
 [ -x /usr/bin/chromium ] || missing+=(chromium)

@@ -4,6 +4,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The settings a {@link SlottedCounters} instance runs with. Immutable; made by
@@ -16,6 +17,7 @@ public final class SlottedConfig {
     private final Map<Integer, Integer> slotsByType;
     private final Map<Integer, TimeBuckets> bucketsByType;
     private final Map<Integer, Limits> limitsByType;
+    private final Set<Integer> expiringTypes;
     private final int maxAttempts;
     private final Duration retryBackoff;
     private final int flushers;
@@ -38,6 +40,7 @@ public final class SlottedConfig {
         this.slotsByType = Map.copyOf(builder.slotsByType);
         this.bucketsByType = Map.copyOf(builder.bucketsByType);
         this.limitsByType = Map.copyOf(builder.limitsByType);
+        this.expiringTypes = Set.copyOf(builder.expiringTypes);
         this.maxAttempts = builder.maxAttempts;
         this.retryBackoff = builder.retryBackoff;
         this.flushers = builder.flushers;
@@ -135,6 +138,26 @@ public final class SlottedConfig {
      */
     public Limits limits(int recordType) {
         return limitsByType.getOrDefault(recordType, Limits.NONE);
+    }
+
+    /**
+     * Whether this process was told that a counter type's counters may expire
+     * ({@link SlottedCountersBuilder#expiring}).
+     *
+     * @param recordType the counter type
+     * @return true if they may
+     */
+    public boolean expiring(int recordType) {
+        return expiringTypes.contains(recordType);
+    }
+
+    /**
+     * Every counter type whose counters may expire.
+     *
+     * @return an immutable set of record types
+     */
+    public Set<Integer> expiringTypes() {
+        return expiringTypes;
     }
 
     /**
@@ -253,7 +276,7 @@ public final class SlottedConfig {
     @Override
     public String toString() {
         return "SlottedConfig[table=" + table + ", writeMode=" + writeMode + ", slots=" + defaultSlots
-                + ", slotsByType=" + slotsByType + ", limitsByType=" + limitsByType + ", maxAttempts=" + maxAttempts
+                + ", slotsByType=" + slotsByType + ", limitsByType=" + limitsByType + ", expiringTypes=" + expiringTypes + ", maxAttempts=" + maxAttempts
                 + ", retryBackoff=" + retryBackoff + ", flushers=" + flushers
                 + ", queueCapacity=" + queueCapacity + ", queueFullWait=" + queueFullWait
                 + ", flushInterval=" + flushInterval

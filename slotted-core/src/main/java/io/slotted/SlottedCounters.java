@@ -347,6 +347,13 @@ public interface SlottedCounters extends AutoCloseable {
     CounterAdmin admin();
 
     /**
+     * Counters that expire: for the types given {@link SlottedCountersBuilder#expiring}.
+     *
+     * @return the expiry operations
+     */
+    CounterExpiry expiry();
+
+    /**
      * What was added per time bucket, for types configured with
      * {@link SlottedCountersBuilder#buckets(int, BucketUnit, java.time.Duration)}.
      *

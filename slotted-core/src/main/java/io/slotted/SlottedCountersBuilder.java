@@ -41,6 +41,7 @@ public final class SlottedCountersBuilder {
     final Map<Integer, Integer> slotsByType = new HashMap<>();
     final Map<Integer, TimeBuckets> bucketsByType = new HashMap<>();
     final Map<Integer, Limits> limitsByType = new HashMap<>();
+    final Set<Integer> expiringTypes = new HashSet<>();
     String table = "slotted_counters";
     WriteMode writeMode = WriteMode.GROUPED;
     private Integer defaultSlots;
@@ -176,6 +177,28 @@ public final class SlottedCountersBuilder {
         }
         once("limits for type " + recordType);
         limitsByType.put(recordType, limits);
+        return this;
+    }
+
+    /**
+     * Lets a counter type's counters expire, as Redis keys do: each counter may be given a time at
+     * which it reads 0 again and counts from 0 ({@link SlottedCounters#expiry()}). Every write of
+     * the type then takes, in its transaction, a lock on the counter's row in the expiry table
+     * ({@code <table>_expiry}) and clears a counter whose time has passed before it adds, so that
+     * no increment counts into a counter that has expired; writes of one expiring counter from
+     * many processes therefore go one flush at a time. Every process writing the type must be
+     * given it: one that is not writes without the lock. Times are decided by this process's
+     * {@link #clock(java.time.Clock) clock}. An expiring type takes no limits, no time buckets and
+     * no owner column.
+     *
+     * @param recordType the counter type
+     * @return this builder
+     * @throws IllegalStateException if the type was already made expiring
+     */
+    public SlottedCountersBuilder expiring(int recordType) {
+        CounterArguments.checkRecordType(recordType);
+        once("expiring type " + recordType);
+        expiringTypes.add(recordType);
         return this;
     }
 
@@ -431,6 +454,14 @@ public final class SlottedCountersBuilder {
                         + " windows are its time buckets: give it no buckets of its own");
             }
         });
+        for (int type : expiringTypes) {
+            if (limitsByType.containsKey(type) || bucketsByType.containsKey(type)) {
+                throw new IllegalStateException("type " + type + " expires, and an expiring type takes no "
+                        + (limitsByType.containsKey(type) ? "limits" : "time buckets") + ": a counter that"
+                        + " expires starts again from 0, which its " + (limitsByType.containsKey(type)
+                        ? "limits" : "buckets") + " would not see; give it one or the other");
+            }
+        }
         int slots = defaultSlots != null ? defaultSlots : writeMode.defaultSlots();
         return new SlottedConfig(this, slots);
     }

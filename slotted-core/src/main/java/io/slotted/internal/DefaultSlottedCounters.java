@@ -2,6 +2,7 @@ package io.slotted.internal;
 
 import io.slotted.CounterAdmin;
 import io.slotted.CounterArguments;
+import io.slotted.CounterExpiry;
 import io.slotted.CounterNames;
 import io.slotted.CounterOverflowException;
 import io.slotted.Increment;
@@ -16,6 +17,8 @@ import io.slotted.TimeSeries;
 import io.slotted.Window;
 import io.slotted.internal.admin.BucketKeeper;
 import io.slotted.internal.admin.CounterSetter;
+import io.slotted.internal.expiry.ExpiringCounters;
+import io.slotted.internal.expiry.ExpirySweep;
 import io.slotted.internal.admin.Recount;
 import io.slotted.internal.admin.SlotShrinker;
 import io.slotted.internal.bucket.BucketClock;
@@ -72,6 +75,8 @@ public final class DefaultSlottedCounters implements SlottedCounters {
     private final NameDictionary names;
     private final Roller roller;
     private final BucketKeeper keeper;
+    private final ExpirySweep sweep;
+    private final CounterExpiry expiry;
     private final OwnerColumns owners;
     private final CounterAdmin admin;
     private final TimeSeries timeSeries;
@@ -92,9 +97,11 @@ public final class DefaultSlottedCounters implements SlottedCounters {
                 database.table().withSuffix(SchemaMigrator.KEYS_SUFFIX),
                 config.idempotencyRetention(), registry::longestWindow, config.clock());
         this.unwritten = config.readsIncludeUnwritten() ? UnwrittenIncrements.tracking() : UnwrittenIncrements.off();
-        this.reader = new CounterReader(database, retrier, registry, BucketClock.of(config, registry::limits));
+        ExpiringCounters expiring = new ExpiringCounters(database, config);
+        this.reader = new CounterReader(database, retrier, registry, BucketClock.of(config, registry::limits),
+                expiring);
         this.direct = new DirectWriter(database, new SlotPicker(registry), retrier, keys, registry, reader, stats,
-                BucketClock.of(config, registry::limits));
+                BucketClock.of(config, registry::limits), expiring);
         this.writer = switch (config.writeMode()) {
             case DIRECT -> direct;
             case GROUPED -> new GroupedWriter(database, config, keys, registry, reader, stats);
@@ -103,7 +110,10 @@ public final class DefaultSlottedCounters implements SlottedCounters {
         this.roller = new Roller(database, retrier, registry, config, stats);
         this.owners = new DefaultOwnerColumns(new Adoption(database, retrier, registry, config.clock()), roller,
                 this::checkOpen);
-        this.admin = new DefaultCounterAdmin(new CounterSetter(database, retrier, registry, stats),
+        CounterSetter setter = new CounterSetter(database, retrier, registry, stats, expiring);
+        this.expiry = new DefaultCounterExpiry(expiring, setter, retrier, this::checkOpen);
+        this.sweep = new ExpirySweep(expiring, retrier);
+        this.admin = new DefaultCounterAdmin(setter,
                 new Recount(database, retrier, registry, direct),
                 new SlotShrinker(database, retrier, registry, config, stats),
                 new RegisteredTypes(retrier, registry, config), this::checkOpen);
@@ -114,6 +124,7 @@ public final class DefaultSlottedCounters implements SlottedCounters {
         stats.watchRollUpLag(registry::lagMillis);
         roller.start();
         keeper.start();
+        sweep.start();
     }
 
     @Override
@@ -278,6 +289,11 @@ public final class DefaultSlottedCounters implements SlottedCounters {
     }
 
     @Override
+    public CounterExpiry expiry() {
+        return expiry;
+    }
+
+    @Override
     public TimeSeries timeSeries() {
         return timeSeries;
     }
@@ -302,6 +318,7 @@ public final class DefaultSlottedCounters implements SlottedCounters {
         if (closed.compareAndSet(false, true)) {
             roller.close();
             keeper.close();
+            sweep.close();
             writer.close();
             names.close();
         }

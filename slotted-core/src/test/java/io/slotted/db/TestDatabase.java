@@ -151,7 +151,7 @@ public abstract class TestDatabase {
     protected static List<String> counterTables(String table) {
         return List.of(table, table + SchemaMigrator.LEDGER_SUFFIX, table + SchemaMigrator.KEYS_SUFFIX,
                 table + SchemaMigrator.REGISTRY_SUFFIX, table + SchemaMigrator.BUCKETS_SUFFIX,
-                table + SchemaMigrator.NAMES_SUFFIX);
+                table + SchemaMigrator.NAMES_SUFFIX, table + SchemaMigrator.EXPIRY_SUFFIX);
     }
 
     private HikariDataSource newPool(String poolName, int size, String initSql) {

@@ -4,6 +4,7 @@ import io.slotted.CounterOverflowException;
 import io.slotted.LimitExceededException;
 import io.slotted.Limits;
 import io.slotted.internal.dialect.SlotRow;
+import io.slotted.internal.expiry.ExpiringCounters;
 import io.slotted.internal.jdbc.Database;
 import io.slotted.internal.jdbc.Retrier;
 import io.slotted.internal.jdbc.Transactions;
@@ -40,6 +41,7 @@ public final class CounterSetter {
     private final Retrier retrier;
     private final TypeRegistry registry;
     private final StatsRecorder stats;
+    private final ExpiringCounters expiring;
 
     /**
      * Creates the setter.
@@ -48,8 +50,11 @@ public final class CounterSetter {
      * @param retrier how failures are retried and reported
      * @param registry which types fold into an owner column
      * @param stats where retries are counted
+     * @param expiring which types expire, and their lock
      */
-    public CounterSetter(Database database, Retrier retrier, TypeRegistry registry, StatsRecorder stats) {
+    public CounterSetter(Database database, Retrier retrier, TypeRegistry registry, StatsRecorder stats,
+            ExpiringCounters expiring) {
+        this.expiring = expiring;
         this.database = database;
         this.retrier = retrier;
         this.registry = registry;
@@ -63,6 +68,22 @@ public final class CounterSetter {
      * @param count the new total
      */
     public void set(CounterKey key, long count) {
+        set(key, count, null);
+    }
+
+    /**
+     * Sets a counter and, for an expiring type, its expiry: a set takes a counter's expiry away,
+     * as Redis's {@code SET} does, unless it gives one.
+     *
+     * @param key the counter
+     * @param count the new total
+     * @param expiresMs when it expires (epoch milliseconds), or null for never
+     */
+    public void set(CounterKey key, long count, Long expiresMs) {
+        if (expiresMs != null && !expiring.expiring(key.recordType())) {
+            throw new IllegalArgumentException("record_type " + key.recordType() + " does not expire: give the"
+                    + " counters expiring(" + key.recordType() + ") to set counters of it with an expiry");
+        }
         retrier.write("set counter " + key + " to " + count, (connection, dialect) -> {
             registry.refreshIfStale(connection);
             Limits limits = registry.limits(key.recordType());
@@ -72,6 +93,8 @@ public final class CounterSetter {
             Optional<Registration> folds = registry.registration(connection, key.recordType())
                     .filter(Registration::folds);
             return Transactions.inTransaction(connection, () -> {
+                // An expiring counter's expiry row first, as every writer of it takes it.
+                expiring.lockAndClear(connection, dialect, List.of(key));
                 // The counter's lock first (its slot-0 row, as every limit decision takes it): a
                 // set that waited for another would otherwise lock only the rows it saw when it
                 // began, which the other deleted, and add its total to the rows the other wrote.
@@ -87,6 +110,9 @@ public final class CounterSetter {
                 SlotRows.delete(connection, database.slotStatements(), key.recordType(), locked);
                 for (SlotRow row : rows) {
                     SlotRows.upsertOne(connection, dialect, database.table(), row, stats::retried);
+                }
+                if (expiring.expiring(key.recordType())) {
+                    expiring.setExpiry(connection, dialect, key, expiresMs);
                 }
                 connection.commit();
                 return null;

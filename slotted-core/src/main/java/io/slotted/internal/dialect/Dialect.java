@@ -2,6 +2,7 @@ package io.slotted.internal.dialect;
 
 import io.slotted.OwnerColumn;
 import io.slotted.internal.dialect.statements.BucketStatements;
+import io.slotted.internal.dialect.statements.ExpiryStatements;
 import io.slotted.internal.dialect.statements.KeyStatements;
 import io.slotted.internal.dialect.statements.LedgerStatements;
 import io.slotted.internal.dialect.statements.OwnerStatements;
@@ -93,6 +94,17 @@ public abstract class Dialect {
      */
     public KeyStatements keyStatements(TableName keys) {
         return new KeyStatements(keys);
+    }
+
+    /**
+     * The statements of the expiry table, besides locking its rows ({@link #lockExpiryRowsSql}).
+     *
+     * @param expiry the expiry table
+     * @param counters the counter table
+     * @return the statements
+     */
+    public ExpiryStatements expiryStatements(TableName expiry, TableName counters) {
+        return new ExpiryStatements(expiry, counters);
     }
 
     /**
@@ -350,6 +362,62 @@ public abstract class Dialect {
                         + "created_ms BIGINT NOT NULL, "
                         + "PRIMARY KEY (idempotency_key))" + tableOptions(),
                 "CREATE INDEX IF NOT EXISTS " + keys.table() + "_created ON " + keys + " (created_ms)");
+    }
+
+    /**
+     * The DDL of the expiry table and of the index the sweep of expired counters reads: one row
+     * per counter of an expiring type that has been written, holding when it expires (epoch
+     * milliseconds; null for never). Every write of such a counter locks its row, which is what
+     * orders the writes, the expiries and the clearing of an expired counter (see
+     * {@code ExpiringCounters}).
+     *
+     * @param expiry the checked table name
+     * @return {@code CREATE … IF NOT EXISTS} statements, run in order
+     */
+    public List<String> createExpirySql(TableName expiry) {
+        return List.of("CREATE TABLE IF NOT EXISTS " + expiry + " ("
+                        + "record_type INT NOT NULL, "
+                        + "record_id BIGINT NOT NULL, "
+                        + "expires_ms BIGINT, "
+                        + "PRIMARY KEY (record_type, record_id))" + tableOptions(),
+                "CREATE INDEX IF NOT EXISTS " + expiry.table() + "_due ON " + expiry + " (expires_ms)");
+    }
+
+    /**
+     * One statement that locks counters' rows in the expiry table until the transaction ends,
+     * creating the missing ones (without an expiry) and changing none. Binds per counter, in the
+     * order the locks are to be taken: record type, record id.
+     *
+     * @param expiry the checked expiry table name
+     * @param counters how many counters are bound, from 1 to {@link #expiryRowsPerLock()}
+     * @return the SQL text
+     */
+    public abstract String lockExpiryRowsSql(TableName expiry, int counters);
+
+    /**
+     * How many counters one {@link #lockExpiryRowsSql} statement may lock.
+     *
+     * @return at least 1
+     */
+    public int expiryRowsPerLock() {
+        return 200;
+    }
+
+    /**
+     * The totals of some counters of an expiring type, reading a counter whose expiry has passed
+     * as 0: rows of {@code (record_id, total)}, counters without rows left out. Binds the time now
+     * (epoch milliseconds), the record type, then each id.
+     *
+     * @param table the counter table
+     * @param expiry the expiry table
+     * @param ids how many ids are bound
+     * @return the SQL text
+     */
+    public String readTotalsUnlessExpiredSql(TableName table, TableName expiry, int ids) {
+        return "SELECT c.record_id, SUM(c.count) FROM " + table + " c WHERE NOT EXISTS (SELECT 1 FROM "
+                + expiry + " e WHERE e.record_type = c.record_type AND e.record_id = c.record_id"
+                + " AND e.expires_ms <= ?) AND c.record_type = ? AND c.record_id IN ("
+                + String.join(", ", Collections.nCopies(ids, "?")) + ") GROUP BY c.record_id";
     }
 
     /**

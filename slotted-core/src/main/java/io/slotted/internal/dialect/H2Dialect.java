@@ -137,4 +137,32 @@ public final class H2Dialect extends Dialect {
     public boolean takesMultiStatements(Connection connection) {
         return false;
     }
+
+    /**
+     * A {@code MERGE} of one counter, which locks its row; two sessions creating the same row at
+     * once fail the loser with a duplicate key, and the caller repeats the statement.
+     */
+    @Override
+    public String lockExpiryRowsSql(TableName expiry, int counters) {
+        return "MERGE INTO " + expiry + " AS e USING (VALUES (CAST(? AS INT), CAST(? AS BIGINT)))"
+                + " AS s (record_type, record_id)"
+                + " ON e.record_type = s.record_type AND e.record_id = s.record_id"
+                + " WHEN MATCHED THEN UPDATE SET expires_ms = e.expires_ms"
+                + " WHEN NOT MATCHED THEN INSERT (record_type, record_id) VALUES (s.record_type, s.record_id)";
+    }
+
+    @Override
+    public int expiryRowsPerLock() {
+        return 1;
+    }
+
+    /** One index lookup per id, as {@link #readTotalsSql} does. */
+    @Override
+    public String readTotalsUnlessExpiredSql(TableName table, TableName expiry, int ids) {
+        return "SELECT k.i, (SELECT SUM(c.count) FROM " + table + " c WHERE c.record_type = t.rt AND"
+                + " c.record_id = k.i AND NOT EXISTS (SELECT 1 FROM " + expiry + " e WHERE e.record_type = t.rt"
+                + " AND e.record_id = k.i AND e.expires_ms <= t.now)) FROM (VALUES (CAST(? AS BIGINT),"
+                + " CAST(? AS INT))) AS t(now, rt), (VALUES (CAST(? AS BIGINT))" + ", (?)".repeat(ids - 1)
+                + ") AS k(i)";
+    }
 }

@@ -6,6 +6,7 @@ import io.slotted.internal.sql.CounterKey;
 import io.slotted.internal.write.Deltas;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
@@ -152,18 +153,45 @@ final class Flush {
     }
 
     /**
-     * Gives the callers that want them their counters' totals, before they are completed; an
-     * increment of a windowed type is answered its window's count right after it. A counter
-     * missing from {@code totals} is one whose total could not be read: its callers were already
-     * failed, saying that their increments were applied.
+     * Gives the callers that want them their counters' totals, before they are completed: each
+     * increment the total right after it, as if the flush's increments of a counter had been
+     * applied one after another in the order they came — the counter's total after the flush less
+     * what the increments after it added — so that no two callers of one flush are told the same
+     * total, as no two Redis {@code INCR}s are. (Flushes of one counter from other flushers may
+     * commit at the same time and learn overlapping totals, but for a counter whose writes take a
+     * lock, such as an expiring one's.) An increment of a windowed type is answered its window's count
+     * right after it. A counter missing from {@code totals} is one whose total could not be read:
+     * its callers were already failed, saying that their increments were applied.
      */
     void answer(Map<CounterKey, Long> totals) {
-        for (Pending increment : pending) {
-            Long total = windowCounts.containsKey(increment) ? windowCounts.get(increment) : totals.get(increment.key());
-            if (increment.wantsTotal() && total != null) {
+        Map<CounterKey, Long> after = new HashMap<>(totals);
+        for (int i = pending.size() - 1; i >= 0; i--) {
+            Pending increment = pending.get(i);
+            if (windowCounts.containsKey(increment)) {
+                if (increment.wantsTotal()) {
+                    increment.total(windowCounts.get(increment));
+                }
+                continue;
+            }
+            Long total = after.get(increment.key());
+            if (total == null) {
+                continue;
+            }
+            if (increment.wantsTotal()) {
                 increment.total(total);
             }
+            if (applied(increment)) {
+                after.put(increment.key(), total - increment.delta());
+            }
         }
+    }
+
+    /**
+     * Whether the flush applied an increment, once its refusals and keys' verdicts are delivered:
+     * one the limits refused or whose key conflicted has failed, and a replay applied nothing now.
+     */
+    private static boolean applied(Pending increment) {
+        return !increment.done() && !increment.replayed();
     }
 
     /** One flush per counter, for isolating a counter whose slot overflows. */

@@ -9,6 +9,7 @@ import io.slotted.TotalUnavailableException;
 import io.slotted.internal.bucket.BucketClock;
 import io.slotted.internal.dialect.Dialect;
 import io.slotted.internal.dialect.Failure;
+import io.slotted.internal.expiry.ExpiringCounters;
 import io.slotted.internal.group.commit.FlushAttempts;
 import io.slotted.internal.group.commit.FlushLedger;
 import io.slotted.internal.group.commit.HeldConnection;
@@ -88,8 +89,9 @@ final class FlushWriter {
         this.ledger = new FlushLedger(database, database.table().withSuffix(SchemaMigrator.LEDGER_SUFFIX),
                 flusherId, config.clock());
         this.bounded = new BoundedCounters(database, registry, BucketClock.of(config, registry::limits));
-        this.oneStatement = new OneStatementFlush(database, ledger, held, bounded);
-        this.ledgerFlush = new LedgerFlush(database, ledger, keys, held, stats, bounded);
+        ExpiringCounters expiring = new ExpiringCounters(database, config);
+        this.oneStatement = new OneStatementFlush(database, ledger, held, bounded, expiring);
+        this.ledgerFlush = new LedgerFlush(database, ledger, keys, held, stats, bounded, expiring);
         this.attempts = new FlushAttempts(database.table(), config, stats);
         this.registry = registry;
         this.reader = reader;

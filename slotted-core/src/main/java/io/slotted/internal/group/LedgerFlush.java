@@ -3,6 +3,7 @@ package io.slotted.internal.group;
 import io.slotted.LimitExceededException;
 import io.slotted.internal.dialect.AllowanceSpend;
 import io.slotted.internal.dialect.Dialect;
+import io.slotted.internal.expiry.ExpiringCounters;
 import io.slotted.internal.group.commit.FlushAttempts;
 import io.slotted.internal.group.commit.FlushLedger;
 import io.slotted.internal.group.commit.HeldConnection;
@@ -31,7 +32,8 @@ import java.util.Set;
  * one-statement upsert, and for every attempt after one whose COMMIT was cut off.
  *
  * <p>The transaction claims the flush's number, records the keys (an increment whose key shows a
- * replay or a conflict is taken back out of the sums), upserts the slot rows and then the bucket
+ * replay or a conflict is taken back out of the sums), locks the expiry rows of counters of
+ * expiring types and clears those expired ({@link ExpiringCounters}), upserts the slot rows and then the bucket
  * rows, each in key order, learns the totals its callers want, and commits. The claim makes the
  * commit idempotent: an attempt that finds the number already claimed knows an earlier attempt
  * committed the flush, writes nothing, and learns from the keys' rows what each key found then.
@@ -52,10 +54,12 @@ final class LedgerFlush {
     private final HeldConnection held;
     private final StatsRecorder stats;
     private final BoundedCounters bounded;
+    private final ExpiringCounters expiring;
 
     LedgerFlush(Database database, FlushLedger ledger, IdempotencyKeys keys, HeldConnection held,
-            StatsRecorder stats, BoundedCounters bounded) {
+            StatsRecorder stats, BoundedCounters bounded, ExpiringCounters expiring) {
         this.bounded = bounded;
+        this.expiring = expiring;
         this.database = database;
         this.ledger = ledger;
         this.keys = keys;
@@ -141,6 +145,7 @@ final class LedgerFlush {
         }
         Dialect dialect = database.dialect();
         Deltas applied = recordKeys(connection, flush, seq, verdicts);
+        expiring.lockAndClear(connection, dialect, applied.counters().keySet());
         if (fromAllowances) {
             if (!spendAllowances(connection, flush, verdicts, applied)) {
                 return Optional.empty();

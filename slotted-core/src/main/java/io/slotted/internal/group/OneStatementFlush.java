@@ -5,6 +5,7 @@ import io.slotted.internal.dialect.AllowanceSpend;
 import io.slotted.internal.dialect.BucketRow;
 import io.slotted.internal.dialect.Dialect;
 import io.slotted.internal.dialect.SlotRow;
+import io.slotted.internal.expiry.ExpiringCounters;
 import io.slotted.internal.group.commit.FlushAttempts;
 import io.slotted.internal.group.commit.FlushLedger;
 import io.slotted.internal.group.commit.HeldConnection;
@@ -32,7 +33,7 @@ import java.util.stream.Collectors;
  *
  * <p>It serves a flush that carries no idempotency keys (only the ledger's transaction records
  * them), has rows to write, and has no more counters than the dialect puts in one statement
- * ({@link Dialect#rowsPerAddingStatement}), on a database that has the upsert; and only as a flush's first try, or a retry after failures that left nothing
+ * ({@link Dialect#rowsPerAddingStatement}) and no counter of an expiring type, on a database that has the upsert; and only as a flush's first try, or a retry after failures that left nothing
  * behind. When counters of the flush keep time buckets, the statement and the bucket rows'
  * upserts go as one batch in a transaction, which the drivers send in one round trip, and commit
  * together. A flush whose bounded counters the flusher's allowances can take spends them and sets
@@ -50,9 +51,12 @@ final class OneStatementFlush {
     private final FlushLedger ledger;
     private final HeldConnection held;
     private final BoundedCounters bounded;
+    private final ExpiringCounters expiring;
 
-    OneStatementFlush(Database database, FlushLedger ledger, HeldConnection held, BoundedCounters bounded) {
+    OneStatementFlush(Database database, FlushLedger ledger, HeldConnection held, BoundedCounters bounded,
+            ExpiringCounters expiring) {
         this.bounded = bounded;
+        this.expiring = expiring;
         this.database = database;
         this.ledger = ledger;
         this.held = held;
@@ -68,8 +72,9 @@ final class OneStatementFlush {
      */
     Optional<Marked> statement(Flush flush, long seq) {
         Dialect dialect = database.dialect();
-        if (!flush.keyed().isEmpty() || flush.counters() > dialect.rowsPerAddingStatement()) {
-            return Optional.empty();
+        if (!flush.keyed().isEmpty() || flush.counters() > dialect.rowsPerAddingStatement()
+                || expiring.anyExpiring(flush.sums().keySet())) {
+            return Optional.empty(); // an expiring counter is written under its expiry lock, in a transaction
         }
         List<AllowanceSpend> spends = List.of();
         if (bounded.anyBounded(flush.sums().keySet())) {

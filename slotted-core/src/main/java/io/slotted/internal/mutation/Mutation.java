@@ -34,7 +34,13 @@ public enum Mutation {
      */
     SET_WITHOUT_COUNTER_LOCK,
     /** A charge to a quota per window is applied without checking that its window has room. */
-    WINDOW_UNCHECKED;
+    WINDOW_UNCHECKED,
+    /**
+     * A write of an expiring counter reads the counter's expiry, and clears it when it has passed,
+     * without locking its expiry row first: a write racing the clearing can carry an expired
+     * increment into the counter's next life, or two clearings delete each other's increments.
+     */
+    EXPIRY_WITHOUT_LOCK;
 
     /** The system property that plants one. */
     public static final String PROPERTY = "slotted.mutation";

@@ -4,6 +4,7 @@ import io.slotted.CounterOverflowException;
 import io.slotted.internal.jdbc.Database;
 import io.slotted.internal.bucket.BucketClock;
 import io.slotted.internal.dialect.Dialect;
+import io.slotted.internal.expiry.ExpiringCounters;
 import io.slotted.internal.jdbc.Retrier;
 import io.slotted.internal.jdbc.SqlWork;
 import io.slotted.internal.jdbc.Transactions;
@@ -46,6 +47,7 @@ public final class CounterReader {
     private final Retrier retrier;
     private final TypeRegistry registry;
     private final BucketClock windows;
+    private final ExpiringCounters expiring;
 
     /**
      * Creates the reader.
@@ -54,8 +56,11 @@ public final class CounterReader {
      * @param retrier how failures are reported
      * @param registry which types fold into an owner column, and which have limits per window
      * @param windows the window of now, for a windowed type's reads
+     * @param expiring which types expire, for whose counters an expired one reads 0
      */
-    public CounterReader(Database database, Retrier retrier, TypeRegistry registry, BucketClock windows) {
+    public CounterReader(Database database, Retrier retrier, TypeRegistry registry, BucketClock windows,
+            ExpiringCounters expiring) {
+        this.expiring = expiring;
         this.database = database;
         this.retrier = retrier;
         this.registry = registry;
@@ -74,6 +79,10 @@ public final class CounterReader {
             registry.refreshIfStale(connection);
             if (registry.limits(key.recordType()).windowed()) {
                 return windowRead(key.recordType(), List.of(key.recordId())).run(connection, dialect)
+                        .getOrDefault(key.recordId(), 0L);
+            }
+            if (expiring.expiring(key.recordType())) {
+                return unlessExpiredRead(key.recordType(), List.of(key.recordId())).run(connection, dialect)
                         .getOrDefault(key.recordId(), 0L);
             }
             Optional<OwnerStatements> owner = foldsInto(connection, key.recordType());
@@ -194,6 +203,9 @@ public final class CounterReader {
      * ({@link Dialect#readTotalsSql}). Counters without rows are left out.
      */
     private SqlWork<Map<Long, Long>> chunkRead(int recordType, List<Long> ids) {
+        if (expiring.expiring(recordType)) {
+            return unlessExpiredRead(recordType, ids);
+        }
         return (connection, dialect) -> {
             Optional<OwnerStatements> owner = foldsInto(connection, recordType);
             return consistently(connection, dialect, owner.isPresent(), () -> {
@@ -209,6 +221,23 @@ public final class CounterReader {
                     return collect(recordType, statement);
                 }
             });
+        };
+    }
+
+    /**
+     * The read of some counters of an expiring type, one whose expiry has passed reading 0
+     * whether or not a writer or the sweep has cleared it yet. An expiring type folds into no
+     * owner column.
+     */
+    private SqlWork<Map<Long, Long>> unlessExpiredRead(int recordType, List<Long> ids) {
+        return (connection, dialect) -> {
+            try (PreparedStatement statement = connection.prepareStatement(
+                    dialect.readTotalsUnlessExpiredSql(database.table(), expiring.table(), ids.size()))) {
+                statement.setLong(1, expiring.now());
+                statement.setInt(2, recordType);
+                bindIds(statement, 3, ids);
+                return collect(recordType, statement);
+            }
         };
     }
 

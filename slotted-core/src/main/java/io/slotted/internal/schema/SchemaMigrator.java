@@ -27,7 +27,7 @@ import java.util.Set;
  * {@code INT} record ids that cannot hold larger ids.
  *
  * <p>The companions, the flush ledger, the idempotency key table, the type registry, the time
- * buckets and the name dictionary, are Slotted's alone, so an earlier release's shape is converted: a key column that ignores trailing spaces (MariaDB and
+ * buckets, the name dictionary and the expiry table, are Slotted's alone, so an earlier release's shape is converted: a key column that ignores trailing spaces (MariaDB and
  * MySQL before exact keys) is changed to one that compares keys exactly.
  */
 public final class SchemaMigrator {
@@ -43,8 +43,10 @@ public final class SchemaMigrator {
     public static final String BUCKETS_SUFFIX = "_buckets";
     /** The name dictionary's name is the counter table's plus this. */
     public static final String NAMES_SUFFIX = "_names";
-    /** The counter table and its five companions. */
-    private static final int TABLES = 6;
+    /** The expiry table's name is the counter table's plus this. */
+    public static final String EXPIRY_SUFFIX = "_expiry";
+    /** The counter table and its six companions. */
+    private static final int TABLES = 7;
 
     private SchemaMigrator() {
     }
@@ -77,7 +79,8 @@ public final class SchemaMigrator {
                 () -> keys(connection, dialect, table.withSuffix(KEYS_SUFFIX)),
                 () -> registry(connection, dialect, table.withSuffix(REGISTRY_SUFFIX)),
                 () -> buckets(connection, dialect, table.withSuffix(BUCKETS_SUFFIX)),
-                () -> names(connection, dialect, table.withSuffix(NAMES_SUFFIX)));
+                () -> names(connection, dialect, table.withSuffix(NAMES_SUFFIX)),
+                () -> expiry(connection, dialect, table.withSuffix(EXPIRY_SUFFIX)));
         for (int done = 1; done < TABLES; done++) {
             steps.advance(done);
             int tables = done;
@@ -134,26 +137,35 @@ public final class SchemaMigrator {
                 "the name dictionary: the record_type of each type name and the record_id of each string id");
     }
 
+    /** Creates the expiry table if it is missing. */
+    private static Optional<String> expiry(Connection connection, Dialect dialect, TableName expiry)
+            throws SQLException {
+        return createIfMissing(connection, dialect, expiry, dialect.createExpirySql(expiry),
+                "when counters of the expiring types expire");
+    }
+
     private static Optional<String> createIfMissing(Connection connection, Dialect dialect,
             TableName table, String ddl, String purpose) throws SQLException {
+        return createIfMissing(connection, dialect, table, List.of(ddl), purpose);
+    }
+
+    /** Creates a table, and what goes with it, by statements run in order, if it is missing. */
+    private static Optional<String> createIfMissing(Connection connection, Dialect dialect,
+            TableName table, List<String> ddl, String purpose) throws SQLException {
         if (TableShape.read(connection, dialect, table).isPresent()) {
             return Optional.empty();
         }
-        run(connection, ddl);
+        for (String statement : ddl) {
+            run(connection, statement);
+        }
         return Optional.of("created table " + table + " (" + purpose + ")");
     }
 
     /** Creates the time bucket table if it is missing. */
     private static Optional<String> buckets(Connection connection, Dialect dialect, TableName buckets)
             throws SQLException {
-        if (TableShape.read(connection, dialect, buckets).isPresent()) {
-            return Optional.empty();
-        }
-        for (String ddl : dialect.createBucketsSql(buckets)) {
-            run(connection, ddl);
-        }
-        return Optional.of("created table " + buckets + " (counts per time bucket, for the types"
-                + " configured with buckets)");
+        return createIfMissing(connection, dialect, buckets, dialect.createBucketsSql(buckets),
+                "counts per time bucket, for the types configured with buckets");
     }
 
     /** Creates the idempotency key table, or upgrades an earlier release's. */

@@ -8,6 +8,7 @@ import io.slotted.TotalUnavailableException;
 import io.slotted.internal.bucket.BucketClock;
 import io.slotted.internal.dialect.Dialect;
 import io.slotted.internal.dialect.SlotRow;
+import io.slotted.internal.expiry.ExpiringCounters;
 import io.slotted.internal.jdbc.Database;
 import io.slotted.internal.jdbc.FailureReport;
 import io.slotted.internal.jdbc.Retrier;
@@ -49,6 +50,7 @@ public final class DirectWriter implements CounterWriter {
     private final CounterReader reader;
     private final BucketClock buckets;
     private final BoundedCounters bounded;
+    private final ExpiringCounters expiring;
 
     /**
      * Creates the writer.
@@ -61,9 +63,12 @@ public final class DirectWriter implements CounterWriter {
      * @param reader how totals a write could not learn are read
      * @param stats where applied increments are counted
      * @param buckets which time bucket an increment accepted now counts in
+     * @param expiring which types expire, whose writes take the counter's expiry lock
      */
     public DirectWriter(Database database, SlotPicker slots, Retrier retrier, IdempotencyKeys keys,
-            TypeRegistry registry, CounterReader reader, StatsRecorder stats, BucketClock buckets) {
+            TypeRegistry registry, CounterReader reader, StatsRecorder stats, BucketClock buckets,
+            ExpiringCounters expiring) {
+        this.expiring = expiring;
         this.reader = reader;
         this.registry = registry;
         this.bounded = new BoundedCounters(database, registry, buckets);
@@ -83,7 +88,7 @@ public final class DirectWriter implements CounterWriter {
     @Override
     public void add(CounterKey key, long delta) {
         long bucketStart = buckets.startOf(key.recordType());
-        if (bucketStart != BucketClock.NONE || bounded.bounded(key.recordType())) {
+        if (bucketStart != BucketClock.NONE || bounded.bounded(key.recordType()) || expiring.expiring(key.recordType())) {
             writeTransaction(deltas(key, bucketStart, delta), single(key, delta), List.of(bucketStart), null, null,
                     describe(key, delta), Set.of());
             return;
@@ -123,7 +128,7 @@ public final class DirectWriter implements CounterWriter {
      */
     @Override
     public long addAndGet(CounterKey key, long delta) {
-        if (bounded.bounded(key.recordType())) {
+        if (bounded.bounded(key.recordType()) || expiring.expiring(key.recordType())) {
             return boundedAddAndGet(key, delta);
         }
         if (buckets.startOf(key.recordType()) != BucketClock.NONE) {
@@ -380,6 +385,9 @@ public final class DirectWriter implements CounterWriter {
                 }
                 Map<CounterKey, Long> totals = Map.of();
                 Map<Integer, Long> windowCounts = Map.of();
+                if (found.outcome() == IdempotencyKeys.Outcome.APPLIED) {
+                    expiring.lockAndClear(connection, dialect, counters);
+                }
                 if (found.outcome() == IdempotencyKeys.Outcome.APPLIED && bounded.anyBounded(counters)) {
                     Decided decided = bounded.decide(connection, dialect, counters,
                             increments.stream().map(Increment::delta).toList(), windows);
@@ -456,6 +464,7 @@ public final class DirectWriter implements CounterWriter {
         }
         long bucketStart = buckets.startOf(key.recordType());
         try {
+            expiring.lockAndClear(connection, dialect, List.of(key));
             if (bounded.bounded(key.recordType())) {
                 registry.checkLimitsAgainstView(key.recordType());
                 LimitExceededException refused = bounded.decide(connection, dialect, List.of(key), List.of(delta),

@@ -100,6 +100,14 @@ final class ServeCommand implements Callable<Integer> {
                     + " comma-separated. Env: SLOTTED_LIMITS.")
     List<String> limits = new ArrayList<>();
 
+    @Option(names = "--expiring", paramLabel = "TYPE", defaultValue = "${env:SLOTTED_EXPIRING}",
+            description = "A counter type (a configured name or a number) whose counters may expire, as Redis"
+                    + " keys do: EXPIRE, PEXPIRE, EXPIREAT, PEXPIREAT, TTL, PTTL, PERSIST and SET key n EX|PX in"
+                    + " the Redis protocol, PUT and DELETE /v1/counters/{type}/{id}/expiry in HTTP. Each write of"
+                    + " such a type takes its counter's expiry lock. Every process must give the same types."
+                    + " Repeatable, or comma-separated. Env: SLOTTED_EXPIRING.")
+    List<String> expiring = new ArrayList<>();
+
     @Option(names = "--mode", paramLabel = "grouped|direct|buffered", converter = WriteModeConverter.class,
             defaultValue = "${env:SLOTTED_MODE:-grouped}",
             description = "How increments are written. Default: grouped (group commit). Env: SLOTTED_MODE.")
@@ -181,6 +189,7 @@ final class ServeCommand implements Callable<Integer> {
                 types.names(), new CounterSettings(CounterSettings.DEFAULTS.table(), mode, slots,
                         rollUpEvery).withBuckets(buckets.kept(types))
                         .withLimits(TypeLimits.parse(limits == null ? List.of() : limits, types.names()))
+                        .withExpiring(TypeLimits.parseExpiring(expiring == null ? List.of() : expiring, types.names()))
                         .withNameBounds(new NameBounds(newIdsPerSecond, maxTypeNames)),
                 tls, plaintext, requestTimeout);
         HttpSettings defaults = HttpSettings.defaults();

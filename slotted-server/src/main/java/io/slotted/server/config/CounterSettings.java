@@ -6,11 +6,12 @@ import io.slotted.WriteMode;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * How the counters are configured beyond the database: the table, the write mode, the slots, how
  * often the counter types bound to owner columns are rolled up in the background, which types
- * also count per time bucket, and which are kept within limits.
+ * also count per time bucket, which are kept within limits, and whose counters may expire.
  *
  * <p>The table, mode and slots are not checked here: the library's builder checks each one as it
  * is applied and names the rule, so that a rule such as the slot range is written once. The same
@@ -25,9 +26,10 @@ import java.util.Objects;
  * @param buckets the types that also count per time bucket, with their buckets
  * @param names the bounds on new names
  * @param limits the types whose totals are kept within limits, with their limits
+ * @param expiring the types whose counters may expire
  */
 public record CounterSettings(String table, WriteMode mode, Integer slots, Duration rollUpEvery,
-        Map<Integer, TimeBuckets> buckets, NameBounds names, Map<Integer, Limits> limits) {
+        Map<Integer, TimeBuckets> buckets, NameBounds names, Map<Integer, Limits> limits, Set<Integer> expiring) {
     /** How often the service rolls up bound types unless told otherwise. */
     public static final Duration SERVICE_ROLL_UP = Duration.ofSeconds(1);
 
@@ -49,6 +51,7 @@ public record CounterSettings(String table, WriteMode mode, Integer slots, Durat
         Objects.requireNonNull(names, "names");
         buckets = Map.copyOf(buckets);
         limits = Map.copyOf(limits);
+        expiring = Set.copyOf(expiring);
         if (rollUpEvery.isNegative()) {
             throw new IllegalArgumentException("rollUpEvery must be 0 (no background roll-up) or"
                     + " positive, but was " + rollUpEvery.toMillis() + "ms");
@@ -64,7 +67,7 @@ public record CounterSettings(String table, WriteMode mode, Integer slots, Durat
      * @param rollUpEvery how often bound types are rolled up; {@link Duration#ZERO} for never
      */
     public CounterSettings(String table, WriteMode mode, Integer slots, Duration rollUpEvery) {
-        this(table, mode, slots, rollUpEvery, Map.of(), NameBounds.DEFAULTS, Map.of());
+        this(table, mode, slots, rollUpEvery, Map.of(), NameBounds.DEFAULTS, Map.of(), Set.of());
     }
 
     /**
@@ -74,7 +77,7 @@ public record CounterSettings(String table, WriteMode mode, Integer slots, Durat
      * @return the changed settings
      */
     public CounterSettings withBuckets(Map<Integer, TimeBuckets> kept) {
-        return new CounterSettings(table, mode, slots, rollUpEvery, kept, names, limits);
+        return new CounterSettings(table, mode, slots, rollUpEvery, kept, names, limits, expiring);
     }
 
     /**
@@ -84,7 +87,7 @@ public record CounterSettings(String table, WriteMode mode, Integer slots, Durat
      * @return the changed settings
      */
     public CounterSettings withNameBounds(NameBounds bounds) {
-        return new CounterSettings(table, mode, slots, rollUpEvery, buckets, bounds, limits);
+        return new CounterSettings(table, mode, slots, rollUpEvery, buckets, bounds, limits, expiring);
     }
 
     /**
@@ -94,7 +97,17 @@ public record CounterSettings(String table, WriteMode mode, Integer slots, Durat
      * @return the changed settings
      */
     public CounterSettings withLimits(Map<Integer, Limits> kept) {
-        return new CounterSettings(table, mode, slots, rollUpEvery, buckets, names, kept);
+        return new CounterSettings(table, mode, slots, rollUpEvery, buckets, names, kept, expiring);
+    }
+
+    /**
+     * These settings with types whose counters may expire.
+     *
+     * @param types the expiring types
+     * @return the changed settings
+     */
+    public CounterSettings withExpiring(Set<Integer> types) {
+        return new CounterSettings(table, mode, slots, rollUpEvery, buckets, names, limits, types);
     }
 
     /**
@@ -105,7 +118,7 @@ public record CounterSettings(String table, WriteMode mode, Integer slots, Durat
      * @throws IllegalArgumentException if {@code interval} is negative
      */
     public CounterSettings withRollUpEvery(Duration interval) {
-        return new CounterSettings(table, mode, slots, interval, buckets, names, limits);
+        return new CounterSettings(table, mode, slots, interval, buckets, names, limits, expiring);
     }
 
     /**

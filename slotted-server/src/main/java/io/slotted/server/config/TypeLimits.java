@@ -3,8 +3,10 @@ package io.slotted.server.config;
 import io.slotted.Limits;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The counter types with limits, as the {@code --limits} option gives them: {@code stock=0..},
@@ -49,5 +51,25 @@ public final class TypeLimits {
             }
         }
         return Collections.unmodifiableMap(limits);
+    }
+
+    /**
+     * Reads the types whose counters may expire, as the {@code --expiring} option gives them.
+     *
+     * @param specs the types, configured names or numbers; each may hold several separated by commas
+     * @param names the configured type names
+     * @return the record types
+     * @throws IllegalArgumentException if a type is malformed or unknown; the message says which
+     */
+    public static Set<Integer> parseExpiring(List<String> specs, TypeNames names) {
+        Set<Integer> types = new LinkedHashSet<>();
+        for (String option : specs) {
+            for (String spec : option.split(",", -1)) {
+                if (!spec.isBlank()) {
+                    types.add(names.resolve(spec.strip()).recordType());
+                }
+            }
+        }
+        return Collections.unmodifiableSet(types);
     }
 }

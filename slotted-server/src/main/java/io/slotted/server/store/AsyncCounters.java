@@ -1,5 +1,6 @@
 package io.slotted.server.store;
 
+import io.slotted.ExpiryRule;
 import io.slotted.Increment;
 import io.slotted.QueueFullException;
 import io.slotted.SlottedCounters;
@@ -7,6 +8,7 @@ import io.slotted.WriteMode;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
@@ -197,6 +199,88 @@ public final class AsyncCounters implements AutoCloseable {
             counters.admin().set(recordType, recordId, count);
             return null;
         });
+    }
+
+    /**
+     * Whether a type's counters may expire ({@code --expiring}).
+     *
+     * @param recordType the type
+     * @return true if they may
+     */
+    public boolean expiring(int recordType) {
+        return counters.config().expiring(recordType);
+    }
+
+    /**
+     * Gives a counter of an expiring type an expiry, on a writer.
+     *
+     * @param recordType the type
+     * @param recordId the counter
+     * @param at when it expires; a time past clears it now
+     * @param rule when the new time replaces the current one
+     * @param beforeWrite the gate, passed on the writer right before the write
+     * @return true if set; false if the counter reads 0 or the rule kept the current expiry
+     */
+    public CompletableFuture<Boolean> expireAt(int recordType, long recordId, Instant at, ExpiryRule rule,
+            Runnable beforeWrite) {
+        return onWriter(() -> {
+            beforeWrite.run();
+            return counters.expiry().expireAt(recordType, recordId, at, rule);
+        });
+    }
+
+    /**
+     * Takes a counter's expiry away, on a writer.
+     *
+     * @param recordType the type
+     * @param recordId the counter
+     * @param beforeWrite the gate
+     * @return true if it had one
+     */
+    public CompletableFuture<Boolean> persist(int recordType, long recordId, Runnable beforeWrite) {
+        return onWriter(() -> {
+            beforeWrite.run();
+            return counters.expiry().persist(recordType, recordId);
+        });
+    }
+
+    /**
+     * Reads when a counter of an expiring type expires.
+     *
+     * @param recordType the type
+     * @param recordId the counter
+     * @return its expiry; empty when it has none or has expired
+     */
+    public CompletableFuture<Optional<Instant>> expiresAt(int recordType, long recordId) {
+        return onWriter(() -> counters.expiry().expiresAt(recordType, recordId));
+    }
+
+    /**
+     * Sets a counter of an expiring type and gives it an expiry, in one transaction, on a writer.
+     *
+     * @param recordType the type
+     * @param recordId the counter
+     * @param count the new total
+     * @param at when it expires
+     * @param beforeWrite the gate
+     * @return done once set
+     */
+    public CompletableFuture<Void> setUntil(int recordType, long recordId, long count, Instant at,
+            Runnable beforeWrite) {
+        return onWriter(() -> {
+            beforeWrite.run();
+            counters.expiry().setUntil(recordType, recordId, count, at);
+            return null;
+        });
+    }
+
+    /**
+     * The time now by the counters' clock, which decides expiries.
+     *
+     * @return the instant
+     */
+    public Instant now() {
+        return counters.config().clock().instant();
     }
 
     /**

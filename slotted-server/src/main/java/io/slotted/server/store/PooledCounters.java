@@ -188,6 +188,7 @@ public final class PooledCounters implements AutoCloseable {
         }
         settings.buckets().forEach((type, kept) -> builder.buckets(type, kept.unit(), kept.retention()));
         settings.limits().forEach(builder::limits);
+        settings.expiring().forEach(builder::expiring);
         return builder.build();
     }
 

@@ -1,6 +1,7 @@
 package io.slotted.spring.boot;
 
 import io.slotted.CounterAdmin;
+import io.slotted.CounterExpiry;
 import io.slotted.CounterNames;
 import io.slotted.Increment;
 import io.slotted.MigrationReport;
@@ -151,6 +152,11 @@ final class TransactionJoiningCounters implements SlottedCounters {
     @Override
     public CounterAdmin admin() {
         return counters.admin();
+    }
+
+    @Override
+    public CounterExpiry expiry() {
+        return counters.expiry();
     }
 
     @Override

@@ -1,6 +1,7 @@
 package io.slotted.server.resp.command;
 
 import java.net.InetAddress;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * What one connection has told the server about itself: its token once {@code AUTH} accepted it,
@@ -14,6 +15,8 @@ public final class ClientState {
     private String name;
     private boolean quitting;
     private RespTransaction transaction;
+    /** The answer of the last command that wrote, which an expiry command waits for. */
+    private CompletableFuture<?> lastWrite = CompletableFuture.completedFuture(null);
 
     /**
      * The state of a new connection.
@@ -49,6 +52,19 @@ public final class ClientState {
 
     void name(String name) {
         this.name = name;
+    }
+
+    /**
+     * Completes once the last command this connection sent that writes has been answered, however:
+     * an {@code EXPIRE} pipelined after an {@code INCR} of the same key starts after it, as Redis
+     * runs a connection's commands in order.
+     */
+    CompletableFuture<?> lastWrite() {
+        return lastWrite;
+    }
+
+    void wrote(CompletableFuture<?> answer) {
+        lastWrite = answer;
     }
 
     /** The transaction {@code MULTI} began, or null outside one. */

@@ -134,8 +134,8 @@ record CounterCall(Shape shape, List<RespKey> keys, long amount) {
 
     private static CounterCall set(List<String> args, CounterNaming naming) {
         if (args.size() != 2) {
-            throw new RespError("ERR SET takes a key and a count, without options such as EX or NX:"
-                    + " counters do not expire");
+            throw new RespError("ERR SET takes a key and a count, and at most one of EX, PX, EXAT or PXAT"
+                    + " for a counter of an expiring type");
         }
         return new CounterCall(Shape.SET, List.of(RespKey.parse(args.get(0), naming)), number(args.get(1)));
     }

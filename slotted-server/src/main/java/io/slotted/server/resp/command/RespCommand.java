@@ -27,6 +27,13 @@ enum RespCommand {
     EXISTS(-2, Scope.READ),
     SET(-3, Scope.ADMIN),
     DEL(-2, Scope.ADMIN),
+    EXPIRE(-3, Scope.WRITE),
+    PEXPIRE(-3, Scope.WRITE),
+    EXPIREAT(-3, Scope.WRITE),
+    PEXPIREAT(-3, Scope.WRITE),
+    PERSIST(2, Scope.WRITE),
+    TTL(2, Scope.READ),
+    PTTL(2, Scope.READ),
     MULTI(1, null),
     EXEC(1, null),
     DISCARD(1, null),
@@ -81,9 +88,15 @@ enum RespCommand {
         return scope;
     }
 
-    /** Whether it works on counters: the commands with a scope. */
+    /** Whether it works on counters' totals: the commands with a scope, but for those of expiries. */
     boolean counts() {
-        return scope != null;
+        return scope != null && !expires();
+    }
+
+    /** Whether it reads or changes a counter's expiry ({@link ExpiryCall}). */
+    boolean expires() {
+        return this == EXPIRE || this == PEXPIRE || this == EXPIREAT || this == PEXPIREAT || this == PERSIST
+                || this == TTL || this == PTTL;
     }
 
     /** Whether it runs at once inside a {@code MULTI} rather than being queued. */

@@ -41,7 +41,7 @@ import java.util.stream.Collectors;
  * is {@code -ERR timeout} (nothing written, ever) or {@code -ERR outcome unknown}.
  */
 public final class RespCommands {
-    private static final SimpleStringRedisMessage OK = new SimpleStringRedisMessage("OK");
+    static final SimpleStringRedisMessage OK = new SimpleStringRedisMessage("OK");
     private static final SimpleStringRedisMessage PONG = new SimpleStringRedisMessage("PONG");
     private static final ArrayRedisMessage EMPTY = ArrayRedisMessage.EMPTY_INSTANCE;
     /** The gate of a write whose command already passed its own. */
@@ -91,6 +91,10 @@ public final class RespCommands {
             answer = client.transaction() != null && (command == null || !command.controlsTransaction())
                     ? CompletableFuture.completedFuture(queue(command, client, words))
                     : start(command, client, words, gate);
+            if (command != null && (command == RespCommand.EXEC || command.scope() == Scope.WRITE
+                    || command.scope() == Scope.ADMIN)) {
+                client.wrote(answer);
+            }
         } catch (RespError e) {
             answer = CompletableFuture.completedFuture(e.answer());
         }
@@ -119,6 +123,17 @@ public final class RespCommands {
     private CompletableFuture<RedisMessage> start(RespCommand command, ClientState client,
             List<String> words, WriteGate gate) {
         List<String> args = checked(command, client, words);
+        if (command.expires()) {
+            ExpiryCall call = ExpiryCall.parse(command, args, naming);
+            return client.lastWrite().handle((done, failed) -> null)
+                    .thenCompose(earlier -> call.run(counters, naming, gate::enter));
+        }
+        if (command == RespCommand.SET) {
+            ExpiryCall until = ExpiryCall.setWithExpiry(args, naming, counters.now().toEpochMilli());
+            if (until != null) {
+                return until.run(counters, naming, gate::enter);
+            }
+        }
         if (command.counts()) {
             return runAlone(CounterCall.parse(command, args, naming), gate);
         }
@@ -153,7 +168,9 @@ public final class RespCommands {
         RespTransaction transaction = client.transaction();
         try {
             List<String> args = checked(command, client, words);
-            if (command.counts()) {
+            if (command.expires()) {
+                transaction.queue(ExpiryCall.parse(command, args, naming));
+            } else if (command.counts()) {
                 CounterCall call = CounterCall.parse(command, args, naming);
                 if (call.shape() == CounterCall.Shape.SET || call.shape() == CounterCall.Shape.RESET) {
                     throw new RespError("ERR " + command.name() + " cannot be queued in a MULTI, which"

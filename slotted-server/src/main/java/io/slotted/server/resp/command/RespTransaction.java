@@ -16,11 +16,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * The commands a connection queued between {@code MULTI} and {@code EXEC}, and how {@code EXEC}
  * runs them: all the increments as one batch, applied all or nothing in one transaction, and
- * every answer as if the queued commands had run alone, one after another.
+ * every answer as if the queued commands had run alone, one after another. Expiry commands run
+ * after the batch, in the order queued.
  *
  * <p>The batch answers each counter's total at its end, read in its own transaction before COMMIT
  * ({@link io.slotted.SlottedCounters#addAllAndGet}). Walking the queue back from its end, a
@@ -42,7 +44,8 @@ final class RespTransaction {
     /**
      * Queues a counter command or a fixed answer ({@code PING}, {@code ECHO}).
      *
-     * @param command a {@link CounterCall} that reads or increments, or a {@link RedisMessage}
+     * @param command a {@link CounterCall} that reads or increments, an {@link ExpiryCall}, or a
+     *     {@link RedisMessage}
      * @throws RespError if the queue is full
      */
     void queue(Object command) {
@@ -72,7 +75,7 @@ final class RespTransaction {
      *     which case nothing was applied (unless the error says otherwise)
      */
     CompletableFuture<RedisMessage> exec(AsyncCounters counters, CounterNaming naming, WriteGate gate) {
-        return counters(naming).thenCompose(named -> exec(counters, named, gate))
+        return counters(naming).thenCompose(named -> exec(counters, naming, named, gate))
                 .exceptionally(RespFailures::answerIncrement);
     }
 
@@ -102,8 +105,8 @@ final class RespTransaction {
                 .toArray(CompletableFuture[]::new));
     }
 
-    private CompletableFuture<RedisMessage> exec(AsyncCounters counters, List<List<NamedCounter>> named,
-            WriteGate gate) {
+    private CompletableFuture<RedisMessage> exec(AsyncCounters counters, CounterNaming naming,
+            List<List<NamedCounter>> named, WriteGate gate) {
         List<Increment> increments = new ArrayList<>();
         for (int i = 0; i < queued.size(); i++) {
             if (queued.get(i) instanceof CounterCall call && call.shape() == CounterCall.Shape.INCREMENT) {
@@ -114,7 +117,34 @@ final class RespTransaction {
         CompletableFuture<List<Long>> added = increments.isEmpty()
                 ? CompletableFuture.completedFuture(List.of()) : counters.addAllAndGet(increments, gate::enter);
         return added.thenCompose(totals -> totalsAtTheEnd(counters, named, totals))
-                .thenApply(totals -> answers(named, totals));
+                .thenCompose(totals -> expiries(counters, naming, gate, !increments.isEmpty())
+                        .thenApply(expired -> answers(named, totals, expired)));
+    }
+
+    /**
+     * Runs the queued expiry commands one after another, once the increments are applied: an
+     * {@code INCR} and then an {@code EXPIRE} of the same counter, as a fixed-window limiter
+     * queues them, give the counter its expiry after the increment. Each is answered as alone.
+     */
+    private CompletableFuture<Map<Integer, RedisMessage>> expiries(AsyncCounters counters, CounterNaming naming,
+            WriteGate gate, boolean gatePassed) {
+        AtomicBoolean passed = new AtomicBoolean(gatePassed);
+        Runnable beforeWrite = () -> {
+            if (passed.compareAndSet(false, true)) {
+                gate.enter(); // the transaction's one gate: the first of its writes passes it
+            }
+        };
+        Map<Integer, RedisMessage> answers = new HashMap<>();
+        CompletableFuture<Void> chain = CompletableFuture.completedFuture(null);
+        for (int i = 0; i < queued.size(); i++) {
+            if (queued.get(i) instanceof ExpiryCall call) {
+                int at = i;
+                chain = chain.thenCompose(done -> call.run(counters, naming, beforeWrite))
+                        .exceptionally(failure -> RespFailures.answer(RespCommand.EXPIRE, failure))
+                        .thenAccept(answer -> answers.put(at, answer));
+            }
+        }
+        return chain.thenApply(done -> answers);
     }
 
     /**
@@ -145,10 +175,15 @@ final class RespTransaction {
     }
 
     /** The answers, walking back from the end: a counter's total less what follows. */
-    private ArrayRedisMessage answers(List<List<NamedCounter>> named, Map<Counter, Long> totals) {
+    private ArrayRedisMessage answers(List<List<NamedCounter>> named, Map<Counter, Long> totals,
+            Map<Integer, RedisMessage> expiries) {
         RedisMessage[] answers = new RedisMessage[queued.size()];
         for (int i = queued.size() - 1; i >= 0; i--) {
             Object command = queued.get(i);
+            if (command instanceof ExpiryCall) {
+                answers[i] = expiries.get(i);
+                continue;
+            }
             if (!(command instanceof CounterCall call)) {
                 answers[i] = (RedisMessage) command;
                 continue;

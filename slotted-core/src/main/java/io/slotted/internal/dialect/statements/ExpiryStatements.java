@@ -1,0 +1,86 @@
+package io.slotted.internal.dialect.statements;
+
+import io.slotted.internal.sql.TableName;
+import java.util.Collections;
+
+/**
+ * The statements of the expiry table ({@code ExpiringCounters}) besides locking its rows, which
+ * differs by database ({@code Dialect.lockExpiryRowsSql}). Standard SQL that every supported
+ * database takes. Times are epoch milliseconds; a null {@code expires_ms} is a counter that never
+ * expires.
+ */
+public class ExpiryStatements {
+    /** The expiry table. */
+    protected final TableName expiry;
+    /** The counter table. */
+    protected final TableName counters;
+
+    /**
+     * The statements of one expiry table.
+     *
+     * @param expiry the expiry table
+     * @param counters the counter table beside it
+     */
+    public ExpiryStatements(TableName expiry, TableName counters) {
+        this.expiry = expiry;
+        this.counters = counters;
+    }
+
+    /**
+     * The expiries of some counters of one type. Binds the type, then each id.
+     *
+     * @param ids how many ids are bound
+     * @return the SQL text; rows of (record_id, expires_ms), for the counters that have a row
+     */
+    public String expiries(int ids) {
+        return "SELECT record_id, expires_ms FROM " + expiry + " WHERE record_type = ? AND record_id IN ("
+                + String.join(", ", Collections.nCopies(ids, "?")) + ")";
+    }
+
+    /**
+     * Sets or clears one counter's expiry. Binds the time (null for never), the type and the id.
+     *
+     * @return the SQL text
+     */
+    public String setExpiry() {
+        return "UPDATE " + expiry + " SET expires_ms = ? WHERE record_type = ? AND record_id = ?";
+    }
+
+    /**
+     * Deletes every slot row of one counter: an expired counter's, under its expiry row's lock.
+     * Binds the type and the id.
+     *
+     * @return the SQL text
+     */
+    public String deleteSlots() {
+        return "DELETE FROM " + counters + " WHERE record_type = ? AND record_id = ?";
+    }
+
+    /**
+     * The counters whose expiry has passed, soonest expired first, without locking them. Binds the
+     * time now.
+     *
+     * @return the SQL text; rows of (record_type, record_id)
+     */
+    public String due() {
+        return "SELECT record_type, record_id FROM " + expiry + " WHERE expires_ms <= ? ORDER BY expires_ms";
+    }
+
+    /**
+     * Reads one counter's expiry and locks its row. Binds the type and the id.
+     *
+     * @return the SQL text; one row of (expires_ms), or none
+     */
+    public String lockOne() {
+        return "SELECT expires_ms FROM " + expiry + " WHERE record_type = ? AND record_id = ? FOR UPDATE";
+    }
+
+    /**
+     * Deletes one counter's expiry row. Binds the type and the id.
+     *
+     * @return the SQL text
+     */
+    public String deleteOne() {
+        return "DELETE FROM " + expiry + " WHERE record_type = ? AND record_id = ?";
+    }
+}
