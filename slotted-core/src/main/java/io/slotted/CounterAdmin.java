@@ -74,7 +74,7 @@ public interface CounterAdmin {
      * @param recordType the counter type
      * @param slots from 1 to {@link SlottedCountersBuilder#MAX_SLOTS}
      * @return how many slot rows were moved
-     * @throws IllegalArgumentException if {@code slots} is out of range
+     * @throws IllegalArgumentException if {@code slots} is out of range, or the type expires
      * @throws SlottedException if the database fails; rows moved stay moved, and it may be run again
      */
     default long shrink(int recordType, int slots) {
@@ -90,7 +90,7 @@ public interface CounterAdmin {
      * @param slots from 1 to {@link SlottedCountersBuilder#MAX_SLOTS}
      * @param progress what follows the steps and may ask it to stop
      * @return how many slot rows were moved
-     * @throws IllegalArgumentException if {@code slots} is out of range
+     * @throws IllegalArgumentException if {@code slots} is out of range, or the type expires
      * @throws StoppedException if {@code progress} asked it to stop; rows moved stay moved
      * @throws SlottedException if the database fails; rows moved stay moved, and it may be run again
      */

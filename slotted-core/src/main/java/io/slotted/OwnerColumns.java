@@ -22,7 +22,8 @@ public interface OwnerColumns {
      * @return the column's type and headroom, and warnings
      * @throws IllegalArgumentException if the owner table or a column does not exist, a column
      *     is not an integer type, the key column is not unique, or the column's values cannot be
-     *     taken in {@code mode} (the message says which and what to do); nothing changes
+     *     taken in {@code mode} (the message says which and what to do), or the type expires;
+     *     nothing changes
      * @throws IllegalStateException if the type is already bound; nothing changes
      * @throws SlottedException if the database fails
      */

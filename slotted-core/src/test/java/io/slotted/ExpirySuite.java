@@ -138,13 +138,17 @@ class ExpirySuite extends CounterTableTest {
     }
 
     @Test
-    void aTypeThatDoesNotExpire_isRefused_andAnExpiringTypeTakesNoLimits() {
+    void aTypeThatDoesNotExpire_isRefused_andAnExpiringTypeTakesNoLimitsShrinkOrOwnerColumn() {
         SlottedCounters counters = migrated(instance("a", Clock.systemUTC()));
         assertThatThrownBy(() -> counters.expiry().expireIn(TYPE + 1, KEY, Duration.ofSeconds(1)))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("does not expire")
                 .hasMessageContaining("expiring(" + (TYPE + 1) + ")");
         assertThatThrownBy(() -> instance("b", Clock.systemUTC()).limits(TYPE, Limits.atLeast(0)).build())
                 .isInstanceOf(IllegalStateException.class).hasMessageContaining("takes no limits");
+        assertThatThrownBy(() -> counters.admin().shrink(TYPE, 1)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("not shrunk");
+        assertThatThrownBy(() -> counters.owners().adopt(TYPE, OwnerColumn.parse("owners.id.n"), OwnerMode.FOLD))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("folds into no owner column");
     }
 
     @Test

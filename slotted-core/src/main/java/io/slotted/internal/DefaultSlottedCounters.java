@@ -109,7 +109,7 @@ public final class DefaultSlottedCounters implements SlottedCounters {
         };
         this.roller = new Roller(database, retrier, registry, config, stats);
         this.owners = new DefaultOwnerColumns(new Adoption(database, retrier, registry, config.clock()), roller,
-                this::checkOpen);
+                this::checkOpen, config::expiring);
         CounterSetter setter = new CounterSetter(database, retrier, registry, stats, expiring);
         this.expiry = new DefaultCounterExpiry(expiring, setter, retrier, this::checkOpen);
         this.sweep = new ExpirySweep(expiring, retrier);

@@ -174,6 +174,42 @@ class ExpiryServiceSuite {
         }
     }
 
+    @Test
+    void http_putAndDeleteTheExpiry_andAReadShowsIt() throws Exception {
+        ServiceClient http = new ServiceClient(server.port());
+        try (Jedis jedis = client()) {
+            jedis.incrBy("rack:h", 4);
+        }
+        ServiceClient.Response set = http.call("PUT", "/v1/counters/rack/h/expiry").body("{\"in\": \"PT1H\"}").send();
+        assertThat(set.status()).as(set.toString()).isEqualTo(200);
+        Instant at = Instant.parse(set.json().get("expires_at").asText());
+        assertThat(Duration.between(Instant.now(), at)).isBetween(Duration.ofMinutes(59), Duration.ofMinutes(60));
+        ServiceClient.Response read = http.get("/v1/counters/rack/h").send();
+        assertThat(read.json().get("count").asLong()).isEqualTo(4);
+        assertThat(read.json().get("expires_at").asText()).isEqualTo(at.toString());
+
+        ServiceClient.Response persisted = http.call("DELETE", "/v1/counters/rack/h/expiry").send();
+        assertThat(persisted.status()).isEqualTo(200);
+        assertThat(persisted.json().get("expires_at").isNull()).isTrue();
+        assertThat(http.get("/v1/counters/rack/h").send().json().has("expires_at")).isFalse();
+
+        ServiceClient.Response absent = http.call("PUT", "/v1/counters/rack/nobody/expiry").body("{\"in\": \"PT1H\"}").send();
+        assertThat(absent.status()).isEqualTo(404);
+        assertThat(absent.errorCode()).isEqualTo("counter_absent");
+        ServiceClient.Response notExpiring = http.call("PUT", "/v1/counters/views/1/expiry").body("{\"in\": \"PT1H\"}").send();
+        assertThat(notExpiring.status()).isEqualTo(409);
+        assertThat(notExpiring.errorCode()).isEqualTo("not_expiring");
+        ServiceClient.Response both = http.call("PUT", "/v1/counters/rack/h/expiry")
+                .body("{\"in\": \"PT1H\", \"at\": \"2030-01-01T00:00:00Z\"}").send();
+        assertThat(both.errorCode()).isEqualTo("bad_expiry");
+
+        ServiceClient.Response past = http.call("PUT", "/v1/counters/rack/h/expiry").body("{\"at\": \"2000-01-01T00:00:00Z\"}")
+                .send();
+        assertThat(past.status()).isEqualTo(200);
+        assertThat(past.json().get("expires_at").isNull()).as("expired at once").isTrue();
+        assertThat(http.get("/v1/counters/rack/h").send().json().get("count").asLong()).isZero();
+    }
+
     /** The commands Jedis has no method for with these options. */
     private enum Cmd implements redis.clients.jedis.commands.ProtocolCommand {
         EXPIRE;

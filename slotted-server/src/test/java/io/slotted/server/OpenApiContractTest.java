@@ -82,16 +82,21 @@ class OpenApiContractTest {
     private static final int STOCK_TYPE = 9;
     /** A type with a quota of 1 a day, by number. */
     private static final int QUOTA_TYPE = 10;
+    /** A type whose counters may expire, by number. */
+    private static final int EXPIRING_TYPE = 12;
     private static final UnaryOperator<CounterSettings> WITH_BUCKETS =
             counters -> counters.withBuckets(Map.of(1, HOURS, POISONED_TYPE, HOURS))
                     .withNameBounds(new NameBounds(NameBounds.DEFAULTS.newIdsPerSecond(), TYPE_NAMES))
-                    .withLimits(Map.of(STOCK_TYPE, Limits.atLeast(0), QUOTA_TYPE, Limits.atMost(1).per(Window.DAY)));
+                    .withLimits(Map.of(STOCK_TYPE, Limits.atLeast(0), QUOTA_TYPE, Limits.atMost(1).per(Window.DAY)))
+                    .withExpiring(Set.of(EXPIRING_TYPE));
     /** Past the 32 KiB a request head may take. */
     private static final String OVER_THE_HEAD_LIMIT = "a".repeat(HttpFrontEnd.MAX_REQUEST_HEAD_BYTES + 1024);
     private static final String OVER_THE_BODY_LIMIT = " ".repeat((int) HttpFrontEnd.MAX_BODY_BYTES);
     private static final String INCREMENT = "/v1/counters/downloads/1/increment";
     private static final String COUNTER = "/v1/counters/downloads/2";
     private static final String BATCH = "/v1/increments";
+    /** The expiry of a counter the test gives a count before any request, so that it can take one. */
+    private static final String EXPIRY = "/v1/counters/" + EXPIRING_TYPE + "/5/expiry";
     /** An id over the 512 bytes an id may have. */
     private static final String ID_TOO_LONG = "x".repeat(513);
     private static final String KEY = "Idempotency-Key";
@@ -113,6 +118,7 @@ class OpenApiContractTest {
         }
         contract = OpenApiContract.parse(document);
         service = opened.add(TestService.start(db, WriteMode.GROUPED, HttpSettings.defaults(), WITH_BUCKETS));
+        service.store().counters().add(EXPIRING_TYPE, 5, 3);
     }
 
     @AfterAll
@@ -290,6 +296,8 @@ class OpenApiContractTest {
                 post("an increment", INCREMENT, WRITER).json("{\"delta\": 5}"),
                 get("a read", "/v1/counters/downloads/1", READER),
                 put("a set", COUNTER, ADMIN).json("{\"count\": 1000}"),
+                put("an expiry", EXPIRY, WRITER).json("{\"in\": \"PT1H\"}"),
+                WireRequest.of("an expiry taken away", "DELETE", EXPIRY).token(WRITER),
                 get("a read of several", "/v1/counters/downloads?ids=1,2,3", READER),
                 post("a batch", BATCH, WRITER).json("{\"increments\": [{\"type\": \"downloads\","
                         + " \"id\": 3}, {\"type\": 2, \"id\": 3, \"delta\": -2}]}"),
@@ -403,7 +411,30 @@ class OpenApiContractTest {
                 get("an unknown path", "/v1/counter/downloads/1", READER),
                 WireRequest.of("OPTIONS for the server as a whole", "OPTIONS", "*"),
                 WireRequest.of("a counter deleted", "DELETE", "/v1/counters/downloads/1").token(ADMIN),
-                get("an increment read", INCREMENT, READER))
+                get("an increment read", INCREMENT, READER),
+                put("an expiry at a time", EXPIRY, WRITER).json("{\"at\": \"2099-01-01T00:00:00Z\"}"),
+                get("a read of a counter that expires", "/v1/counters/" + EXPIRING_TYPE + "/5", READER),
+                put("an expiry of a counter that reads 0", "/v1/counters/" + EXPIRING_TYPE + "/6/expiry", WRITER)
+                        .json("{\"in\": \"PT1H\"}"),
+                put("an expiry of a type that does not expire", "/v1/counters/downloads/1/expiry", WRITER)
+                        .json("{\"in\": \"PT1H\"}"),
+                WireRequest.of("an expiry taken from a type that does not expire", "DELETE",
+                        "/v1/counters/downloads/1/expiry").token(WRITER),
+                put("an expiry without a time", EXPIRY, WRITER).json("{}"),
+                put("an expiry with both times", EXPIRY, WRITER).json("{\"in\": \"PT1H\", \"at\": \"2099-01-01T00:00:00Z\"}"),
+                put("an expiry of an unparseable duration", EXPIRY, WRITER).json("{\"in\": \"an hour\"}"),
+                put("an expiry with another field", EXPIRY, WRITER).json("{\"in\": \"PT1H\", \"count\": 1}"),
+                put("an expiry of malformed JSON", EXPIRY, WRITER).json("{\"in\": "),
+                put("an expiry with a read token", EXPIRY, READER).json("{\"in\": \"PT1H\"}"),
+                put("an expiry over 1 MiB", EXPIRY, WRITER).json("{\"in\": \"PT1H\"" + OVER_THE_BODY_LIMIT + "}"),
+                put("an expiry as text", EXPIRY, WRITER).body("text/plain", "{\"in\": \"PT1H\"}"),
+                put("an expiry of a bad id", "/v1/counters/" + EXPIRING_TYPE + "/" + ID_TOO_LONG + "/expiry", WRITER)
+                        .json("{\"in\": \"PT1H\"}"),
+                put("an expiry of a malformed type", "/v1/counters/Down-loads/1/expiry", WRITER)
+                        .json("{\"in\": \"PT1H\"}"),
+                WireRequest.of("an expiry taken away with a read token", "DELETE", EXPIRY).token(READER),
+                WireRequest.of("an expiry taken from a bad id", "DELETE", "/v1/counters/" + EXPIRING_TYPE + "/"
+                        + ID_TOO_LONG + "/expiry").token(WRITER))
                 .flatMap(OpenApiContractTest::andHead).toList();
     }
 
@@ -545,6 +576,7 @@ class OpenApiContractTest {
         for (WireRequest request : List.of(
                 post("an increment whose body stops", INCREMENT, WRITER).json("{\"delta\": 1}"),
                 put("a set whose body stops", COUNTER, ADMIN).json("{\"count\": 1}"),
+                put("an expiry whose body stops", EXPIRY, WRITER).json("{\"in\": \"PT1H\"}"),
                 post("a batch whose body stops", BATCH, WRITER).json("{\"increments\": []}"))) {
             try (RawConnection connection = new RawConnection(quick.port(), Duration.ofSeconds(30))) {
                 connection.send(request.head() + request.body().substring(0, 4));
@@ -565,6 +597,8 @@ class OpenApiContractTest {
                 post("a keyed increment under a lock", INCREMENT, WRITER).header(KEY, "locked-1"),
                 get("a read under a lock", "/v1/counters/downloads/1", READER),
                 put("a set under a lock", COUNTER, ADMIN).json("{\"count\": 1}"),
+                put("an expiry under a lock", EXPIRY, WRITER).json("{\"in\": \"PT1H\"}"),
+                WireRequest.of("an expiry taken away under a lock", "DELETE", EXPIRY).token(WRITER),
                 get("a read of several under a lock", "/v1/counters/downloads?ids=1,2", READER),
                 post("a batch under a lock", BATCH, WRITER).json("{\"increments\": [{\"type\": 1, \"id\": 1}]}"),
                 get("a series under a lock", "/v1/counters/downloads/1/series?" + window, READER),
@@ -607,6 +641,8 @@ class OpenApiContractTest {
                     post("an increment without a table", INCREMENT, WRITER),
                     get("a read without a table", "/v1/counters/downloads/1", READER),
                     put("a set without a table", COUNTER, ADMIN).json("{\"count\": 1}"),
+                    put("an expiry without a table", EXPIRY, WRITER).json("{\"in\": \"PT1H\"}"),
+                    WireRequest.of("an expiry taken away without a table", "DELETE", EXPIRY).token(WRITER),
                     get("a read of several without a table", "/v1/counters/downloads?ids=1,2", READER),
                     post("a batch without a table", BATCH, WRITER)
                             .json("{\"increments\": [{\"type\": 1, \"id\": 1}]}"),

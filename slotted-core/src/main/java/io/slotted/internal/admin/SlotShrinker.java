@@ -40,6 +40,7 @@ public final class SlotShrinker {
     private final TypeRegistry registry;
     private final StatsRecorder stats;
     private final Ticker ticker;
+    private final SlottedConfig config;
 
     /**
      * Creates the shrinker.
@@ -57,6 +58,7 @@ public final class SlotShrinker {
         this.registry = registry;
         this.stats = stats;
         this.ticker = config.ticker();
+        this.config = config;
     }
 
     /**
@@ -68,6 +70,12 @@ public final class SlotShrinker {
      * @return how many slot rows were moved
      */
     public long shrink(int recordType, int slots, Steps steps) {
+        if (config.expiring(recordType)) {
+            // Moving a counter's rows takes no expiry lock, so a move could carry an expired
+            // counter's count past the write that clears it.
+            throw new IllegalArgumentException("record_type " + recordType + " expires, and its counters' slots are not"
+                    + " shrunk: a shrink moves rows without the expiry lock its writers take; nothing was changed");
+        }
         steps.begin("recording " + slots + " slots for record_type " + recordType, -1, "statements");
         record(recordType, slots);
         long started = ticker.read();

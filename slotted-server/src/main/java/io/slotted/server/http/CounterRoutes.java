@@ -226,12 +226,22 @@ final class CounterRoutes {
         ctx.future(() -> naming.toRead(type, id).thenCompose(found -> found.isEmpty()
                 ? CompletableFuture.completedFuture(new CountResponse(echoType(type), echoId(id), 0))
                 : work.startRead(() -> async.get(found.get().type().recordType(), found.get().id()))
-                        .thenApply(count -> {
+                        .thenCompose(count -> {
                             windowed(found.get().type()).ifPresent(limits -> QuotaHeaders.counted(ctx, limits,
                                     count, counters.config().clock().instant()));
-                            return new CountResponse(found.get().type().echo(), found.get().echoId(), count);
+                            return withExpiry(found.get(), count);
                         }))
                 .thenAccept(answer -> JsonResponse.ok(ctx, answer)));
+    }
+
+    /** A counter's count, and for an expiring type, when it expires, if it does. */
+    private CompletableFuture<CountResponse> withExpiry(NamedCounter counter, long count) {
+        int type = counter.type().recordType();
+        if (!async.expiring(type) || count == 0) {
+            return CompletableFuture.completedFuture(new CountResponse(counter.type().echo(), counter.echoId(), count));
+        }
+        return work.read(() -> async.expiresAt(type, counter.id()).join()).thenApply(at ->
+                new CountResponse(counter.type().echo(), counter.echoId(), count, at.map(Instant::toString).orElse(null)));
     }
 
     private void readMany(Context ctx) {
@@ -350,7 +360,7 @@ final class CounterRoutes {
         });
     }
 
-    private static void requireJsonBody(Context ctx) {
+    static void requireJsonBody(Context ctx) {
         if (MessageFraming.hasBody(ctx)) {
             MessageFraming.requireJson(ctx);
         }

@@ -95,8 +95,10 @@ public final class HttpFrontEnd {
         jettyThreads.setName("slotted-http");
         this.work = new CounterWork(deadline, settings, jettyThreads);
         this.readiness = new ReadinessProbe(store.pool(), store.counters().config(), settings);
+        RequestBodies bodies = new RequestBodies(settings, jettyThreads);
         CounterRoutes counters = new CounterRoutes(store.counters(), async, naming, new BearerAuth(access),
-                work, new RequestBodies(settings, jettyThreads));
+                work, bodies);
+        ExpiryRoutes expiries = new ExpiryRoutes(async, naming, new BearerAuth(access), work, bodies);
         BucketRoutes buckets = new BucketRoutes(store.counters(), naming, new BearerAuth(access), work);
         HealthRoutes health = new HealthRoutes(readiness, tls, metrics, OpenApiDocument.load());
         this.doctor = new DoctorRoutes(store, new BearerAuth(access));
@@ -134,6 +136,7 @@ public final class HttpFrontEnd {
             config.routes.before(MessageFraming::checkPercentEscapes);
             buckets.register(config.routes);
             counters.register(config.routes);
+            expiries.register(config.routes);
             doctor.register(config.routes);
             page.register(config.routes);
             health.register(config.routes);

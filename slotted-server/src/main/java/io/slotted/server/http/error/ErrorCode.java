@@ -37,6 +37,8 @@ public enum ErrorCode {
     BAD_N(HttpStatus.BAD_REQUEST),
     /** A type that is neither a well-formed name nor a {@code record_type} number in range. */
     BAD_TYPE(HttpStatus.BAD_REQUEST),
+    /** An expiry without a time or a time to live, with both, or with one that does not parse. */
+    BAD_EXPIRY(HttpStatus.BAD_REQUEST),
     /** A read of more ids than one request may ask for. */
     TOO_MANY_IDS(HttpStatus.BAD_REQUEST),
     /** A batch of more increments than one request may hold. */
@@ -68,6 +70,8 @@ public enum ErrorCode {
     UNKNOWN_TYPE(HttpStatus.NOT_FOUND),
     /** A time bucket read of a type that keeps no buckets. */
     NO_BUCKETS(HttpStatus.NOT_FOUND),
+    /** An expiry given to a counter that reads 0: there is nothing to expire. */
+    COUNTER_ABSENT(HttpStatus.NOT_FOUND),
     /** An endpoint that does not take that method. */
     METHOD_NOT_ALLOWED(HttpStatus.METHOD_NOT_ALLOWED),
     /** An {@code Idempotency-Key} used before for a different request. */
@@ -77,6 +81,8 @@ public enum ErrorCode {
      * Nothing was applied.
      */
     LIMIT_EXCEEDED(HttpStatus.CONFLICT),
+    /** An expiry given to, or taken from, a counter of a type not served with {@code --expiring}. */
+    NOT_EXPIRING(HttpStatus.CONFLICT),
     /** A body that did not arrive in full within the body deadline. */
     BODY_TIMEOUT(HttpStatus.REQUEST_TIMEOUT),
     /** A body over the size limit. */
