@@ -56,8 +56,26 @@ final class CounterHistory {
     record SetTo(long operation, long value, long invoked, long completed, Outcome outcome) {
     }
 
+    /**
+     * An expiry given to the counter.
+     *
+     * @param operation the operation that gave it
+     * @param at when the counter expires, in the history's nanoseconds
+     * @param outcome what its caller learned
+     * @param set for an acknowledged one, whether it set the expiry
+     */
+    record Expiry(long operation, long at, Outcome outcome, boolean set) {
+    }
+
+    /**
+     * How far either side of an expiry's moment the checker takes an operation as racing it: the
+     * processes decide by the wall clock, the history by another, read a millisecond apart.
+     */
+    static final long EXPIRY_MARGIN_NANOS = 100_000_000L;
+
     private final Counter counter;
     private final List<Increment> increments = new ArrayList<>();
+    private final List<Expiry> expiries = new ArrayList<>();
     private final List<Read> reads = new ArrayList<>();
     private final List<SetTo> sets = new ArrayList<>();
 
@@ -72,7 +90,10 @@ final class CounterHistory {
         for (Operation operation : operations) {
             for (Map.Entry<Counter, Long> delta : operation.deltas().entrySet()) {
                 CounterHistory history = counters.computeIfAbsent(delta.getKey(), CounterHistory::new);
-                if (operation.kind() == Kind.SET) {
+                if (operation.kind() == Kind.EXPIRE) {
+                    history.expiries.add(new Expiry(operation.id(), delta.getValue(), operation.outcome(),
+                            Boolean.TRUE.equals(operation.applied())));
+                } else if (operation.kind() == Kind.SET) {
                     history.sets.add(new SetTo(operation.id(), delta.getValue(), operation.invoked(),
                             operation.completed(), operation.outcome()));
                 } else if (operation.key() == null) {
@@ -90,7 +111,38 @@ final class CounterHistory {
         }
         keyed.forEach((counter, byKey) -> byKey.values().forEach(attempts -> counters.get(counter).increments
                 .add(increment(attempts.get(0).deltas().get(counter), attempts))));
+        counters.values().forEach(CounterHistory::expiriesAsSets);
         return counters;
+    }
+
+    /**
+     * Each moment the counter expired, as a set to 0 spanning the margin around it: surely, when
+     * an acknowledged expiry set it (nothing takes an expiry away before it passes), possibly,
+     * when one whose outcome is unknown may have. An increment under way across such a moment
+     * may count on either side of it, so it is taken as of unknown outcome: possible everywhere
+     * after it began, needed nowhere. Reads across it are left out by the cut ({@link Segments}).
+     */
+    private void expiriesAsSets() {
+        if (expiries.isEmpty()) {
+            return;
+        }
+        Map<Long, List<Expiry>> byMoment = new java.util.TreeMap<>();
+        expiries.forEach(expiry -> byMoment.computeIfAbsent(expiry.at(), at -> new ArrayList<>()).add(expiry));
+        List<long[]> moments = new ArrayList<>();
+        byMoment.forEach((at, given) -> {
+            boolean surely = given.stream().anyMatch(e -> e.outcome() == Outcome.OK && e.set());
+            boolean possibly = given.stream().anyMatch(e -> e.outcome() == Outcome.UNKNOWN);
+            if (surely || possibly) {
+                sets.add(new SetTo(given.get(0).operation(), 0, at - EXPIRY_MARGIN_NANOS, at + EXPIRY_MARGIN_NANOS,
+                        surely ? Outcome.OK : Outcome.UNKNOWN));
+                moments.add(new long[] {at - EXPIRY_MARGIN_NANOS, at + EXPIRY_MARGIN_NANOS});
+            }
+        });
+        increments.replaceAll(increment -> increment.applied() && moments.stream().anyMatch(moment ->
+                increment.invoked() <= moment[1] && increment.surelyInAt() >= moment[0])
+                ? new Increment(increment.delta(), increment.invoked(), Long.MAX_VALUE, true, false,
+                        increment.operations())
+                : increment);
     }
 
     /** Attempts with one key, or one operation without a key, as one increment. */

@@ -265,4 +265,51 @@ class HistoryCheckerTest {
         }
         assertThat(SubsetSums.contains(many, 12_345L)).isEqualTo(new SubsetSums.Answer(true, false));
     }
+
+    private static final long MS = 1_000_000L;
+
+    private void expire(long at, long invoked, long completed, Outcome outcome, boolean set) {
+        record(Kind.EXPIRE, C, at, null, invoked, completed, outcome, Map.of(), outcome == Outcome.OK ? set : null);
+    }
+
+    @Test
+    void anExpiry_clearsTheCounterAtItsMoment_andAnIncrementRacingItMayCountOnEitherSide() {
+        add(10, 0, MS, Outcome.OK);
+        expire(1_000 * MS, 2 * MS, 3 * MS, Outcome.OK, true);
+        read(10, 4 * MS, 5 * MS);
+        add(200, 990 * MS, 1_010 * MS, Outcome.OK); // under way as the counter expires
+        read(0, 1_200 * MS, 1_201 * MS);            // expired, and nothing after it yet
+        add(3_000, 1_300 * MS, 1_301 * MS, Outcome.OK);
+        read(3_000, 1_400 * MS, 1_401 * MS);
+
+        assertThat(check(3_000).anomalies()).as("the racing increment counted before the expiry").isEmpty();
+        assertThat(check(3_200).anomalies()).as("or after it").isEmpty();
+        assertThat(kinds(check(3_010))).as("what came before the expiry counted after it")
+                .containsExactly(Anomaly.Kind.FINAL_VALUE);
+        assertThat(kinds(check(0))).as("an increment after the expiry was lost")
+                .containsExactly(Anomaly.Kind.FINAL_VALUE);
+    }
+
+    @Test
+    void aReadAfterAnExpiry_thatStillSeesWhatCameBefore_isOutOfBounds() {
+        add(10, 0, MS, Outcome.OK);
+        expire(1_000 * MS, 2 * MS, 3 * MS, Outcome.OK, true);
+        read(10, 1_200 * MS, 1_201 * MS);
+
+        assertThat(kinds(check(0))).containsExactly(Anomaly.Kind.READ_OUT_OF_BOUNDS);
+    }
+
+    @Test
+    void anExpiryThatWasNotSet_changesNothing_andOneOfUnknownOutcome_leavesTheValueUnchecked() {
+        add(10, 0, MS, Outcome.OK);
+        expire(1_000 * MS, 2 * MS, 3 * MS, Outcome.OK, false);
+        read(10, 1_200 * MS, 1_201 * MS);
+        assertThat(check(10).anomalies()).as("the counter already had an expiry, or read 0").isEmpty();
+
+        expire(3_000 * MS, 4 * MS, 5 * MS, Outcome.UNKNOWN, false);
+        read(10, 3_200 * MS, 3_201 * MS);
+        CheckReport unknown = check(10);
+        assertThat(unknown.anomalies()).isEmpty();
+        assertThat(check(0).anomalies()).as("it may have expired").isEmpty();
+    }
 }

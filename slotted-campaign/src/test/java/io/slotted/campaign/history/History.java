@@ -17,6 +17,8 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class History {
     private final AtomicLong ids = new AtomicLong();
     private final long start = System.nanoTime();
+    /** The wall clock's milliseconds at {@link #start}, for times the processes' clocks decide. */
+    private final long wallStart = System.currentTimeMillis();
     private final Queue<Operation> ended = new ConcurrentLinkedQueue<>();
     private final Map<Long, Invocation> open = new ConcurrentHashMap<>();
 
@@ -26,6 +28,17 @@ public final class History {
                 now());
         open.put(invocation.id(), invocation);
         return invocation;
+    }
+
+    /**
+     * A moment of the wall clock, which the library's processes decide expiries by, in the
+     * history's nanoseconds: to within the millisecond the two clocks were read apart.
+     *
+     * @param wallMillis epoch milliseconds
+     * @return nanoseconds since the history began
+     */
+    public long fromWallMillis(long wallMillis) {
+        return (wallMillis - wallStart) * 1_000_000L;
     }
 
     /** Nanoseconds since the history began. */

@@ -27,7 +27,13 @@ public enum Kind {
      */
     SET,
     /** A release of a type bound to an owner column: everything moved into the column, the type unbound. */
-    RELEASE;
+    RELEASE,
+    /**
+     * An expiry given to a counter of the expiring type, if it has none ({@code NX}): its
+     * {@code deltas} hold the time it expires at, in the history's nanoseconds; {@code applied}
+     * whether it was set (false: the counter read 0, or had one).
+     */
+    EXPIRE;
 
     /** Whether the operation writes. */
     public boolean writes() {

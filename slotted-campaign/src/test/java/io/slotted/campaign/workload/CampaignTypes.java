@@ -38,6 +38,13 @@ public final class CampaignTypes {
     public static final int RESET = 8;
     /** Counters with a quota per window ({@link #QUOTA_LIMITS}), charged and refunded. */
     public static final int QUOTA = 9;
+    /**
+     * Counters that expire: given an expiry at the next multiple of {@link #EXPIRY_PERIOD_MILLIS}
+     * now and then, so that they are cleared while increments race the clearing.
+     */
+    public static final int EXPIRING = 10;
+    /** The grid the expiring counters' expiries fall on, in wall-clock milliseconds. */
+    public static final long EXPIRY_PERIOD_MILLIS = 2_000;
 
     public static final List<Counter> HOT_COUNTERS = counters(HOT, 4);
     public static final List<Counter> STOCK_COUNTERS = counters(STOCK, 2);
@@ -47,6 +54,7 @@ public final class CampaignTypes {
     public static final List<Counter> RECOUNTED_COUNTERS = counters(RECOUNTED, 2);
     public static final List<Counter> RESET_COUNTERS = counters(RESET, 2);
     public static final List<Counter> QUOTA_COUNTERS = counters(QUOTA, 2);
+    public static final List<Counter> EXPIRING_COUNTERS = counters(EXPIRING, 2);
 
     /**
      * The quota: at most 500 per month, the month starting on a day about two weeks from the run's
@@ -73,7 +81,8 @@ public final class CampaignTypes {
 
     /** Every counter the workload touches. */
     public static List<Counter> all() {
-        return Stream.of(UNBOUNDED, STOCK_COUNTERS, RECOUNTED_COUNTERS, QUOTA_COUNTERS).flatMap(List::stream).sorted()
+        return Stream.of(UNBOUNDED, STOCK_COUNTERS, RECOUNTED_COUNTERS, QUOTA_COUNTERS, EXPIRING_COUNTERS)
+                .flatMap(List::stream).sorted()
                 .toList();
     }
 

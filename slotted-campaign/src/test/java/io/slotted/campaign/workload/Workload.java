@@ -1,11 +1,13 @@
 package io.slotted.campaign.workload;
 
+import io.slotted.ExpiryRule;
 import io.slotted.Increment;
 import io.slotted.SlottedCounters;
 import io.slotted.campaign.history.Counter;
 import io.slotted.campaign.history.History;
 import io.slotted.campaign.history.Invocation;
 import io.slotted.campaign.history.Kind;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -41,6 +43,7 @@ public final class Workload implements AutoCloseable {
     private final List<LibraryProcess> processes;
     private final long seed;
     private final AtomicLong keys = new AtomicLong();
+    private final AtomicLong latestExpiry = new AtomicLong();
     /** Runs the library's blocking calls, so that a client can stop waiting for one. */
     private final ExecutorService calls = Executors.newCachedThreadPool(runnable -> {
         Thread thread = new Thread(runnable, "campaign-call");
@@ -79,7 +82,11 @@ public final class Workload implements AutoCloseable {
         LibraryProcess process = processes.get(random.nextInt(processes.size()));
         int draw = random.nextInt(100);
         if (draw < 16) {
-            add(process, unbounded(random), delta(random));
+            if (random.nextInt(5) == 0) {
+                add(keepingLimits(process, random), expiring(random), delta(random));
+            } else {
+                add(process, unbounded(random), delta(random));
+            }
         } else if (draw < 22) {
             releasable(process, random, draw < 20);
         } else if (draw < 25) {
@@ -95,12 +102,21 @@ public final class Workload implements AutoCloseable {
         } else if (draw < 31) {
             addKeyed(random, process);
         } else if (draw < 40) {
-            addAndGet(process, unbounded(random), delta(random));
+            if (random.nextInt(4) == 0) {
+                addAndGet(keepingLimits(process, random), expiring(random), delta(random));
+            } else {
+                addAndGet(process, unbounded(random), delta(random));
+            }
         } else if (draw < 45) {
             batch(process, random);
         } else if (draw < 63) {
-            int which = random.nextInt(8);
-            read(process, which < 2 ? stock(random) : which == 2 ? quota(random) : unbounded(random));
+            int which = random.nextInt(10);
+            if (which == 4) {
+                expire(keepingLimits(process, random), expiring(random));
+            } else {
+                read(process, which < 2 ? stock(random) : which == 2 ? quota(random) : which == 3 ? expiring(random)
+                        : unbounded(random));
+            }
         } else if (draw < 76) {
             sell(keepingLimits(process, random), stock(random), 1 + random.nextInt(40));
         } else if (draw < 85) {
@@ -132,6 +148,35 @@ public final class Workload implements AutoCloseable {
                 read(process, counter);
             }
         }
+    }
+
+    private static Counter expiring(Random random) {
+        return CampaignTypes.EXPIRING_COUNTERS.get(random.nextInt(CampaignTypes.EXPIRING_COUNTERS.size()));
+    }
+
+    /**
+     * Gives an expiring counter an expiry, if it has none, at the next point of the grid at least
+     * 300 ms away, so that expiries fall while increments of the counter are under way.
+     * Processes in {@code BUFFERED} mode neither write nor expire these counters: their callers are
+     * answered before their increments are written, so no moment of the answer tells which side
+     * of a clearing an increment falls on.
+     */
+    private void expire(LibraryProcess process, Counter counter) {
+        long period = CampaignTypes.EXPIRY_PERIOD_MILLIS;
+        long at = (System.currentTimeMillis() + 300) / period * period + period;
+        latestExpiry.accumulateAndGet(at, Math::max);
+        Invocation invocation = history.invoke(process.name(), Kind.EXPIRE,
+                Map.of(counter, history.fromWallMillis(at)), null);
+        await(invocation, blocking(() -> counters(process).expiry().expireAt(counter.type(), counter.id(),
+                Instant.ofEpochMilli(at), ExpiryRule.IF_NONE)), invocation::okApplied);
+    }
+
+    /**
+     * The latest time any expiry was given for, in wall-clock milliseconds: the final values are
+     * read once it has passed, so that no expiry falls after them.
+     */
+    public long latestExpiry() {
+        return latestExpiry.get();
     }
 
     private static Counter hot(Random random) {
