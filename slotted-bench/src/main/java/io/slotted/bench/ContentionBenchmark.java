@@ -86,7 +86,7 @@ import redis.clients.jedis.HostAndPort;
 public final class ContentionBenchmark implements Callable<Integer> {
     private static final List<String> STRATEGIES =
             List.of("single-row", "direct", "grouped", "buffered", "grouped-rollup", "grouped-hourly",
-                    "grouped-totals", "grouped-limited", "grouped-at-limit", "redis", "ceiling", "event", "event-joined", "event-joined-twice",
+                    "grouped-totals", "grouped-expiring", "grouped-limited", "grouped-at-limit", "redis", "ceiling", "event", "event-joined", "event-joined-twice",
                     "event-grouped");
     private static final Pattern GROUPED_N = Pattern.compile("grouped-(\\d{1,2})");
     private static final Pattern LIMIT_N = Pattern.compile("limit-(\\d{1,4})");
@@ -132,7 +132,8 @@ public final class ContentionBenchmark implements Callable<Integer> {
                     + " redis only with --redis; grouped-rollup: grouped with the type folded into an"
                     + " owner table of every counter, rolled up every second; grouped-hourly: grouped"
                     + " with the type also counting per hour; grouped-totals: grouped, each increment an"
-                    + " addAndGet answering the counter's total; grouped-limited, grouped-at-limit: grouped"
+                    + " addAndGet answering the counter's total; grouped-expiring: grouped-totals on a type whose"
+                    + " counters may expire, each flush taking its counters' expiry locks; grouped-limited, grouped-at-limit: grouped"
                     + " with the type kept within limits, each increment a tryAdd, far from the bound"
                     + " (all applied) or at it (all refused); grouped-quota: grouped with the type kept"
                     + " to at most 1,000 per counter per second, each increment a tryAdd; bucket4j: the"
@@ -411,7 +412,8 @@ public final class ContentionBenchmark implements Callable<Integer> {
                 case "buffered" -> chosen.add(slotted(WriteMode.BUFFERED, 0));
                 case "grouped-rollup" -> chosen.add(new RollUpStrategy(db));
                 case "grouped-hourly" -> chosen.add(new BucketStrategy(db));
-                case "grouped-totals" -> chosen.add(new TotalsStrategy(db));
+                case "grouped-totals" -> chosen.add(new TotalsStrategy(db, false));
+                case "grouped-expiring" -> chosen.add(new TotalsStrategy(db, true));
                 case "grouped-limited", "grouped-at-limit" -> chosen.add(new LimitsStrategy(db,
                         name.equals("grouped-at-limit")));
                 case "grouped-quota" -> chosen.add(new QuotaStrategy(db));

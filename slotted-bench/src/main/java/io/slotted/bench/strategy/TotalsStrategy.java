@@ -2,6 +2,7 @@ package io.slotted.bench.strategy;
 
 import com.zaxxer.hikari.HikariDataSource;
 import io.slotted.SlottedCounters;
+import io.slotted.SlottedCountersBuilder;
 import io.slotted.WriteMode;
 import java.sql.SQLException;
 
@@ -9,26 +10,31 @@ import java.sql.SQLException;
  * {@code grouped-totals}: Slotted's default {@code GROUPED} mode where every increment is
  * {@code addAndGet}, as a Redis {@code INCR} through the service is: each flush also learns the
  * totals of the counters it writes. Compared with {@code grouped} in the same run, it shows what
- * answering totals costs the writers.
+ * answering totals costs the writers. {@code grouped-expiring}: the same on a type whose counters
+ * may expire ({@code expiring}), each flush a transaction that takes its counters' expiry locks;
+ * compared with {@code grouped-totals}, it shows what an expiring type costs.
  *
  * <p>Exactness covers the answers too: every answer must be at least 1 (it includes the caller's
  * own increment) and at most the counter's final total, or the cell fails.
  */
 public final class TotalsStrategy implements Strategy {
     private final String url;
+    private final boolean expiring;
 
     /**
      * Creates the strategy.
      *
      * @param url the JDBC URL of the database to write
+     * @param expiring whether the type's counters may expire
      */
-    public TotalsStrategy(String url) {
+    public TotalsStrategy(String url, boolean expiring) {
         this.url = url;
+        this.expiring = expiring;
     }
 
     @Override
     public String name() {
-        return "grouped-totals";
+        return expiring ? "grouped-expiring" : "grouped-totals";
     }
 
     @Override
@@ -38,7 +44,11 @@ public final class TotalsStrategy implements Strategy {
                 "bench-" + cell);
         try {
             SlottedStrategy.dropTables(pool, table);
-            SlottedCounters counters = SlottedCounters.builder(pool).table(table).writeMode(WriteMode.GROUPED).build();
+            SlottedCountersBuilder builder = SlottedCounters.builder(pool).table(table).writeMode(WriteMode.GROUPED);
+            if (expiring) {
+                builder.expiring(SlottedStrategy.RECORD_TYPE);
+            }
+            SlottedCounters counters = builder.build();
             counters.migrate();
             return new AnsweringRun(new SlottedRun(pool, table, counters, keySpace, true, ""), new long[keySpace]);
         } catch (Exception e) {

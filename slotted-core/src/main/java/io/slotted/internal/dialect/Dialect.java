@@ -97,7 +97,7 @@ public abstract class Dialect {
     }
 
     /**
-     * The statements of the expiry table, besides locking its rows ({@link #lockExpiryRowsSql}).
+     * The statements of the expiry table, besides creating its missing rows ({@link #insertMissingExpiryRowsSql}).
      *
      * @param expiry the expiry table
      * @param counters the counter table
@@ -384,22 +384,23 @@ public abstract class Dialect {
     }
 
     /**
-     * One statement that locks counters' rows in the expiry table until the transaction ends,
-     * creating the missing ones (without an expiry) and changing none. Binds per counter, in the
-     * order the locks are to be taken: record type, record id.
+     * One statement that creates counters' missing rows in the expiry table, without an expiry,
+     * and leaves the rows that exist alone; a row another transaction is creating is waited for,
+     * or, where the database fails the statement with a duplicate key instead (H2), the statement
+     * is repeated. Binds per counter: record type, record id.
      *
      * @param expiry the checked expiry table name
-     * @param counters how many counters are bound, from 1 to {@link #expiryRowsPerLock()}
+     * @param counters how many counters are bound, from 1 to {@link #expiryRowsPerInsert()}
      * @return the SQL text
      */
-    public abstract String lockExpiryRowsSql(TableName expiry, int counters);
+    public abstract String insertMissingExpiryRowsSql(TableName expiry, int counters);
 
     /**
-     * How many counters one {@link #lockExpiryRowsSql} statement may lock.
+     * How many counters one {@link #insertMissingExpiryRowsSql} statement may create.
      *
      * @return at least 1
      */
-    public int expiryRowsPerLock() {
+    public int expiryRowsPerInsert() {
         return 200;
     }
 

@@ -139,20 +139,19 @@ public final class H2Dialect extends Dialect {
     }
 
     /**
-     * A {@code MERGE} of one counter, which locks its row; two sessions creating the same row at
-     * once fail the loser with a duplicate key, and the caller repeats the statement.
+     * A {@code MERGE} of one counter; two sessions creating the same row at once fail the loser
+     * with a duplicate key, and the caller repeats the statement.
      */
     @Override
-    public String lockExpiryRowsSql(TableName expiry, int counters) {
+    public String insertMissingExpiryRowsSql(TableName expiry, int counters) {
         return "MERGE INTO " + expiry + " AS e USING (VALUES (CAST(? AS INT), CAST(? AS BIGINT)))"
                 + " AS s (record_type, record_id)"
                 + " ON e.record_type = s.record_type AND e.record_id = s.record_id"
-                + " WHEN MATCHED THEN UPDATE SET expires_ms = e.expires_ms"
                 + " WHEN NOT MATCHED THEN INSERT (record_type, record_id) VALUES (s.record_type, s.record_id)";
     }
 
     @Override
-    public int expiryRowsPerLock() {
+    public int expiryRowsPerInsert() {
         return 1;
     }
 

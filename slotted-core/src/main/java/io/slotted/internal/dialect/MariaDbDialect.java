@@ -326,10 +326,8 @@ public class MariaDbDialect extends Dialect {
         };
     }
 
-    /** An update to the same value still takes the row's exclusive lock, which is all it is for. */
     @Override
-    public String lockExpiryRowsSql(TableName expiry, int counters) {
-        return "INSERT INTO " + expiry + " (record_type, record_id) VALUES " + parameterTuples(counters, 2)
-                + " ON DUPLICATE KEY UPDATE expires_ms = expires_ms";
+    public String insertMissingExpiryRowsSql(TableName expiry, int counters) {
+        return "INSERT IGNORE INTO " + expiry + " (record_type, record_id) VALUES " + parameterTuples(counters, 2);
     }
 }

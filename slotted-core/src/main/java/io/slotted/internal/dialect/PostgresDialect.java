@@ -128,10 +128,9 @@ public final class PostgresDialect extends Dialect {
         };
     }
 
-    /** {@code DO UPDATE} locks the row as an update does, even one that changes nothing. */
     @Override
-    public String lockExpiryRowsSql(TableName expiry, int counters) {
-        return "INSERT INTO " + expiry + " AS e (record_type, record_id) VALUES " + parameterTuples(counters, 2)
-                + " ON CONFLICT (record_type, record_id) DO UPDATE SET expires_ms = e.expires_ms";
+    public String insertMissingExpiryRowsSql(TableName expiry, int counters) {
+        return "INSERT INTO " + expiry + " (record_type, record_id) VALUES " + parameterTuples(counters, 2)
+                + " ON CONFLICT (record_type, record_id) DO NOTHING";
     }
 }

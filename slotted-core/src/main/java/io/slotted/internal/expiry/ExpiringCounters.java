@@ -19,10 +19,11 @@ import java.sql.Types;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
@@ -30,8 +31,10 @@ import java.util.TreeSet;
  * row in the expiry table ({@code <table>_expiry}).
  *
  * <p>Every write of an expiring counter — a flush, a direct write, a set, a new expiry — first
- * locks the counter's expiry row in its transaction, creating it if missing, and, if the expiry
- * has passed, clears the counter there: deletes its slot rows and its expiry, then writes. So the
+ * locks the counter's expiry row in its transaction, by a locking read that also reads the
+ * expiry (creating the row first if it is missing: an insert of the missing rows alone, so that
+ * a write of a counter seen before changes no expiry row), and, if the expiry has passed, clears
+ * the counter there: deletes its slot rows and its expiry, then writes. So the
  * writes of one counter and its clearing happen one after another, and a write either commits
  * before the clearing, and is deleted with the expired counter, or after it, and counts in the
  * new one. Without the lock a write that created a new slot row while the counter was being
@@ -121,10 +124,14 @@ public final class ExpiringCounters {
         if (locked.isEmpty()) {
             return Map.of();
         }
-        if (!Mutation.EXPIRY_WITHOUT_LOCK.planted()) {
-            lock(connection, dialect, locked);
+        Map<CounterKey, Long> expiries = new HashMap<>();
+        boolean locking = !Mutation.EXPIRY_WITHOUT_LOCK.planted();
+        Set<CounterKey> found = read(connection, dialect, locked, locking, expiries);
+        if (found.size() < locked.size()) {
+            List<CounterKey> missing = locked.stream().filter(key -> !found.contains(key)).toList();
+            insertMissing(connection, dialect, missing);
+            read(connection, dialect, missing, locking, expiries);
         }
-        Map<CounterKey, Long> expiries = expiries(connection, dialect, locked);
         long now = now();
         Map<CounterKey, Long> live = new HashMap<>();
         for (Map.Entry<CounterKey, Long> entry : expiries.entrySet()) {
@@ -207,13 +214,16 @@ public final class ExpiringCounters {
         return live;
     }
 
-    /** Locks the counters' rows, creating the missing ones, in the given (key) order. */
-    private void lock(Connection connection, Dialect dialect, List<CounterKey> keys) throws SQLException {
-        int per = dialect.expiryRowsPerLock();
+    /**
+     * Creates the counters' missing expiry rows, which the counters' writers then lock; a row
+     * another transaction created meanwhile is left as it is.
+     */
+    private void insertMissing(Connection connection, Dialect dialect, List<CounterKey> keys) throws SQLException {
+        int per = dialect.expiryRowsPerInsert();
         for (int from = 0; from < keys.size(); from += per) {
             List<CounterKey> chunk = keys.subList(from, Math.min(keys.size(), from + per));
             try (PreparedStatement statement = connection.prepareStatement(
-                    dialect.lockExpiryRowsSql(expiry, chunk.size()))) {
+                    dialect.insertMissingExpiryRowsSql(expiry, chunk.size()))) {
                 int at = 1;
                 for (CounterKey key : chunk) {
                     statement.setInt(at++, key.recordType());
@@ -225,8 +235,8 @@ public final class ExpiringCounters {
     }
 
     /**
-     * Runs a lock; on H2, a {@code MERGE} that lost the race to create a row is repeated at once:
-     * the losing statement changed nothing and the row now exists.
+     * Runs an insert of missing rows; on H2, a {@code MERGE} that lost the race to create a row is
+     * repeated at once: the losing statement changed nothing and the row now exists.
      */
     private static void executeRepeatingLostInserts(PreparedStatement statement, Dialect dialect)
             throws SQLException {
@@ -242,34 +252,49 @@ public final class ExpiringCounters {
         }
     }
 
-    /** The counters' expiries, leaving out those without one. */
+    /** The counters' expiries, without locking them, leaving out those without one. */
     private Map<CounterKey, Long> expiries(Connection connection, Dialect dialect, Collection<CounterKey> keys)
             throws SQLException {
-        Map<Integer, List<Long>> idsByType = new LinkedHashMap<>();
+        Map<CounterKey, Long> expiries = new HashMap<>();
+        read(connection, dialect, keys, false, expiries);
+        return expiries;
+    }
+
+    /**
+     * Reads the counters' expiry rows, locking them in key order if {@code locking}: puts each
+     * expiry into {@code expiries}, and answers which counters have a row.
+     */
+    private Set<CounterKey> read(Connection connection, Dialect dialect, Collection<CounterKey> keys, boolean locking,
+            Map<CounterKey, Long> expiries) throws SQLException {
+        Set<CounterKey> rows = new HashSet<>();
+        Map<Integer, List<Long>> idsByType = new TreeMap<>();
         keys.forEach(key -> idsByType.computeIfAbsent(key.recordType(), type -> new ArrayList<>()).add(key.recordId()));
-        Map<CounterKey, Long> found = new HashMap<>();
         for (Map.Entry<Integer, List<Long>> type : idsByType.entrySet()) {
-            List<Long> ids = type.getValue();
+            List<Long> ids = type.getValue().stream().sorted().toList();
             for (int from = 0; from < ids.size(); from += IDS_PER_READ) {
                 List<Long> chunk = ids.subList(from, Math.min(ids.size(), from + IDS_PER_READ));
-                try (PreparedStatement select = connection.prepareStatement(statements(dialect).expiries(chunk.size()))) {
+                ExpiryStatements sql = statements(dialect);
+                try (PreparedStatement select = connection.prepareStatement(locking ? sql.lockExpiries(chunk.size())
+                        : sql.expiries(chunk.size()))) {
                     select.setInt(1, type.getKey());
                     int at = 2;
                     for (Long id : chunk) {
                         select.setLong(at++, id);
                     }
-                    try (ResultSet rows = select.executeQuery()) {
-                        while (rows.next()) {
-                            long expires = rows.getLong(2);
-                            if (!rows.wasNull()) {
-                                found.put(new CounterKey(type.getKey(), rows.getLong(1)), expires);
+                    try (ResultSet found = select.executeQuery()) {
+                        while (found.next()) {
+                            CounterKey key = new CounterKey(type.getKey(), found.getLong(1));
+                            rows.add(key);
+                            long expires = found.getLong(2);
+                            if (!found.wasNull()) {
+                                expiries.put(key, expires);
                             }
                         }
                     }
                 }
             }
         }
-        return found;
+        return rows;
     }
 
     /** Clears a locked counter: deletes its slot rows and its expiry, in the caller's transaction. */

@@ -4,9 +4,9 @@ import io.slotted.internal.sql.TableName;
 import java.util.Collections;
 
 /**
- * The statements of the expiry table ({@code ExpiringCounters}) besides locking its rows, which
- * differs by database ({@code Dialect.lockExpiryRowsSql}). Standard SQL that every supported
- * database takes. Times are epoch milliseconds; a null {@code expires_ms} is a counter that never
+ * The statements of the expiry table ({@code ExpiringCounters}) besides creating its missing
+ * rows, which differs by database ({@code Dialect.insertMissingExpiryRowsSql}). Standard SQL that
+ * every supported database takes. Times are epoch milliseconds; a null {@code expires_ms} is a counter that never
  * expires.
  */
 public class ExpiryStatements {
@@ -24,6 +24,18 @@ public class ExpiryStatements {
     public ExpiryStatements(TableName expiry, TableName counters) {
         this.expiry = expiry;
         this.counters = counters;
+    }
+
+    /**
+     * Locks the rows of some counters of one type that exist, in id order, and reads their
+     * expiries. A locking read returns each row as last committed, waiting for a writer that
+     * holds it, on every database. Binds the type, then each id.
+     *
+     * @param ids how many ids are bound
+     * @return the SQL text; rows of (record_id, expires_ms), for the counters that have a row
+     */
+    public String lockExpiries(int ids) {
+        return expiries(ids) + " ORDER BY record_id FOR UPDATE";
     }
 
     /**
