@@ -21,7 +21,8 @@ import org.junit.jupiter.api.Test;
  * <p>The bugs taken in turn are those found in every seed measured; docs/campaign.md gives the
  * times to detection. {@link Mutation#FENCE_REMOVED} is not among them: found from every seed
  * measured, it took up to 259 s of the 300, and a build must not fail by chance nor spend five
- * minutes of CI's time on one bug.
+ * minutes of CI's time on one bug. Nor is {@link Mutation#EXPIRY_WITHOUT_LOCK}, found in 26 to
+ * 141 s on MariaDB.
  */
 class PlantedBugTest {
     private static final long ROUND_SECONDS = 20;
@@ -30,7 +31,7 @@ class PlantedBugTest {
             new Planted(Mutation.ACK_BEFORE_COMMIT, "mariadb"), new Planted(Mutation.SPEND_UNCHECKED, "mariadb"),
             new Planted(Mutation.COPY_RELEASE_BY_CHUNK, "mariadb"),
             new Planted(Mutation.SET_WITHOUT_COUNTER_LOCK, "postgresql"),
-            new Planted(Mutation.WINDOW_UNCHECKED, "mariadb"), new Planted(Mutation.EXPIRY_WITHOUT_LOCK, "postgresql"));
+            new Planted(Mutation.WINDOW_UNCHECKED, "mariadb"));
 
     /** A bug and the database whose behaviour exposes it. */
     private record Planted(Mutation mutation, String database) {
