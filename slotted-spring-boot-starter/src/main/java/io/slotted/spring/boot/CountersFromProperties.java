@@ -67,6 +67,15 @@ final class CountersFromProperties {
         String prefix = "slotted.types." + recordType;
         set(prefix + ".slots", type.getSlots(), slots -> builder.slots(recordType, slots));
         set(prefix + ".limits", type.getLimits(), limits -> builder.limits(recordType, Limits.parse(limits)));
+        if (type.isExpiring()) {
+            if (type.getLimits() != null || type.getBuckets().getUnit() != null
+                    || type.getBuckets().getRetention() != null) {
+                throw new InvalidSlottedPropertyException(prefix + ".expiring", true, new IllegalArgumentException(
+                        "an expiring type takes no limits and no time buckets: a counter that expires starts"
+                                + " again from 0, which they would not see; give it one or the other"));
+            }
+            set(prefix + ".expiring", true, expiring -> builder.expiring(recordType));
+        }
         SlottedProperties.Buckets buckets = type.getBuckets();
         if (buckets.getUnit() == null && buckets.getRetention() == null) {
             return;

@@ -230,6 +230,13 @@ public class SlottedProperties {
          */
         private String limits;
 
+        /**
+         * Whether this type's counters may expire, as Redis keys do (counters.expiry()): each
+         * write then takes its counter's expiry lock. Every process writing the type must say so.
+         * Not with limits or buckets.
+         */
+        private boolean expiring;
+
         public Integer getSlots() {
             return slots;
         }
@@ -248,6 +255,14 @@ public class SlottedProperties {
 
         public void setLimits(String limits) {
             this.limits = limits;
+        }
+
+        public boolean isExpiring() {
+            return expiring;
+        }
+
+        public void setExpiring(boolean expiring) {
+            this.expiring = expiring;
         }
     }
 

@@ -178,6 +178,19 @@ class SlottedAutoConfigurationTest {
     }
 
     @Test
+    void anExpiringType_isMadeExpiring_andRefusedWithLimits() {
+        runner.withPropertyValues("slotted.types.11.expiring=true").run(context -> {
+            SlottedCounters counters = context.getBean(SlottedCounters.class);
+            assertThat(counters.config().expiring(11)).isTrue();
+            assertThat(counters.config().expiring(12)).isFalse();
+        });
+        runner.withPropertyValues("slotted.types.11.expiring=true", "slotted.types.11.limits=0..").run(context -> {
+            assertThat(context).hasFailed();
+            assertThat(messages(context)).contains("slotted.types.11.expiring").contains("no limits");
+        });
+    }
+
+    @Test
     void limitsPerType_areKeptByTheCounters() {
         runner.withPropertyValues("slotted.types.7.limits=0..", "slotted.types.8.limits=..1000").run(context -> {
             assertThat(context).hasNotFailed();
