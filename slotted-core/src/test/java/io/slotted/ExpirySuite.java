@@ -152,6 +152,24 @@ class ExpirySuite extends CounterTableTest {
     }
 
     @Test
+    void aProcessNotToldTheTypeExpires_followsTheRegistry_andTakesTheLock() {
+        MutableClock clock = MutableClock.followingTheSystemClock();
+        SlottedCounters told = migrated(instance("told", clock));
+        told.add(TYPE, KEY, 5);
+        assertThat(told.expiry().expireIn(TYPE, KEY, Duration.ofSeconds(10))).isTrue();
+        HikariDataSource pool = db.applicationPool(table + "-untold", 8);
+        pools.add(pool);
+        SlottedCounters untold = counters(SlottedCounters.builder(pool).table(table).writeMode(mode).clock(clock));
+
+        clock.advance(Duration.ofSeconds(11));
+        untold.add(TYPE, KEY, 2);
+        assertThat(untold.get(TYPE, KEY)).as("its write cleared the expired counter first").isEqualTo(2);
+        assertThat(told.get(TYPE, KEY)).isEqualTo(2);
+        assertThat(untold.expiry().expireIn(TYPE, KEY, Duration.ofSeconds(10))).as("it may expire it too").isTrue();
+        assertThat(sqlLong("SELECT expiring FROM " + table + "_types WHERE record_type = " + TYPE)).isEqualTo(1);
+    }
+
+    @Test
     void theSweep_removesExpiredCounters_andLeavesTheRest() throws Exception {
         MutableClock clock = MutableClock.followingTheSystemClock();
         SlottedCounters counters = migrated(instance("a", clock));

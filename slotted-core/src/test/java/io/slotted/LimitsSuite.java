@@ -484,7 +484,8 @@ class LimitsSuite extends CounterTableTest {
         MigrationReport report = counters.migrate();
 
         assertThat(report.actions()).contains("added to " + table + "_types the columns lower_bound and upper_bound"
-                + " (the types' limits), and limit_window (the window of limits per window)");
+                + " (the types' limits), and limit_window (the window of limits per window), and expiring (the types"
+                + " whose counters may expire)");
         assertThat(counters.tryAdd(STOCK, ITEM, -1)).isFalse();
         assertThat(counters.tryAdd(STOCK, ITEM, 1)).isTrue();
         assertThat(counters.migrate().actions()).as("a second migrate has nothing to do").isEmpty();

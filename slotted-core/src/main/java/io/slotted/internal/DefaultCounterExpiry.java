@@ -35,13 +35,15 @@ final class DefaultCounterExpiry implements CounterExpiry {
         Objects.requireNonNull(rule, "rule must not be null");
         CounterKey key = expiringKey(recordType, recordId);
         long atMs = at.toEpochMilli();
-        return retrier.write("expire counter " + key + " at " + at, (connection, dialect) ->
-                Transactions.inTransaction(connection, () -> {
-                    Map<CounterKey, Long> current = counters.lockAndClear(connection, dialect, List.of(key));
-                    boolean set = counters.expireLocked(connection, dialect, key, current.get(key), atMs, rule);
-                    connection.commit();
-                    return set;
-                }));
+        return retrier.write("expire counter " + key + " at " + at, (connection, dialect) -> {
+            counters.agree(connection, List.of(key));
+            return Transactions.inTransaction(connection, () -> {
+                Map<CounterKey, Long> current = counters.lockAndClear(connection, dialect, List.of(key));
+                boolean set = counters.expireLocked(connection, dialect, key, current.get(key), atMs, rule);
+                connection.commit();
+                return set;
+            });
+        });
     }
 
     @Override
@@ -61,15 +63,17 @@ final class DefaultCounterExpiry implements CounterExpiry {
     @Override
     public boolean persist(int recordType, long recordId) {
         CounterKey key = expiringKey(recordType, recordId);
-        return retrier.write("persist counter " + key, (connection, dialect) ->
-                Transactions.inTransaction(connection, () -> {
-                    boolean had = counters.lockAndClear(connection, dialect, List.of(key)).containsKey(key);
-                    if (had) {
-                        counters.setExpiry(connection, dialect, key, null);
-                    }
-                    connection.commit();
-                    return had;
-                }));
+        return retrier.write("persist counter " + key, (connection, dialect) -> {
+            counters.agree(connection, List.of(key));
+            return Transactions.inTransaction(connection, () -> {
+                boolean had = counters.lockAndClear(connection, dialect, List.of(key)).containsKey(key);
+                if (had) {
+                    counters.setExpiry(connection, dialect, key, null);
+                }
+                connection.commit();
+                return had;
+            });
+        });
     }
 
     @Override

@@ -97,7 +97,7 @@ public final class DefaultSlottedCounters implements SlottedCounters {
                 database.table().withSuffix(SchemaMigrator.KEYS_SUFFIX),
                 config.idempotencyRetention(), registry::longestWindow, config.clock());
         this.unwritten = config.readsIncludeUnwritten() ? UnwrittenIncrements.tracking() : UnwrittenIncrements.off();
-        ExpiringCounters expiring = new ExpiringCounters(database, config);
+        ExpiringCounters expiring = new ExpiringCounters(database, config, registry);
         this.reader = new CounterReader(database, retrier, registry, BucketClock.of(config, registry::limits),
                 expiring);
         this.direct = new DirectWriter(database, new SlotPicker(registry), retrier, keys, registry, reader, stats,
@@ -109,7 +109,7 @@ public final class DefaultSlottedCounters implements SlottedCounters {
         };
         this.roller = new Roller(database, retrier, registry, config, stats);
         this.owners = new DefaultOwnerColumns(new Adoption(database, retrier, registry, config.clock()), roller,
-                this::checkOpen, config::expiring);
+                this::checkOpen, registry::expiring);
         CounterSetter setter = new CounterSetter(database, retrier, registry, stats, expiring);
         this.expiry = new DefaultCounterExpiry(expiring, setter, retrier, this::checkOpen);
         this.sweep = new ExpirySweep(expiring, retrier);

@@ -92,6 +92,7 @@ public final class CounterSetter {
             }
             Optional<Registration> folds = registry.registration(connection, key.recordType())
                     .filter(Registration::folds);
+            expiring.agree(connection, List.of(key));
             return Transactions.inTransaction(connection, () -> {
                 // An expiring counter's expiry row first, as every writer of it takes it.
                 expiring.lockAndClear(connection, dialect, List.of(key));

@@ -70,7 +70,7 @@ public final class SlotShrinker {
      * @return how many slot rows were moved
      */
     public long shrink(int recordType, int slots, Steps steps) {
-        if (config.expiring(recordType)) {
+        if (registry.expiring(recordType)) {
             // Moving a counter's rows takes no expiry lock, so a move could carry an expired
             // counter's count past the write that clears it.
             throw new IllegalArgumentException("record_type " + recordType + " expires, and its counters' slots are not"
@@ -107,7 +107,7 @@ public final class SlotShrinker {
                     Optional<Registration> existing = registry.lock(connection, recordType, false);
                     Registration changed = existing
                             .map(r -> new Registration(recordType, r.owner(), r.mode(), slots,
-                                    r.boundMs(), r.rolledUpMs(), r.limits()))
+                                    r.boundMs(), r.rolledUpMs(), r.limits(), r.expiring()))
                             .orElse(new Registration(recordType, null, null, slots, 0, 0));
                     registry.write(connection, existing, changed);
                     connection.commit();

@@ -175,6 +175,7 @@ public abstract class Dialect {
                 + "bound_ms BIGINT NOT NULL, "
                 + "rolled_up_ms BIGINT NOT NULL, "
                 + "lower_bound BIGINT, upper_bound BIGINT, limit_window VARCHAR(64), "
+                + "expiring SMALLINT, "
                 + "PRIMARY KEY (record_type))" + tableOptions();
     }
 

@@ -7,6 +7,7 @@ import io.slotted.internal.dialect.Failure;
 import io.slotted.internal.dialect.statements.ExpiryStatements;
 import io.slotted.internal.jdbc.Database;
 import io.slotted.internal.mutation.Mutation;
+import io.slotted.internal.registry.TypeRegistry;
 import io.slotted.internal.schema.SchemaMigrator;
 import io.slotted.internal.sql.CounterKey;
 import io.slotted.internal.sql.TableName;
@@ -50,17 +51,20 @@ public final class ExpiringCounters {
 
     private final Database database;
     private final SlottedConfig config;
+    private final TypeRegistry registry;
     private final TableName expiry;
 
     /**
      * Creates the counters' view of the expiry table.
      *
      * @param database the database and its counter table
-     * @param config which types expire, and the clock
+     * @param config the types this process was told expire, and the clock
+     * @param registry the types every process was told expire, as the registry records them
      */
-    public ExpiringCounters(Database database, SlottedConfig config) {
+    public ExpiringCounters(Database database, SlottedConfig config, TypeRegistry registry) {
         this.database = database;
         this.config = config;
+        this.registry = registry;
         this.expiry = database.table().withSuffix(SchemaMigrator.EXPIRY_SUFFIX);
     }
 
@@ -74,13 +78,31 @@ public final class ExpiringCounters {
     }
 
     /**
-     * Whether a type's counters may expire.
+     * Whether a type's counters may expire: this process was told so, or the registry records
+     * that another was (as its cached view has it).
      *
      * @param recordType the type
-     * @return true if this process was told so
+     * @return true if its writes take the counters' expiry locks
      */
     public boolean expiring(int recordType) {
-        return config.expiring(recordType);
+        return registry.expiring(recordType);
+    }
+
+    /**
+     * Before the first write of a type this process was told expires: records it in the registry,
+     * so that every other process writing it takes the expiry locks too.
+     *
+     * @param connection a connection in auto-commit, between transactions
+     * @param keys the counters about to be written
+     * @throws SQLException if the registry cannot be read or written
+     */
+    public void agree(Connection connection, Collection<CounterKey> keys) throws SQLException {
+        if (config.expiringTypes().isEmpty()) {
+            return;
+        }
+        for (int type : keys.stream().map(CounterKey::recordType).distinct().toList()) {
+            registry.agreeOnExpiring(connection, type);
+        }
     }
 
     /**
@@ -90,7 +112,7 @@ public final class ExpiringCounters {
      * @return true if one is of an expiring type
      */
     public boolean anyExpiring(Collection<CounterKey> keys) {
-        if (config.expiringTypes().isEmpty()) {
+        if (!registry.anyExpiring()) {
             return false;
         }
         for (CounterKey key : keys) {

@@ -74,6 +74,7 @@ final class FlushWriter {
     private final LedgerFlush ledgerFlush;
     private final FlushAttempts attempts;
     private final BoundedCounters bounded;
+    private final ExpiringCounters expiring;
     private final TypeRegistry registry;
     private final CounterReader reader;
     private final StatsRecorder stats;
@@ -89,7 +90,7 @@ final class FlushWriter {
         this.ledger = new FlushLedger(database, database.table().withSuffix(SchemaMigrator.LEDGER_SUFFIX),
                 flusherId, config.clock());
         this.bounded = new BoundedCounters(database, registry, BucketClock.of(config, registry::limits));
-        ExpiringCounters expiring = new ExpiringCounters(database, config);
+        this.expiring = new ExpiringCounters(database, config, registry);
         this.oneStatement = new OneStatementFlush(database, ledger, held, bounded, expiring);
         this.ledgerFlush = new LedgerFlush(database, ledger, keys, held, stats, bounded, expiring);
         this.attempts = new FlushAttempts(database.table(), config, stats);
@@ -205,6 +206,7 @@ final class FlushWriter {
             Map<Pending, IdempotencyKeys.Verdict> verdicts = new IdentityHashMap<>();
             ledger.registerOnce(connection);
             bounded.agree(connection, flush.sums().keySet());
+            expiring.agree(connection, flush.sums().keySet());
             Map<CounterKey, Long> totals = outcomeUnknown
                     ? afterLostCommit(connection, database.dialect(), flush, seq, verdicts, commit)
                     : firstTry(connection, flush, seq, verdicts, commit);

@@ -123,7 +123,8 @@ public final class Adoption {
         long now = clock.millis();
         int slots = existing.map(Registration::slots).orElse(0);
         Limits limits = existing.map(Registration::limits).orElse(Limits.NONE);
-        registry.write(connection, existing, new Registration(recordType, owner, mode, slots, now, now, limits));
+        registry.write(connection, existing, new Registration(recordType, owner, mode, slots, now, now, limits,
+                existing.map(Registration::expiring).orElse(false)));
         return new AdoptionReport(recordType, owner, mode, range.typeName(), largest, range.max(),
                 range.max() - largest, warnings(owner, range, largest, minMax[0]));
     }

@@ -18,9 +18,27 @@ import java.util.Optional;
  * @param rolledUpMs when the type's last completed roll-up started: everything committed before it
  *     is in the owner column
  * @param limits the bounds every process keeps the type's totals within, {@link Limits#NONE} for none
+ * @param expiring whether the type's counters may expire: every process's writes of it take the
+ *     counter's expiry lock
  */
 public record Registration(int recordType, OwnerColumn owner, OwnerMode mode, int slots,
-        long boundMs, long rolledUpMs, Limits limits) {
+        long boundMs, long rolledUpMs, Limits limits, boolean expiring) {
+
+    /**
+     * A row of a type whose counters do not expire.
+     *
+     * @param recordType the counter type
+     * @param owner the owner column, or null
+     * @param mode how the owner column is kept, or null
+     * @param slots the type's slot count, or 0
+     * @param boundMs when the binding was made
+     * @param rolledUpMs when the last completed roll-up started
+     * @param limits the bounds, {@link Limits#NONE} for none
+     */
+    public Registration(int recordType, OwnerColumn owner, OwnerMode mode, int slots, long boundMs,
+            long rolledUpMs, Limits limits) {
+        this(recordType, owner, mode, slots, boundMs, rolledUpMs, limits, false);
+    }
 
     /**
      * A row with no limits.
@@ -53,7 +71,16 @@ public record Registration(int recordType, OwnerColumn owner, OwnerMode mode, in
      * @return the row
      */
     public Registration withLimits(Limits changed) {
-        return new Registration(recordType, owner, mode, slots, boundMs, rolledUpMs, changed);
+        return new Registration(recordType, owner, mode, slots, boundMs, rolledUpMs, changed, expiring);
+    }
+
+    /**
+     * The same row, its type's counters expiring.
+     *
+     * @return the row
+     */
+    public Registration withExpiring() {
+        return new Registration(recordType, owner, mode, slots, boundMs, rolledUpMs, limits, true);
     }
 
     /**
@@ -62,7 +89,7 @@ public record Registration(int recordType, OwnerColumn owner, OwnerMode mode, in
      * @return true if deleting it would lose more than its limits
      */
     public boolean holdsMoreThanLimits() {
-        return owner != null || slots > 0;
+        return owner != null || slots > 0 || expiring;
     }
 
     /**

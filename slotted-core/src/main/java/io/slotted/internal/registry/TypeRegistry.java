@@ -179,6 +179,73 @@ public final class TypeRegistry {
     }
 
     /**
+     * Whether a type's counters may expire: this process was told so, or the registry records it
+     * (as the cached view has it: a process learns within {@link #REFRESH} that another made a
+     * type expiring). Reads only the cached view.
+     *
+     * @param recordType the counter type
+     * @return true if its writes must take the counters' expiry locks
+     */
+    public boolean expiring(int recordType) {
+        if (config.expiring(recordType)) {
+            return true;
+        }
+        Registration registration = viewed(recordType);
+        return registration != null && registration.expiring();
+    }
+
+    /**
+     * Whether any type may expire, as {@link #expiring} says, without naming one.
+     *
+     * @return true if this process was told of one, or the view records one
+     */
+    public boolean anyExpiring() {
+        Map<Integer, Registration> known = view;
+        return !config.expiringTypes().isEmpty()
+                || (known != null && known.values().stream().anyMatch(Registration::expiring));
+    }
+
+    /**
+     * Makes sure the registry records that a type this process was told expires does, before
+     * the process writes it, so that every process writing the type, told or not, takes the
+     * counters' expiry locks within {@link #REFRESH}. Reads only the cached view once it shows it.
+     *
+     * @param connection a connection in auto-commit, between transactions
+     * @param recordType the counter type
+     * @throws SQLException if the registry cannot be read or written
+     */
+    public void agreeOnExpiring(Connection connection, int recordType) throws SQLException {
+        if (!config.expiring(recordType)) {
+            return;
+        }
+        Registration viewed = viewed(recordType);
+        if (viewed != null && viewed.expiring()) {
+            return;
+        }
+        for (int attempt = 1; ; attempt++) {
+            try {
+                Transactions.inTransaction(connection, () -> {
+                    Optional<Registration> existing = lock(connection, recordType, false);
+                    if (existing.isEmpty() || !existing.get().expiring()) {
+                        write(connection, existing, existing.orElse(new Registration(recordType, null, null, 0, 0, 0))
+                                .withExpiring());
+                    }
+                    connection.commit();
+                    return null;
+                });
+                break;
+            } catch (SQLException e) {
+                // Two processes may insert the type's first row at once: the one that lost finds it next time.
+                if (attempt > 1 || database.dialectOf(connection).classify(e) != Failure.DUPLICATE_KEY) {
+                    throw e;
+                }
+            }
+        }
+        reload(connection);
+        LOG.info("recorded in {} that the counters of record_type {} may expire", table, recordType);
+    }
+
+    /**
      * Makes sure the registry records the limits this process was given for a type, before the
      * process decides any increment by them: the first process to write a bounded type records
      * them. A process given no limits learns them from the registry within {@link #REFRESH}; what
@@ -476,7 +543,8 @@ public final class TypeRegistry {
             statement.setObject(8, limits.min() == Long.MIN_VALUE ? null : limits.min(), Types.BIGINT);
             statement.setObject(9, limits.max() == Long.MAX_VALUE ? null : limits.max(), Types.BIGINT);
             statement.setString(10, limits.windowed() ? limits.window().toString() : null);
-            statement.setInt(11, changed.recordType());
+            statement.setInt(11, changed.expiring() ? 1 : 0);
+            statement.setInt(12, changed.recordType());
             statement.executeUpdate();
         }
     }
@@ -544,7 +612,7 @@ public final class TypeRegistry {
         String mode = row.getString(5);
         return new Registration(row.getInt(1), owner,
                 mode == null ? null : OwnerMode.valueOf(mode.toUpperCase(Locale.ROOT)),
-                row.getInt(6), row.getLong(7), row.getLong(8), limitsOf(row));
+                row.getInt(6), row.getLong(7), row.getLong(8), limitsOf(row), row.getInt(12) == 1);
     }
 
     private static Limits limitsOf(ResultSet row) throws SQLException {

@@ -151,9 +151,9 @@ public final class Roller implements AutoCloseable {
                             + bound.owner() + "; nothing was changed");
                     RollUpReport released = bound.folds() ? releaseFolded(bound, steps)
                             : releaseCopied(lock, bound, steps);
-                    if (bound.slots() > 0 || bound.limits().bounded()) {
+                    if (bound.slots() > 0 || bound.limits().bounded() || bound.expiring()) {
                         registry.write(lock, Optional.of(bound), new Registration(recordType, null,
-                                null, bound.slots(), 0, 0, bound.limits()));
+                                null, bound.slots(), 0, 0, bound.limits(), bound.expiring()));
                     } else {
                         registry.delete(lock, recordType);
                     }

@@ -126,6 +126,10 @@ public final class SchemaMigrator {
             run(connection, dialect.registryStatements(registry).addWindowColumn());
             added.add("limit_window (the window of limits per window)");
         }
+        if (!existing.get().columns().containsKey("expiring")) {
+            run(connection, dialect.registryStatements(registry).addExpiringColumn());
+            added.add("expiring (the types whose counters may expire)");
+        }
         return added.isEmpty() ? Optional.empty()
                 : Optional.of("added to " + registry + " the columns " + String.join(", and ", added));
     }

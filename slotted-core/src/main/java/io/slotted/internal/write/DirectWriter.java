@@ -95,8 +95,8 @@ public final class DirectWriter implements CounterWriter {
         }
         boolean written = retrier.write(describe(key, delta), (connection, dialect) -> {
             registry.refreshIfStale(connection);
-            if (bounded.bounded(key.recordType())) {
-                return false; // limits another process recorded, learned just now
+            if (bounded.bounded(key.recordType()) || expiring.expiring(key.recordType())) {
+                return false; // limits, or expiries, another process recorded, learned just now
             }
             upsertAndCommit(connection, dialect, row(key, delta));
             return true;
@@ -137,8 +137,8 @@ public final class DirectWriter implements CounterWriter {
         }
         Upserted upserted = retrier.write(describe(key, delta), (connection, dialect) -> {
             registry.refreshIfStale(connection);
-            if (bounded.bounded(key.recordType())) {
-                return Upserted.LIMITS_LEARNED; // limits another process recorded, learned just now
+            if (bounded.bounded(key.recordType()) || expiring.expiring(key.recordType())) {
+                return Upserted.LIMITS_LEARNED; // limits, or expiries, another process recorded, learned just now
             }
             SlotRow row = row(key, delta);
             Optional<String> answering = registry.folds(key.recordType()) ? Optional.empty()
@@ -374,6 +374,7 @@ public final class DirectWriter implements CounterWriter {
         Written written = retrier.write(operation, (connection, dialect) -> {
             registry.refreshIfStale(connection);
             bounded.agree(connection, counters);
+            expiring.agree(connection, counters);
             boolean autoCommit = connection.getAutoCommit();
             connection.setAutoCommit(false);
             SQLException failure = null;

@@ -13,7 +13,7 @@ public class RegistryStatements {
     /** The columns of a registration, in the order every read returns them. */
     public static final String COLUMNS =
             "record_type, owner_table, key_column, count_column, owner_mode, slots, bound_ms, rolled_up_ms,"
-            + " lower_bound, upper_bound, limit_window";
+            + " lower_bound, upper_bound, limit_window, expiring";
 
     /** The registry table. */
     protected final TableName registry;
@@ -59,14 +59,14 @@ public class RegistryStatements {
     /**
      * Changes a type's registration. Binds owner table, key column, count column, owner mode,
      * slots, bound time, rolled-up time, lower and upper bound (null for none), the limits'
-     * window (null for the whole total) and the type.
+     * window (null for the whole total), whether its counters expire (1 or 0) and the type.
      *
      * @return the SQL text
      */
     public String update() {
         return "UPDATE " + registry + " SET owner_table = ?, key_column = ?, count_column = ?,"
                 + " owner_mode = ?, slots = ?, bound_ms = ?, rolled_up_ms = ?, lower_bound = ?, upper_bound = ?,"
-                + " limit_window = ? WHERE record_type = ?";
+                + " limit_window = ?, expiring = ? WHERE record_type = ?";
     }
 
     /**
@@ -76,8 +76,8 @@ public class RegistryStatements {
      */
     public String insert() {
         return "INSERT INTO " + registry + " (owner_table, key_column, count_column, owner_mode,"
-                + " slots, bound_ms, rolled_up_ms, lower_bound, upper_bound, limit_window, record_type)"
-                + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+                + " slots, bound_ms, rolled_up_ms, lower_bound, upper_bound, limit_window, expiring, record_type)"
+                + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
     }
 
     /**
@@ -106,6 +106,15 @@ public class RegistryStatements {
      */
     public String addWindowColumn() {
         return "ALTER TABLE " + registry + " ADD limit_window VARCHAR(64)";
+    }
+
+    /**
+     * Adds the column that says a type's counters expire to a registry made before they could.
+     *
+     * @return the {@code ALTER TABLE} statement
+     */
+    public String addExpiringColumn() {
+        return "ALTER TABLE " + registry + " ADD expiring SMALLINT";
     }
 
     /**
