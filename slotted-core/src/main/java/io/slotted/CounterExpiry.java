@@ -15,6 +15,16 @@ import java.util.Optional;
  */
 public interface CounterExpiry {
     /**
+     * Whether a type's counters may expire: this process was told so
+     * ({@link SlottedCountersBuilder#expiring}), or another process recorded it in the type
+     * registry, as this process last read it.
+     *
+     * @param recordType the counter type
+     * @return true if its counters take expiries
+     */
+    boolean expiring(int recordType);
+
+    /**
      * Gives a counter an expiry, as Redis's {@code PEXPIREAT} does: a time already past clears
      * the counter now.
      *

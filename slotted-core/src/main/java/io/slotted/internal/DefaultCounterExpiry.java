@@ -30,6 +30,11 @@ final class DefaultCounterExpiry implements CounterExpiry {
     }
 
     @Override
+    public boolean expiring(int recordType) {
+        return counters.expiring(recordType);
+    }
+
+    @Override
     public boolean expireAt(int recordType, long recordId, Instant at, ExpiryRule rule) {
         Objects.requireNonNull(at, "at must not be null");
         Objects.requireNonNull(rule, "rule must not be null");

@@ -202,13 +202,14 @@ public final class AsyncCounters implements AutoCloseable {
     }
 
     /**
-     * Whether a type's counters may expire ({@code --expiring}).
+     * Whether a type's counters may expire: this service was given it ({@code --expiring}), or
+     * another process recorded it in the type registry.
      *
      * @param recordType the type
      * @return true if they may
      */
     public boolean expiring(int recordType) {
-        return counters.config().expiring(recordType);
+        return counters.expiry().expiring(recordType);
     }
 
     /**
