@@ -10,9 +10,10 @@ import java.util.Optional;
 
 /**
  * How far this process's clock is from the database server's. A type with limits per window counts
- * each increment in the window of the clock of the process that writes it, so processes whose
- * clocks differ count increments made near a window's edge into different windows; the doctor
- * checks its own process against the database, the one clock every process shares.
+ * each increment in the window of the clock of the process that writes it, and a counter of an
+ * expiring type expires by that clock, so processes whose clocks differ count increments made near
+ * a window's edge into different windows; the doctor checks its own process against the database,
+ * the one clock every process shares.
  */
 final class ClockCheck {
     /** The check's name. */
@@ -51,8 +52,9 @@ final class ClockCheck {
                 : Math.abs(ahead) + " ms " + (ahead > 0 ? "ahead of" : "behind") + " this process's")
                 + " (± " + halfTrip + " ms)";
         String why = "limits per window count each increment in the window of the clock of the process that"
-                + " writes it: processes whose clocks differ count increments near a window's edge into"
-                + " different windows, each refusing only by its own";
+                + " writes it, and expiring counters expire by that clock: processes whose clocks differ count"
+                + " increments near a window's edge into different windows, each refusing only by its own, and"
+                + " read a counter near its expiry as expired or not";
         if (Math.abs(ahead) - halfTrip <= BOUND.toMillis()) {
             return Check.ok(CHECK, value, why);
         }
