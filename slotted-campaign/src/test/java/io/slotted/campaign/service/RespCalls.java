@@ -11,6 +11,7 @@ import java.util.function.Supplier;
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
+import redis.clients.jedis.args.ExpiryOption;
 import redis.clients.jedis.Response;
 import redis.clients.jedis.Transaction;
 import redis.clients.jedis.exceptions.JedisConnectionException;
@@ -75,6 +76,14 @@ final class RespCalls implements AutoCloseable {
     void del(ServiceProcess service, Counter counter) throws NeverSentException {
         Jedis jedis = connection(service);
         call(service, () -> jedis.del(ServiceTypes.respKey(counter)));
+    }
+
+    /**
+     * {@code PEXPIREAT key ms NX}: whether the expiry was set (0: the counter read 0, or had one).
+     */
+    boolean expireAt(ServiceProcess service, Counter counter, long atMillis) throws NeverSentException {
+        Jedis jedis = connection(service);
+        return call(service, () -> jedis.pexpireAt(ServiceTypes.respKey(counter), atMillis, ExpiryOption.NX)) == 1;
     }
 
     /** {@code GET key}: the total. */

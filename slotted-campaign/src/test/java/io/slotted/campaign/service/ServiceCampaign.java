@@ -113,6 +113,7 @@ public final class ServiceCampaign {
                 long drain = processes.stream().mapToLong(process -> process.patience().toSeconds()).max().orElse(0)
                         + 30;
                 clients.forEach(client -> join(client, drain));
+                waitUntilPast(workload.latestExpiry() + 500); // no expiry falls after the final values
             }
             stopAll(processes);
             processes.forEach(process -> notes.addAll(process.notes()));
@@ -124,6 +125,18 @@ public final class ServiceCampaign {
                     notes);
         } finally {
             stopAll(processes);
+        }
+    }
+
+    /** Waits until the wall clock passes a time. */
+    private static void waitUntilPast(long wallMillis) {
+        long left = wallMillis - System.currentTimeMillis();
+        if (left > 0) {
+            try {
+                Thread.sleep(left);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 
@@ -149,10 +162,10 @@ public final class ServiceCampaign {
         config.setMaximumPoolSize(2);
         try (HikariDataSource pool = new HikariDataSource(config);
                 SlottedCounters counters = SlottedCounters.builder(pool).table(TABLE).writeMode(WriteMode.DIRECT)
-                        .build()) {
+                        .expiring(CampaignTypes.EXPIRING).build()) {
             Map<Counter, Long> finals = new LinkedHashMap<>();
             java.util.stream.Stream.of(CampaignTypes.HOT_COUNTERS, CampaignTypes.STOCK_COUNTERS,
-                    CampaignTypes.RESET_COUNTERS).flatMap(List::stream).forEach(counter -> finals.put(counter, counters.get(counter.type(), counter.id()))); // the service's
+                    CampaignTypes.RESET_COUNTERS, CampaignTypes.EXPIRING_COUNTERS).flatMap(List::stream).forEach(counter -> finals.put(counter, counters.get(counter.type(), counter.id()))); // the service's
             return finals;
         }
     }

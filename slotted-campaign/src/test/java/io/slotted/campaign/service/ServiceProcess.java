@@ -230,6 +230,7 @@ public final class ServiceProcess implements AutoCloseable {
         command.addAll(List.of("-jar", jar.toString(), "serve", "--bind", "127.0.0.1",
                 "--port", Integer.toString(httpPort), "--resp-port", Integer.toString(respPort), "--db", jdbcUrl,
                 "--types", ServiceTypes.typesOption(), "--limits", ServiceTypes.limitsOption(),
+                "--expiring", ServiceTypes.expiringOption(),
                 "--request-timeout", requestTimeout.toMillis() + "ms"));
         return command;
     }

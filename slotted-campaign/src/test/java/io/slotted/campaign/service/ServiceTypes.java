@@ -14,7 +14,7 @@ import java.util.stream.Collectors;
  */
 final class ServiceTypes {
     private static final Map<Integer, String> NAMES = Map.of(CampaignTypes.HOT, "hot", CampaignTypes.STOCK, "stock",
-            CampaignTypes.RESET, "reset");
+            CampaignTypes.RESET, "reset", CampaignTypes.EXPIRING, "expiring");
 
     private ServiceTypes() {
     }
@@ -43,6 +43,11 @@ final class ServiceTypes {
     static String typesOption() {
         return NAMES.entrySet().stream().sorted(Map.Entry.comparingByKey())
                 .map(entry -> entry.getValue() + "=" + entry.getKey()).collect(Collectors.joining(","));
+    }
+
+    /** {@code serve --expiring}: the type whose counters expire. */
+    static String expiringOption() {
+        return NAMES.get(CampaignTypes.EXPIRING);
     }
 
     /** {@code serve --limits}: the limits the checker holds each bounded type to, as the service takes them. */

@@ -37,11 +37,14 @@ import java.util.function.BooleanSupplier;
  *   <tr><td>ADD_KEYED</td><td>HTTP increment with an {@code Idempotency-Key}, replayed at once through
  *       the other process, concurrently through it, or later by whichever client draws a replay</td>
  *       <td>10%</td></tr>
- *   <tr><td>ADD_AND_GET</td><td>{@code INCRBY}: the total right after its commit</td><td>10%</td></tr>
+ *   <tr><td>ADD_AND_GET</td><td>{@code INCRBY}: the total right after its commit; one in four of a counter
+ *       that expires, except near an expiry</td><td>10%</td></tr>
  *   <tr><td>BATCH</td><td>2 or 3 hot counters, and a sale from a stock one time in four, all or
  *       nothing: {@code POST /v1/increments}, or {@code MULTI} … {@code EXEC}, which answers each
  *       total</td><td>5%</td></tr>
- *   <tr><td>READ</td><td>{@code GET} of a hot counter or a stock, over either front end</td><td>18%</td></tr>
+ *   <tr><td>READ, EXPIRE</td><td>{@code GET} of a hot counter, a stock or a counter that expires, over either
+ *       front end; or (one in ten) {@code PEXPIREAT … NX} of a counter that expires, at the next point of
+ *       the expiry grid</td><td>18%</td></tr>
  *   <tr><td>SELL</td><td>−1 to −40 from a stock whose limits are 0.., over HTTP (409
  *       {@code limit_exceeded}) or {@code DECRBY} ({@code -ERR limit exceeded}, or the total)</td>
  *       <td>20%</td></tr>
@@ -61,6 +64,7 @@ final class ServiceWorkload implements AutoCloseable {
     private final List<ServiceProcess> processes;
     private final long seed;
     private final AtomicLong keys = new AtomicLong();
+    private final AtomicLong latestExpiry = new AtomicLong();
     /** Sends the concurrent replays of keyed increments. */
     private final ExecutorService replays = Executors.newCachedThreadPool(runnable -> {
         Thread thread = new Thread(runnable, "service-campaign-replay");
@@ -96,11 +100,18 @@ final class ServiceWorkload implements AutoCloseable {
                 } else if (draw < 35) {
                     addKeyed(random, process);
                 } else if (draw < 45) {
-                    add(process, Kind.ADD_AND_GET, hot(random), delta(random), true, resp);
+                    boolean expiring = random.nextInt(4) == 0 && !CampaignTypes.nearAnExpiry();
+                    add(process, Kind.ADD_AND_GET, expiring ? expiring(random) : hot(random), delta(random), true, resp);
                 } else if (draw < 50) {
                     batch(process, random, overResp, resp);
                 } else if (draw < 68) {
-                    read(process, random.nextInt(4) == 0 ? stock(random) : hot(random), overResp, resp);
+                    int which = random.nextInt(10);
+                    if (which == 0) {
+                        expire(process, expiring(random), resp);
+                    } else {
+                        read(process, which < 3 ? stock(random) : which == 3 ? expiring(random) : hot(random), overResp,
+                                resp);
+                    }
                 } else if (draw < 88) {
                     add(process, Kind.SELL, stock(random), -(1 + random.nextInt(40)), overResp, resp);
                 } else {
@@ -112,6 +123,31 @@ final class ServiceWorkload implements AutoCloseable {
 
     private static Counter hot(Random random) {
         return CampaignTypes.HOT_COUNTERS.get(random.nextInt(CampaignTypes.HOT_COUNTERS.size()));
+    }
+
+    private static Counter expiring(Random random) {
+        return CampaignTypes.EXPIRING_COUNTERS.get(random.nextInt(CampaignTypes.EXPIRING_COUNTERS.size()));
+    }
+
+    /**
+     * {@code PEXPIREAT … NX} of an expiring counter, at the next point of the expiry grid, as the
+     * library's campaign gives them ({@link io.slotted.campaign.workload.Workload}).
+     */
+    private void expire(ServiceProcess process, Counter counter, RespCalls resp) {
+        long at = CampaignTypes.nextExpiry();
+        latestExpiry.accumulateAndGet(at, Math::max);
+        Invocation invocation = history.invoke(process.name() + "/resp", Kind.EXPIRE,
+                Map.of(counter, history.fromWallMillis(at)), null);
+        try {
+            invocation.okApplied(resp.expireAt(process, counter, at));
+        } catch (Exception e) {
+            endWrite(invocation, e);
+        }
+    }
+
+    /** The latest time any expiry was given for, in wall-clock milliseconds. */
+    long latestExpiry() {
+        return latestExpiry.get();
     }
 
     private static Counter stock(Random random) {

@@ -46,6 +46,30 @@ public final class CampaignTypes {
     /** The grid the expiring counters' expiries fall on, in wall-clock milliseconds. */
     public static final long EXPIRY_PERIOD_MILLIS = 2_000;
 
+    /**
+     * The next point of the expiry grid at least 300 ms from now, in wall-clock milliseconds:
+     * where the workload's expiries fall.
+     *
+     * @return epoch milliseconds
+     */
+    public static long nextExpiry() {
+        return (System.currentTimeMillis() + 300) / EXPIRY_PERIOD_MILLIS * EXPIRY_PERIOD_MILLIS + EXPIRY_PERIOD_MILLIS;
+    }
+
+    /**
+     * Whether the wall clock is within 150 ms before or 300 ms after a point of the expiry grid:
+     * no increment of an expiring counter begins then, so that the first ones after an expiry,
+     * which clear the counter, come in a burst from every process and race each other, well
+     * clear of the checker's margin around the expiry (where an increment may count on either
+     * side, and so could not show one lost).
+     *
+     * @return true while increments of the expiring counters wait
+     */
+    public static boolean nearAnExpiry() {
+        long intoPeriod = System.currentTimeMillis() % EXPIRY_PERIOD_MILLIS;
+        return intoPeriod < 300 || intoPeriod > EXPIRY_PERIOD_MILLIS - 150;
+    }
+
     public static final List<Counter> HOT_COUNTERS = counters(HOT, 4);
     public static final List<Counter> STOCK_COUNTERS = counters(STOCK, 2);
     public static final List<Counter> FOLDED_COUNTERS = counters(FOLDED, 2);

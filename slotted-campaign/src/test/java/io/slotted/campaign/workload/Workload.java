@@ -82,7 +82,7 @@ public final class Workload implements AutoCloseable {
         LibraryProcess process = processes.get(random.nextInt(processes.size()));
         int draw = random.nextInt(100);
         if (draw < 16) {
-            if (random.nextInt(5) == 0 && !nearAnExpiry()) {
+            if (random.nextInt(5) == 0 && !CampaignTypes.nearAnExpiry()) {
                 add(keepingLimits(process, random), expiring(random), delta(random));
             } else {
                 add(process, unbounded(random), delta(random));
@@ -102,7 +102,7 @@ public final class Workload implements AutoCloseable {
         } else if (draw < 31) {
             addKeyed(random, process);
         } else if (draw < 40) {
-            if (random.nextInt(4) == 0 && !nearAnExpiry()) {
+            if (random.nextInt(4) == 0 && !CampaignTypes.nearAnExpiry()) {
                 addAndGet(keepingLimits(process, random), expiring(random), delta(random));
             } else {
                 addAndGet(process, unbounded(random), delta(random));
@@ -162,25 +162,12 @@ public final class Workload implements AutoCloseable {
      * of a clearing an increment falls on.
      */
     private void expire(LibraryProcess process, Counter counter) {
-        long period = CampaignTypes.EXPIRY_PERIOD_MILLIS;
-        long at = (System.currentTimeMillis() + 300) / period * period + period;
+        long at = CampaignTypes.nextExpiry();
         latestExpiry.accumulateAndGet(at, Math::max);
         Invocation invocation = history.invoke(process.name(), Kind.EXPIRE,
                 Map.of(counter, history.fromWallMillis(at)), null);
         await(invocation, blocking(() -> counters(process).expiry().expireAt(counter.type(), counter.id(),
                 Instant.ofEpochMilli(at), ExpiryRule.IF_NONE)), invocation::okApplied);
-    }
-
-    /**
-     * Whether the wall clock is within 150 ms before or 300 ms after a point of the expiry grid:
-     * no increment of an expiring counter begins then, so that the first ones after an expiry,
-     * which clear the counter, come in a burst from every process and race each other, well
-     * clear of the checker's margin around the expiry (where an increment may count on either
-     * side, and so could not show one lost).
-     */
-    private static boolean nearAnExpiry() {
-        long intoPeriod = System.currentTimeMillis() % CampaignTypes.EXPIRY_PERIOD_MILLIS;
-        return intoPeriod < 300 || intoPeriod > CampaignTypes.EXPIRY_PERIOD_MILLIS - 150;
     }
 
     /**

@@ -138,18 +138,20 @@ class FlushTest {
     }
 
     @Test
-    void answer_givesEachCallerWhoWantsOneItsCountersTotal() {
+    void answer_givesEachCallerWhoWantsOneTheTotalRightAfterItsOwnIncrement() {
         Pending wantsA = Pending.asyncWithTotal(A, 1, BucketClock.NONE);
         Pending wantsB = Pending.asyncWithTotal(B, 1, BucketClock.NONE);
         Pending plain = async(A, 1);
-        Flush flush = Flush.of(List.of(wantsA, plain, wantsB)).get(0);
+        Pending wantsALater = Pending.asyncWithTotal(A, 5, BucketClock.NONE);
+        Flush flush = Flush.of(List.of(wantsA, plain, wantsB, wantsALater)).get(0);
         assertThat(flush.wantsTotals()).isTrue();
         assertThat(flush.wantedTotals()).containsExactly(A, B);
 
         flush.answer(Map.of(A, 10L, B, -20L));
         flush.complete();
 
-        assertThat(wantsA.future()).isCompletedWithValue(10L);
+        assertThat(wantsALater.future()).as("the last of A's increments: A's total").isCompletedWithValue(10L);
+        assertThat(wantsA.future()).as("before the 1 and the 5 that came after it").isCompletedWithValue(4L);
         assertThat(wantsB.future()).isCompletedWithValue(-20L);
         assertThat(plain.future()).isCompletedWithValue(null);
         assertThat(Flush.of(List.of(plain)).get(0).wantsTotals()).isFalse();
