@@ -413,7 +413,8 @@ class RespSuite {
         assertThat(writer.exists("downloads:" + id)).isFalse();
         assertThatThrownBy(() -> send(admin, "SET", "downloads:" + id, "5", "EX", "10"))
                 .isInstanceOf(JedisDataException.class)
-                .hasMessage("ERR SET takes a key and a count, without options such as EX or NX: counters do not expire");
+                .hasMessage("ERR type downloads does not expire: start the service with --expiring downloads (every"
+                        + " process alike) to give its counters an expiry; nothing was changed");
         assertThatThrownBy(() -> admin.set("downloads:" + id, "five")).isInstanceOf(JedisDataException.class)
                 .hasMessage("ERR value is not an integer or out of range");
         assertThat(sqlTotal(1, id)).isZero();
