@@ -39,8 +39,6 @@ public final class Campaign {
     private static final Logger LOG = LoggerFactory.getLogger(Campaign.class);
     /** How long after the end the clients have to finish what they sent. */
     private static final long DRAIN_SECONDS = Workload.ANSWER_WITHIN_SECONDS + 30;
-    /** How far past an expiry the final values are read, beyond the checker's margin around it. */
-    private static final long EXPIRY_GUARD_MILLIS = 500;
     /** The processes' socket timeout: longer than a lock wait, shorter than an outcome's resolution. */
     private static final Duration SOCKET_TIMEOUT = Duration.ofSeconds(10);
 
@@ -109,7 +107,7 @@ public final class Campaign {
             clients.forEach(client -> join(client, DRAIN_SECONDS));
             workload.close();
             processes.forEach(LibraryProcess::close);
-            waitUntilPast(workload.latestExpiry() + EXPIRY_GUARD_MILLIS);
+            CampaignTypes.waitUntilExpiriesPassed(workload.latestExpiry());
             FinalState finals = FinalState.read(direct, directCounters, table, releases);
             releasing.close();
             recounts.recount(directCounters); // once more, everything healed
@@ -161,18 +159,6 @@ public final class Campaign {
     }
 
     /** Waits {@code millis}, or less when the run ends first: the drain does not wait out a pause. */
-    /** Waits until the wall clock passes a time. */
-    private static void waitUntilPast(long wallMillis) {
-        long left = wallMillis - System.currentTimeMillis();
-        if (left > 0) {
-            try {
-                Thread.sleep(left);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
-    }
-
     private static void pauseWhile(BooleanSupplier running, long millis) {
         long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
         while (running.getAsBoolean() && System.nanoTime() < until) {

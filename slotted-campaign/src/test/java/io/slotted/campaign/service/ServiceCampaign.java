@@ -113,7 +113,7 @@ public final class ServiceCampaign {
                 long drain = processes.stream().mapToLong(process -> process.patience().toSeconds()).max().orElse(0)
                         + 30;
                 clients.forEach(client -> join(client, drain));
-                waitUntilPast(workload.latestExpiry() + 500); // no expiry falls after the final values
+                CampaignTypes.waitUntilExpiriesPassed(workload.latestExpiry());
             }
             stopAll(processes);
             processes.forEach(process -> notes.addAll(process.notes()));
@@ -125,18 +125,6 @@ public final class ServiceCampaign {
                     notes);
         } finally {
             stopAll(processes);
-        }
-    }
-
-    /** Waits until the wall clock passes a time. */
-    private static void waitUntilPast(long wallMillis) {
-        long left = wallMillis - System.currentTimeMillis();
-        if (left > 0) {
-            try {
-                Thread.sleep(left);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
         }
     }
 

@@ -57,6 +57,23 @@ public final class CampaignTypes {
     }
 
     /**
+     * Waits until every expiry given has passed, and a margin after it, so that no expiry falls
+     * after the final values are read.
+     *
+     * @param latestExpiryMillis the latest time an expiry was given for, in wall-clock milliseconds
+     */
+    public static void waitUntilExpiriesPassed(long latestExpiryMillis) {
+        long left = latestExpiryMillis + 500 - System.currentTimeMillis();
+        if (left > 0) {
+            try {
+                Thread.sleep(left);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /**
      * Whether the wall clock is within 150 ms before or 300 ms after a point of the expiry grid:
      * no increment of an expiring counter begins then, so that the first ones after an expiry,
      * which clear the counter, come in a burst from every process and race each other, well
