@@ -141,6 +141,9 @@ public final class ExpiringCounters {
      */
     public Map<CounterKey, Long> lockAndClear(Connection connection, Dialect dialect, Collection<CounterKey> keys)
             throws SQLException {
+        if (!anyExpiring(keys)) {
+            return Map.of();
+        }
         List<CounterKey> locked = new ArrayList<>(new TreeSet<>(keys.stream()
                 .filter(key -> expiring(key.recordType())).toList()));
         if (locked.isEmpty()) {

@@ -60,6 +60,8 @@ public final class TypeRegistry {
     private final Ticker ticker;
     private final ReentrantLock refreshing = new ReentrantLock();
     private volatile Map<Integer, Registration> view;
+    /** Whether the view records a type that expires: asked on every flush, so kept, not searched. */
+    private volatile boolean viewExpiring;
     private volatile long readAt;
     /** The table was missing at the last read: nothing can be bound until migrate creates it. */
     private volatile boolean missing;
@@ -200,9 +202,7 @@ public final class TypeRegistry {
      * @return true if this process was told of one, or the view records one
      */
     public boolean anyExpiring() {
-        Map<Integer, Registration> known = view;
-        return !config.expiringTypes().isEmpty()
-                || (known != null && known.values().stream().anyMatch(Registration::expiring));
+        return viewExpiring || !config.expiringTypes().isEmpty();
     }
 
     /**
@@ -489,6 +489,7 @@ public final class TypeRegistry {
         if (!autoCommit) {
             connection.commit();
         }
+        viewExpiring = read.values().stream().anyMatch(Registration::expiring);
         view = Map.copyOf(read);
         missing = !found;
         readAt = ticker.read();

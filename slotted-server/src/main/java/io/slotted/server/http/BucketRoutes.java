@@ -11,6 +11,7 @@ import io.slotted.server.config.CounterType;
 import io.slotted.server.config.WindowBound;
 import io.slotted.server.http.error.ErrorCode;
 import io.slotted.server.http.error.HttpError;
+import io.slotted.server.http.response.JsonResponse;
 import io.slotted.server.http.response.SeriesResponse;
 import io.slotted.server.http.response.TopResponse;
 import io.slotted.server.names.CounterNaming;

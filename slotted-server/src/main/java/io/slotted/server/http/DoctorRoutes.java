@@ -7,6 +7,7 @@ import io.slotted.server.doctor.Doctor;
 import io.slotted.server.doctor.DoctorSettings;
 import io.slotted.server.http.error.ErrorCode;
 import io.slotted.server.http.error.HttpError;
+import io.slotted.server.http.response.JsonResponse;
 import io.slotted.server.store.DatabaseFailure;
 import io.slotted.server.store.PooledCounters;
 import java.time.Clock;

@@ -10,6 +10,7 @@ import io.slotted.server.http.body.JsonBody;
 import io.slotted.server.http.error.ErrorCode;
 import io.slotted.server.http.error.HttpError;
 import io.slotted.server.http.error.QuotaHeaders;
+import io.slotted.server.http.response.JsonResponse;
 import io.slotted.server.store.FailureMessage;
 import java.time.Instant;
 import org.slf4j.Logger;

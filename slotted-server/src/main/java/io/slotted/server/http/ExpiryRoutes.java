@@ -9,6 +9,7 @@ import io.slotted.server.http.body.RequestBodies;
 import io.slotted.server.http.error.ErrorCode;
 import io.slotted.server.http.error.HttpError;
 import io.slotted.server.http.response.ExpiryResponse;
+import io.slotted.server.http.response.JsonResponse;
 import io.slotted.server.names.CounterNaming;
 import io.slotted.server.names.NamedCounter;
 import io.slotted.server.store.AsyncCounters;

@@ -3,6 +3,7 @@ package io.slotted.server.http;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
 import io.slotted.server.http.health.ReadinessProbe;
+import io.slotted.server.http.response.JsonResponse;
 import io.slotted.server.http.response.OpenApiDocument;
 import io.slotted.server.http.response.StatusResponse;
 import io.slotted.server.metrics.ServerMetrics;

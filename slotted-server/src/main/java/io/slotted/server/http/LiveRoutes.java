@@ -5,6 +5,7 @@ import io.javalin.http.Context;
 import io.slotted.server.auth.Scope;
 import io.slotted.server.http.error.ErrorCode;
 import io.slotted.server.http.error.HttpError;
+import io.slotted.server.http.response.JsonResponse;
 import io.slotted.server.live.LiveSampler;
 import java.io.IOException;
 import java.io.InputStream;

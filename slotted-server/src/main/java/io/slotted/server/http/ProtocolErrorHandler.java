@@ -2,6 +2,7 @@ package io.slotted.server.http;
 
 import io.slotted.server.http.error.ErrorCode;
 import io.slotted.server.http.error.HttpError;
+import io.slotted.server.http.response.JsonResponse;
 import java.nio.ByteBuffer;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.server.Request;

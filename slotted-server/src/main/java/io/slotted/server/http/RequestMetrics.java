@@ -5,6 +5,7 @@ import io.javalin.router.Endpoint;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.slotted.server.http.error.ErrorCode;
+import io.slotted.server.http.response.JsonResponse;
 import io.slotted.server.metrics.ErrorCounts;
 import io.slotted.server.metrics.ServerMetrics;
 import io.slotted.server.metrics.WriteLatency;

@@ -12,7 +12,6 @@ import io.slotted.QueueFullException;
 import io.slotted.SlottedCounters;
 import io.slotted.SlottedException;
 import io.slotted.server.config.UnknownTypeException;
-import io.slotted.server.http.response.ErrorResponse;
 import io.slotted.server.store.FailureMessage;
 import java.util.concurrent.CompletionException;
 

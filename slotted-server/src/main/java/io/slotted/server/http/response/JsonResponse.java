@@ -1,4 +1,4 @@
-package io.slotted.server.http;
+package io.slotted.server.http.response;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -9,11 +9,11 @@ import io.javalin.http.HttpStatus;
 import io.slotted.server.http.error.HttpError;
 
 /** Writes JSON responses: a success as its record, an error as {@code {"error": {…}}}. */
-final class JsonResponse {
+public final class JsonResponse {
     /** The media type of every body the service writes but {@code /metrics}. */
-    static final String CONTENT_TYPE = ContentType.JSON;
+    public static final String CONTENT_TYPE = ContentType.JSON;
     /** The request attribute that holds the {@link io.slotted.server.http.error.ErrorCode} answered. */
-    static final String ERROR_CODE = "slotted.error";
+    public static final String ERROR_CODE = "slotted.error";
 
     private static final ObjectMapper MAPPER = JsonMapper.builder().build();
 
@@ -26,7 +26,7 @@ final class JsonResponse {
      * @param ctx the request
      * @param body one of the response records
      */
-    static void ok(Context ctx, Object body) {
+    public static void ok(Context ctx, Object body) {
         send(ctx, HttpStatus.OK.getCode(), body);
     }
 
@@ -36,7 +36,7 @@ final class JsonResponse {
      * @param ctx the request
      * @param body one of the response records
      */
-    static void accepted(Context ctx, Object body) {
+    public static void accepted(Context ctx, Object body) {
         send(ctx, HttpStatus.ACCEPTED.getCode(), body);
     }
 
@@ -46,7 +46,7 @@ final class JsonResponse {
      * @param ctx the request
      * @param error the code and message
      */
-    static void error(Context ctx, HttpError error) {
+    public static void error(Context ctx, HttpError error) {
         ctx.attribute(ERROR_CODE, error.code());
         send(ctx, error.code().status(), error.body());
     }
@@ -57,7 +57,7 @@ final class JsonResponse {
      * @param body one of the response records
      * @return its JSON, UTF-8
      */
-    static byte[] bytes(Object body) {
+    public static byte[] bytes(Object body) {
         try {
             return MAPPER.writeValueAsBytes(body);
         } catch (JsonProcessingException e) {

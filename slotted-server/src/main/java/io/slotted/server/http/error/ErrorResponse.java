@@ -1,4 +1,4 @@
-package io.slotted.server.http.response;
+package io.slotted.server.http.error;
 
 /**
  * Every error's body: {@code {"error": {"code": "bad_delta", "message": "…"}}}.
