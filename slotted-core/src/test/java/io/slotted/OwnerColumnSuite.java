@@ -15,9 +15,11 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -117,6 +119,20 @@ class OwnerColumnSuite extends CounterTableTest {
 
     private long slotRows() {
         return longPairs("SELECT 0, COUNT(*) FROM " + table + " WHERE record_type = " + TYPE).get(0L);
+    }
+
+    /** Each slot row's (record id, slot). */
+    private Set<List<Long>> slotKeys() throws SQLException {
+        Set<List<Long>> keys = new HashSet<>();
+        try (Connection connection = db.dataSource().getConnection();
+                Statement statement = connection.createStatement();
+                ResultSet rows = statement.executeQuery("SELECT record_id, slot FROM " + table
+                        + " WHERE record_type = " + TYPE)) {
+            while (rows.next()) {
+                keys.add(List.of(rows.getLong(1), rows.getLong(2)));
+            }
+        }
+        return keys;
     }
 
     private long nonZeroSlotRows() {
@@ -405,15 +421,16 @@ class OwnerColumnSuite extends CounterTableTest {
         long rowsAtZero = slotRows();
         AtomicBoolean writing = new AtomicBoolean(true);
         ExecutorService sweeper = Executors.newSingleThreadExecutor();
-        // The writers insert rows while a roll-up sweeps, so a sweep shows as a roll-up after
-        // which there are fewer rows than before it, not as fewer rows than at the start.
+        // The writers insert rows while a roll-up sweeps, so a sweep shows as rows there before a
+        // roll-up and gone after it (only the sweep deletes rows here), not as fewer rows.
         Future<Long> mostSwept = sweeper.submit(() -> {
             long most = 0;
             while (writing.get()) {
                 clock.advance(PAST_A_SWEEP); // every roll-up sweeps what the one before did not visit
-                long before = slotRows();
+                Set<List<Long>> before = slotKeys();
                 counters.owners().rollUpNow();
-                most = Math.max(most, before - slotRows());
+                before.removeAll(slotKeys());
+                most = Math.max(most, before.size());
             }
             return most;
         });

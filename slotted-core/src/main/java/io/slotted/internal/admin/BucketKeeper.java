@@ -13,7 +13,7 @@ import io.slotted.internal.jdbc.Transactions;
 import io.slotted.internal.sql.BucketKey;
 import io.slotted.internal.sql.SlotRange;
 import io.slotted.internal.write.BucketRows;
-import io.slotted.internal.write.LockedSlots;
+import io.slotted.internal.write.CounterRows;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -260,7 +260,7 @@ public final class BucketKeeper implements AutoCloseable {
             List<Long> ids) throws SQLException {
         List<RowKey> deleted = new ArrayList<>();
         List<BucketRow> sums = new ArrayList<>();
-        for (LockedSlots counter : BucketRows.lock(connection, database.bucketStatements(), recordType, bucketStart, ids)) {
+        for (CounterRows counter : BucketRows.lock(connection, database.bucketStatements(), recordType, bucketStart, ids)) {
             List<Integer> slots = counter.slots();
             if (slots.size() < 2 || counter.overflowed() || !SlotRange.fits(counter.total())) {
                 continue; // one row could not hold the sum

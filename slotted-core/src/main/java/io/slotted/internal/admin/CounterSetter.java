@@ -14,7 +14,7 @@ import io.slotted.internal.dialect.statements.OwnerStatements;
 import io.slotted.internal.registry.Registration;
 import io.slotted.internal.registry.TypeRegistry;
 import io.slotted.internal.sql.CounterKey;
-import io.slotted.internal.write.LockedSlots;
+import io.slotted.internal.write.CounterRows;
 import io.slotted.internal.write.SlotRows;
 import io.slotted.internal.write.StatsRecorder;
 import java.sql.Connection;
@@ -102,7 +102,7 @@ public final class CounterSetter {
                 if (!Mutation.SET_WITHOUT_COUNTER_LOCK.planted() || limits.bounded()) {
                     SlotRows.upsertOne(connection, dialect, database.table(), new SlotRow(key, 0, 0), stats::retried);
                 }
-                List<LockedSlots> locked = List.copyOf(SlotRows.lock(connection, database.slotStatements(),
+                List<CounterRows> locked = List.copyOf(SlotRows.lock(connection, database.slotStatements(),
                         key.recordType(), List.of(key.recordId()), SlotRows.EVERY_SLOT).values());
                 boolean inColumn = folds.isPresent()
                         && setOwnerColumn(connection, folds.get(), key, count);

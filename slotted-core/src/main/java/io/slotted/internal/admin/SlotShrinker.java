@@ -11,7 +11,7 @@ import io.slotted.internal.progress.Steps;
 import io.slotted.internal.registry.Registration;
 import io.slotted.internal.registry.TypeRegistry;
 import io.slotted.internal.sql.CounterKey;
-import io.slotted.internal.write.LockedSlots;
+import io.slotted.internal.write.CounterRows;
 import io.slotted.internal.write.SlotRows;
 import io.slotted.internal.write.StatsRecorder;
 import java.time.Duration;
@@ -138,12 +138,12 @@ public final class SlotShrinker {
             moved += retrier.write("move " + chunk.size() + " counters of record_type " + recordType
                     + " onto " + slots + " slots", (connection, dialect) ->
                     Transactions.inTransaction(connection, () -> {
-                        Map<Long, LockedSlots> locked =
+                        Map<Long, CounterRows> locked =
                                 SlotRows.lock(connection, database.slotStatements(), recordType, chunk, slots);
                         SlotRows.delete(connection, database.slotStatements(), recordType, locked.values());
                         List<SlotRow> targets = new ArrayList<>();
                         long rows = 0;
-                        for (LockedSlots counter : locked.values()) {
+                        for (CounterRows counter : locked.values()) {
                             rows += counter.slots().size();
                             if (counter.total() != 0) {
                                 targets.addAll(SlotRows.spread(new CounterKey(recordType, counter.recordId()),

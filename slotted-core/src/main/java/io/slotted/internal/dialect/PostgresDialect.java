@@ -1,5 +1,7 @@
 package io.slotted.internal.dialect;
 
+import io.slotted.internal.dialect.statements.PostgresSlotStatements;
+import io.slotted.internal.dialect.statements.SlotStatements;
 import io.slotted.internal.sql.TableName;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -19,6 +21,11 @@ public final class PostgresDialect extends Dialect {
     @Override
     public String name() {
         return "PostgreSQL";
+    }
+
+    @Override
+    public SlotStatements slotStatements(TableName counters) {
+        return new PostgresSlotStatements(counters);
     }
 
     @Override

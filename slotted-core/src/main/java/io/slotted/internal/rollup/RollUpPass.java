@@ -11,7 +11,7 @@ import io.slotted.internal.owner.ColumnRange;
 import io.slotted.internal.dialect.statements.OwnerStatements;
 import io.slotted.internal.registry.Registration;
 import io.slotted.internal.sql.SlotRange;
-import io.slotted.internal.write.LockedSlots;
+import io.slotted.internal.write.CounterRows;
 import io.slotted.internal.write.SlotRows;
 import java.math.BigDecimal;
 import java.sql.Connection;
@@ -19,6 +19,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -29,16 +30,30 @@ import java.util.Map;
  *
  * <p>Fold mode touches only counters that changed, and needs no record of which did: a folded
  * counter's slot rows are left at 0 as its sum moves into the column, so the counters with a slot
- * row holding something else are exactly those changed since their last roll-up. The pass lists
- * them, then takes them in chunks of {@value #CHUNK}, each one transaction: lock the chunk's slot
- * rows ({@code SELECT … FOR UPDATE}, in key order like every writer), lock their owner rows, set
- * each column to its value plus the sum of the rows read, and take out of each row exactly what was
- * read from it, by its whole key. An increment that commits meanwhile either waited for those row
- * locks and lands after the roll-up, on top of the row's 0, or wrote a slot row the pass never
- * read; it is never moved twice or lost. A pass cut off anywhere leaves every counter either wholly
- * before or wholly after its chunk's transaction, and the next pass takes whatever is left, so
- * roll-ups converge after a crash. Read committed isolation keeps InnoDB from locking the gaps
- * between slot rows, so writers creating new slot rows do not wait for the pass.
+ * row holding something else are exactly those changed since their last roll-up.
+ *
+ * <p>For an unbounded type the pass reads those rows a page at a time, locking nothing, then takes
+ * each chunk of up to {@value #CHUNK} counters in one transaction: lock their owner rows, add to
+ * each column the sum of its rows as read, and take out of each row exactly what was read from it,
+ * by its whole key. The column gains what the rows lose in one transaction, so every total is the
+ * same before and after it, whatever committed in between: an increment that landed on a row
+ * since the read stays in the row. The flushers meet the pass only in its last statement, which
+ * takes the slot rows' locks for one round trip and the commit (holding them from a locking read
+ * of the chunk on, the writers kept 0.36× their throughput on PostgreSQL; docs/benchmarks.md).
+ * The owner rows are locked before the slot rows, as an application that updates its row and then
+ * increments in one transaction takes them.
+ *
+ * <p>A bounded type's flushers spend from allowance rows under the counter's lock (its slot-0
+ * row), so its pass lists the changed counters and takes each chunk in one transaction that locks
+ * the chunk's slot rows ({@code SELECT … FOR UPDATE}, in key order like every writer), then their
+ * owner rows, and zeroes what it read. An increment that commits meanwhile either waited for those
+ * row locks and lands after the roll-up, on top of the row's 0, or wrote a slot row the pass never
+ * read; it is never moved twice or lost.
+ *
+ * <p>A pass cut off anywhere leaves every counter either wholly before or wholly after its chunk's
+ * transaction, and the next pass takes whatever is left, so roll-ups converge after a crash. Read
+ * committed isolation keeps InnoDB from locking the gaps between slot rows, so writers creating
+ * new slot rows do not wait for the pass.
  *
  * <p>Leaving the rows at 0 rather than deleting them spares the writers: a hot counter's next
  * increments update rows that exist instead of inserting them again (with the rows deleted, the
@@ -94,6 +109,7 @@ final class RollUpPass {
         List<Long> ids = retrier.read("list the changed counters of record_type " + type,
                 (connection, dialect) -> ColumnUpdate.ADD.counters(connection, database.slotStatements(), type));
         warm.add(ids);
+        boolean bounded = registration.limits().bounded();
         steps.begin("rolling counters up into " + registration.owner(), ids.size(), "counters");
         RollUpReport total = new RollUpReport(1, 0, 0, List.of());
         for (int from = 0; from < ids.size(); from += CHUNK) {
@@ -102,13 +118,68 @@ final class RollUpPass {
                     + " record_type " + type + " into " + registration.owner() + ", as a roll-up does; the type"
                     + " stays bound: run the release again to finish");
             List<Long> chunk = ids.subList(from, Math.min(ids.size(), from + CHUNK));
-            total = total.plus(foldChunk(owner, type, chunk, range));
+            total = total.plus(bounded ? foldChunkLocked(owner, type, chunk, range)
+                    : foldChunkAsRead(owner, type, chunk, range));
             steps.advance(Math.min(ids.size(), from + CHUNK));
         }
         return total;
     }
 
-    private RollUpReport foldChunk(OwnerStatements owner, int type, List<Long> chunk, ColumnRange range) {
+    /**
+     * Folds a chunk of an unbounded type's counters in one transaction: lock their owner rows, read
+     * their slot rows without locking them, add to each column the sum read, and take out of each
+     * row what was read from it, by its whole key.
+     *
+     * <p>Every fold of a counter holds its owner row's lock, so once this one holds it no other
+     * fold of the counter is under way, and the read sees the last one's result: a roll-up whose
+     * connection was cut at its COMMIT, and whose COMMIT reaches the server late, has either
+     * committed or is waited for. What else may change the rows until they are taken from only adds
+     * to them (an increment that lands in between stays in its row) or deletes them (a set, a
+     * shrink); the column gains exactly what the rows lose, in one transaction, so every total
+     * stays what it was. A row deleted since the read cannot give what was read from it: the
+     * chunk is rolled back, and its counters are folded by the next roll-up.
+     *
+     * <p>The flushers meet the fold only in its last statement, which takes the slot rows' locks
+     * for one round trip and the commit.
+     */
+    private RollUpReport foldChunkAsRead(OwnerStatements owner, int type, List<Long> chunk, ColumnRange range) {
+        String operation = "roll up " + chunk.size() + " counters of record_type " + type + " into "
+                + owner.owner();
+        try {
+            return retrier.write(operation, (connection, dialect) ->
+                    Transactions.inTransaction(connection, () -> {
+                        Map<Long, Long> columns = lockOwnerRows(connection, owner, chunk);
+                        Map<Long, CounterRows> sums = SlotRows.read(connection, database.slotStatements(), type,
+                                chunk, SlotRows.EVERY_SLOT);
+                        Taken taken = writeColumns(connection, owner, type, sums.values(), columns, range,
+                                ColumnUpdate.ADD);
+                        if (!SlotRows.subtract(connection, database.slotStatements(), type, taken.rows())) {
+                            connection.rollback();
+                            return new RollUpReport(0, 0, 0, List.of());
+                        }
+                        connection.commit();
+                        return taken.report();
+                    }));
+        } catch (CounterOverflowException e) {
+            if (chunk.size() == 1) {
+                return new RollUpReport(0, 0, 0, List.of("counter (record_type=" + type
+                        + ", record_id=" + chunk.get(0) + "): " + e.getMessage()));
+            }
+            // The database refused a value its metadata did not rule out: find the counter.
+            RollUpReport parts = new RollUpReport(0, 0, 0, List.of());
+            for (Long id : chunk) {
+                parts = parts.plus(foldChunkAsRead(owner, type, List.of(id), range));
+            }
+            return parts;
+        }
+    }
+
+    /**
+     * Folds a chunk of a bounded type's counters, whose allowance rows a flusher spends from under
+     * the counter's lock (its slot-0 row, {@code BoundedCounters}): one transaction that locks the
+     * chunk's slot rows, then their owner rows, and zeroes what it read.
+     */
+    private RollUpReport foldChunkLocked(OwnerStatements owner, int type, List<Long> chunk, ColumnRange range) {
         String operation = "roll up " + chunk.size() + " counters of record_type " + type + " into "
                 + owner.owner();
         try {
@@ -127,7 +198,7 @@ final class RollUpPass {
             // The database refused a value its metadata did not rule out: find the counter.
             RollUpReport parts = new RollUpReport(0, 0, 0, List.of());
             for (Long id : chunk) {
-                parts = parts.plus(foldChunk(owner, type, List.of(id), range));
+                parts = parts.plus(foldChunkLocked(owner, type, List.of(id), range));
             }
             return parts;
         }
@@ -192,7 +263,7 @@ final class RollUpPass {
     }
 
     /** The slot rows a chunk took into the owner column, and what it did. */
-    private record Taken(List<LockedSlots> rows, RollUpReport report) {
+    private record Taken(List<CounterRows> rows, RollUpReport report) {
     }
 
     /**
@@ -201,16 +272,25 @@ final class RollUpPass {
      */
     private Taken take(Connection connection, OwnerStatements owner, int type, List<Long> chunk,
             ColumnRange range, ColumnUpdate update) throws SQLException {
-        Map<Long, LockedSlots> sums = SlotRows.lock(connection, database.slotStatements(), type, chunk, SlotRows.EVERY_SLOT);
+        Map<Long, CounterRows> sums = SlotRows.lock(connection, database.slotStatements(), type, chunk, SlotRows.EVERY_SLOT);
         Map<Long, Long> columns = lockOwnerRows(connection, owner, List.copyOf(sums.keySet()));
+        return writeColumns(connection, owner, type, sums.values(), columns, range, update);
+    }
+
+    /**
+     * Writes into each locked owner column what the update makes of it and its counter's rows'
+     * sum; returns the rows whose sum went into a column, for the caller to empty.
+     */
+    private static Taken writeColumns(Connection connection, OwnerStatements owner, int type,
+            Collection<CounterRows> sums, Map<Long, Long> columns, ColumnRange range, ColumnUpdate update)
+            throws SQLException {
         long rolled = 0;
         long withoutOwner = 0;
         List<String> refused = new ArrayList<>();
-        List<LockedSlots> taken = new ArrayList<>();
+        List<CounterRows> taken = new ArrayList<>();
         Map<Long, Long> toSet = new LinkedHashMap<>();
-        for (Map.Entry<Long, LockedSlots> entry : sums.entrySet()) {
-            long id = entry.getKey();
-            LockedSlots sum = entry.getValue();
+        for (CounterRows sum : sums) {
+            long id = sum.recordId();
             if (!columns.containsKey(id)) {
                 withoutOwner++;
                 continue;
@@ -230,7 +310,7 @@ final class RollUpPass {
     }
 
     /** Puts the column's new value into {@code toSet}; returns why not, or null. */
-    private static String newValue(long column, LockedSlots sum, ColumnRange range, ColumnUpdate update,
+    private static String newValue(long column, CounterRows sum, ColumnRange range, ColumnUpdate update,
             Map<Long, Long> toSet, long id) {
         if (sum.overflowed()) {
             return "its slots add up to more than 64 bits hold; left in the slots";

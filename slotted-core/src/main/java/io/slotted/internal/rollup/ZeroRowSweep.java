@@ -3,7 +3,7 @@ package io.slotted.internal.rollup;
 import io.slotted.internal.jdbc.Database;
 import io.slotted.internal.jdbc.Retrier;
 import io.slotted.internal.jdbc.Transactions;
-import io.slotted.internal.write.LockedSlots;
+import io.slotted.internal.write.CounterRows;
 import io.slotted.internal.write.SlotRows;
 import java.time.Clock;
 import java.time.Duration;
@@ -106,8 +106,8 @@ final class ZeroRowSweep {
             List<Long> chunk = ids.subList(from, Math.min(ids.size(), from + RollUpPass.CHUNK));
             deleted += retrier.write("delete the rows at 0 of " + chunk.size() + " counters of record_type "
                     + recordType, (connection, dialect) -> Transactions.inTransaction(connection, () -> {
-                        List<LockedSlots> stillZero = SlotRows.lock(connection, database.slotStatements(),
-                                recordType, chunk, SlotRows.EVERY_SLOT).values().stream().filter(LockedSlots::allZero).toList();
+                        List<CounterRows> stillZero = SlotRows.lock(connection, database.slotStatements(),
+                                recordType, chunk, SlotRows.EVERY_SLOT).values().stream().filter(CounterRows::allZero).toList();
                         long rows = SlotRows.deleteZeros(connection, database.slotStatements(), recordType,
                                 stillZero);
                         connection.commit();

@@ -411,7 +411,7 @@ public final class BoundedCounters {
             BucketRows.upsert(connection, dialect, database.buckets(), List.of(new BucketRow(window, 0, -1)));
         }
         long count = 0;
-        for (LockedSlots rows : BucketRows.lock(connection, database.bucketStatements(), key.recordType(),
+        for (CounterRows rows : BucketRows.lock(connection, database.bucketStatements(), key.recordType(),
                 windowStart, List.of(key.recordId()))) {
             count = Math.addExact(count, rows.total());
         }

@@ -74,9 +74,9 @@ public final class BucketRows {
      * @return each counter that has rows there, in id order, with its rows and their sum
      * @throws SQLException if the read fails
      */
-    public static Collection<LockedSlots> lock(Connection connection, BucketStatements sql, int recordType,
+    public static Collection<CounterRows> lock(Connection connection, BucketStatements sql, int recordType,
             long bucketStart, List<Long> ids) throws SQLException {
-        Map<Long, LockedSlots> locked = new LinkedHashMap<>();
+        Map<Long, CounterRows> locked = new LinkedHashMap<>();
         try (PreparedStatement select = connection.prepareStatement(sql.lockInBucket(ids.size()))) {
             int at = 1;
             select.setInt(at++, recordType);
@@ -86,7 +86,7 @@ public final class BucketRows {
             }
             try (ResultSet rows = select.executeQuery()) {
                 while (rows.next()) {
-                    locked.computeIfAbsent(rows.getLong(1), LockedSlots::new).add(rows.getInt(2), rows.getLong(3));
+                    locked.computeIfAbsent(rows.getLong(1), CounterRows::new).add(rows.getInt(2), rows.getLong(3));
                 }
             }
         }

@@ -12,6 +12,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
@@ -212,13 +213,35 @@ public final class SlotRows {
      * @return each counter that has such rows, in id order, with its rows and their sum
      * @throws SQLException if the read fails
      */
-    public static Map<Long, LockedSlots> lock(Connection connection, SlotStatements sql, int recordType,
+    public static Map<Long, CounterRows> lock(Connection connection, SlotStatements sql, int recordType,
             List<Long> ids, int fromSlot) throws SQLException {
-        Map<Long, LockedSlots> locked = new LinkedHashMap<>();
+        return read(connection, sql.lockFromSlot(ids.size()), recordType, ids, fromSlot);
+    }
+
+    /**
+     * Reads slot rows of some counters of one type, in key order, locking nothing: each row as
+     * last committed.
+     *
+     * @param connection an open connection
+     * @param sql the counter table's statements
+     * @param recordType the type
+     * @param ids the counters' ids, at most a few thousand
+     * @param fromSlot only rows in this slot or above
+     * @return each counter that has such rows, in id order, with its rows and their sum
+     * @throws SQLException if the read fails
+     */
+    public static Map<Long, CounterRows> read(Connection connection, SlotStatements sql, int recordType,
+            List<Long> ids, int fromSlot) throws SQLException {
+        return read(connection, sql.readFromSlot(ids.size()), recordType, ids, fromSlot);
+    }
+
+    private static Map<Long, CounterRows> read(Connection connection, String statement, int recordType,
+            List<Long> ids, int fromSlot) throws SQLException {
+        Map<Long, CounterRows> read = new LinkedHashMap<>();
         if (ids.isEmpty()) {
-            return locked;
+            return read;
         }
-        try (PreparedStatement select = connection.prepareStatement(sql.lockFromSlot(ids.size()))) {
+        try (PreparedStatement select = connection.prepareStatement(statement)) {
             int at = 1;
             select.setInt(at++, recordType);
             select.setLong(at++, Collections.min(ids));
@@ -229,12 +252,12 @@ public final class SlotRows {
             select.setInt(at, fromSlot);
             try (ResultSet rows = select.executeQuery()) {
                 while (rows.next()) {
-                    locked.computeIfAbsent(rows.getLong(1), LockedSlots::new)
+                    read.computeIfAbsent(rows.getLong(1), CounterRows::new)
                             .add(rows.getInt(2), rows.getLong(3));
                 }
             }
         }
-        return locked;
+        return read;
     }
 
     /**
@@ -250,16 +273,16 @@ public final class SlotRows {
      * @throws SQLException if the delete fails
      */
     public static void delete(Connection connection, SlotStatements sql, int recordType,
-            Collection<LockedSlots> locked) throws SQLException {
+            Collection<CounterRows> locked) throws SQLException {
         if (locked.isEmpty()) {
             return;
         }
         // A batch of single-row deletes by the full key: each is a point lookup of a row this
         // transaction holds. One statement naming every row instead let InnoDB scan the type's
         // range and wait on rows the flushers had locked, which deadlocked with them.
-        List<LockedSlots> allowances = new ArrayList<>();
+        List<CounterRows> allowances = new ArrayList<>();
         try (PreparedStatement delete = connection.prepareStatement(sql.deleteSlot())) {
-            for (LockedSlots rows : locked) {
+            for (CounterRows rows : locked) {
                 allowances.add(rows.belowSlot(0));
                 for (int slot : rows.slots()) {
                     if (slot >= 0) {
@@ -286,10 +309,29 @@ public final class SlotRows {
      * @throws SQLException if an update fails
      */
     public static void zero(Connection connection, SlotStatements sql, int recordType,
-            Collection<LockedSlots> locked) throws SQLException {
+            Collection<CounterRows> locked) throws SQLException {
+        subtract(connection, sql, recordType, locked);
+    }
+
+    /**
+     * Takes out of each row what a read found in it, by its whole key, whether or not the read
+     * locked it: whatever increments landed on a row since the read stay in it. Rows read as 0 are
+     * not written. A row deleted since the read cannot be taken from; the caller learns so and
+     * rolls back, or the amount it moves elsewhere would be counted twice.
+     *
+     * @param connection the connection, in the caller's transaction
+     * @param sql the counter table's statements
+     * @param recordType the type
+     * @param read the rows as read, with what to take from each
+     * @return true if every row was there and was written, false if one was missing
+     * @throws SQLException if an update fails
+     */
+    public static boolean subtract(Connection connection, SlotStatements sql, int recordType,
+            Collection<CounterRows> read) throws SQLException {
+        int[] updated;
         try (PreparedStatement update = connection.prepareStatement(sql.subtractFromSlot())) {
             int rows = 0;
-            for (LockedSlots counter : locked) {
+            for (CounterRows counter : read) {
                 List<Integer> slots = counter.slots();
                 List<Long> counts = counter.counts();
                 for (int i = 0; i < slots.size(); i++) {
@@ -301,10 +343,37 @@ public final class SlotRows {
                     }
                 }
             }
-            if (rows > 0) {
-                update.executeBatch();
+            if (rows == 0) {
+                return true;
+            }
+            updated = update.executeBatch();
+        }
+        boolean unknown = false;
+        for (int count : updated) {
+            if (count == 0) {
+                return false;
+            }
+            unknown |= count == Statement.SUCCESS_NO_INFO;
+        }
+        // A driver sending the batch in bulk (MariaDB's useBulkStmts) does not say which rows it
+        // updated; the rows this transaction now holds say whether each was there.
+        return !unknown || stillThere(connection, sql, recordType, read);
+    }
+
+    private static boolean stillThere(Connection connection, SlotStatements sql, int recordType,
+            Collection<CounterRows> read) throws SQLException {
+        List<Long> ids = read.stream().map(CounterRows::recordId).toList();
+        Map<Long, CounterRows> held = lock(connection, sql, recordType, ids, EVERY_SLOT);
+        for (CounterRows counter : read) {
+            CounterRows now = held.get(counter.recordId());
+            List<Integer> slots = counter.slots();
+            for (int i = 0; i < slots.size(); i++) {
+                if (counter.counts().get(i) != 0 && (now == null || !now.slots().contains(slots.get(i)))) {
+                    return false;
+                }
             }
         }
+        return true;
     }
 
     /**
@@ -319,12 +388,12 @@ public final class SlotRows {
      * @throws SQLException if a delete fails
      */
     public static long deleteZeros(Connection connection, SlotStatements sql, int recordType,
-            Collection<LockedSlots> locked) throws SQLException {
+            Collection<CounterRows> locked) throws SQLException {
         if (locked.isEmpty()) {
             return 0;
         }
         try (PreparedStatement delete = connection.prepareStatement(sql.deleteZeroSlot())) {
-            for (LockedSlots counter : locked) {
+            for (CounterRows counter : locked) {
                 for (int slot : counter.slots()) {
                     if (slot >= 0) {
                         bindKey(delete, 1, recordType, counter.recordId(), slot);

@@ -72,9 +72,20 @@ public class SlotStatements {
      * @return the SQL text; rows of (record id, slot, count)
      */
     public String lockFromSlot(int ids) {
+        return readFromSlot(ids) + " FOR UPDATE";
+    }
+
+    /**
+     * Reads the slot rows of some counters of one type, in a slot or above, in key order, locking
+     * nothing: each row as last committed. Binds as {@link #lockFromSlot}.
+     *
+     * @param ids how many ids
+     * @return the SQL text; rows of (record id, slot, count)
+     */
+    public String readFromSlot(int ids) {
         return "SELECT record_id, slot, count FROM " + counters + " WHERE record_type = ?"
                 + " AND record_id BETWEEN ? AND ? AND record_id IN (" + placeholders(ids) + ") AND slot >= ?"
-                + " ORDER BY record_id, slot FOR UPDATE";
+                + " ORDER BY record_id, slot";
     }
 
     /**

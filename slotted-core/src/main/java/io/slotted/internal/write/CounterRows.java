@@ -3,15 +3,19 @@ package io.slotted.internal.write;
 import java.util.ArrayList;
 import java.util.List;
 
-/** The slot rows of one counter that a transaction has locked, and their sum. */
-public final class LockedSlots {
+/**
+ * The slot rows of one counter as a statement read them, and their sum: rows a transaction holds
+ * locked when the statement was a locking read ({@link SlotRows#lock}), rows as last committed
+ * when it was not ({@link SlotRows#readChanged}).
+ */
+public final class CounterRows {
     private final long recordId;
     private final List<Integer> slots = new ArrayList<>();
     private final List<Long> counts = new ArrayList<>();
     private long total;
     private boolean overflowed;
 
-    LockedSlots(long recordId) {
+    CounterRows(long recordId) {
         this.recordId = recordId;
     }
 
@@ -58,8 +62,8 @@ public final class LockedSlots {
      * @param slot the first slot left out
      * @return the rows in lower slots
      */
-    LockedSlots belowSlot(int slot) {
-        LockedSlots below = new LockedSlots(recordId);
+    CounterRows belowSlot(int slot) {
+        CounterRows below = new CounterRows(recordId);
         for (int i = 0; i < slots.size() && slots.get(i) < slot; i++) {
             below.add(slots.get(i), counts.get(i));
         }
