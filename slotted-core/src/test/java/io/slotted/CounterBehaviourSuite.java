@@ -591,6 +591,55 @@ class CounterBehaviourSuite extends CounterTableTest {
         assertThat(columnCount()).as("the user's table is not altered").isEqualTo(5);
     }
 
+    /**
+     * PostgreSQL's counter, ledger and bucket tables are made with room on each page for the next
+     * version of a row; the seed's table, made by the application, is not altered, and the warning
+     * gives the statement that sets what it lacks. Other databases have no such parameters.
+     */
+    @Test
+    void migrate_givesTheTablesOfHotRowsRoomOnEachPage_andSaysHowToGiveItToTheApplicationsTable() throws Exception {
+        boolean postgres = db.name().startsWith("PostgreSQL");
+        counters(builder()).migrate();
+        for (String made : List.of(table, table + "_ledger", table + "_buckets")) {
+            if (postgres) {
+                assertThat(storageParameters(made)).as(made).containsExactlyInAnyOrder("fillfactor=50",
+                        "autovacuum_vacuum_scale_factor=0.02", "autovacuum_analyze_scale_factor=0.02");
+            }
+        }
+        db.dropCounterTables(table);
+        db.execute(db.seedTableDdl(table));
+
+        MigrationReport report = counters(builder()).migrate();
+
+        List<String> lacking = report.warnings().stream().filter(w -> w.contains("storage parameters")).toList();
+        if (!postgres) {
+            assertThat(lacking).isEmpty();
+            return;
+        }
+        assertThat(storageParameters(table)).as("the application's table is not altered").isEmpty();
+        assertThat(lacking).singleElement().asString().contains("ALTER TABLE " + table + " SET (fillfactor=50,"
+                + " autovacuum_vacuum_scale_factor=0.02, autovacuum_analyze_scale_factor=0.02)");
+        db.execute("ALTER TABLE " + table + " SET (fillfactor=80, autovacuum_vacuum_scale_factor=0.02,"
+                + " autovacuum_analyze_scale_factor=0.02)");
+        assertThat(counters(builder()).migrate().warnings()).as("a fillfactor the owner chose is kept")
+                .noneMatch(w -> w.contains("storage parameters"));
+    }
+
+    private List<String> storageParameters(String name) throws SQLException {
+        List<String> parameters = new ArrayList<>();
+        try (Connection connection = db.dataSource().getConnection();
+                PreparedStatement select = connection.prepareStatement(
+                        "SELECT unnest(reloptions) FROM pg_class WHERE oid = to_regclass(?)")) {
+            select.setString(1, name);
+            try (ResultSet rows = select.executeQuery()) {
+                while (rows.next()) {
+                    parameters.add(rows.getString(1));
+                }
+            }
+        }
+        return parameters;
+    }
+
     @Test
     void migrate_missingTable_createsItThenFindsItOnTheNextRun() {
         SlottedCounters counters = counters(builder());

@@ -141,7 +141,7 @@ public abstract class Dialect {
                 + "record_id BIGINT NOT NULL, "
                 + "slot INT NOT NULL, "
                 + "count BIGINT NOT NULL, "
-                + "PRIMARY KEY (record_type, record_id, slot))" + tableOptions();
+                + "PRIMARY KEY (record_type, record_id, slot))" + hotTableOptions();
     }
 
     /**
@@ -156,7 +156,7 @@ public abstract class Dialect {
                 + "flusher_id VARCHAR(64) NOT NULL, "
                 + "flush_seq BIGINT NOT NULL, "
                 + "updated_ms BIGINT NOT NULL, "
-                + "PRIMARY KEY (flusher_id))" + tableOptions();
+                + "PRIMARY KEY (flusher_id))" + hotTableOptions();
     }
 
     /**
@@ -288,7 +288,7 @@ public abstract class Dialect {
                         + "record_id BIGINT NOT NULL, "
                         + "slot INT NOT NULL, "
                         + "count BIGINT NOT NULL, "
-                        + "PRIMARY KEY (record_type, bucket_start, record_id, slot))" + tableOptions(),
+                        + "PRIMARY KEY (record_type, bucket_start, record_id, slot))" + hotTableOptions(),
                 "CREATE INDEX IF NOT EXISTS " + buckets.table() + "_counter ON " + buckets
                         + " (record_type, record_id, bucket_start)");
     }
@@ -496,6 +496,51 @@ public abstract class Dialect {
      */
     protected String tableOptions() {
         return "";
+    }
+
+    /**
+     * Text appended to {@code CREATE TABLE} of a table whose rows are updated over and over: the
+     * counter table, its buckets and the flush ledger. The options of every table, and the
+     * {@link #hotTableParameters()}.
+     *
+     * @return the options, or an empty string
+     */
+    protected String hotTableOptions() {
+        return tableOptions();
+    }
+
+    /**
+     * The storage parameters a table of rows updated over and over should have, each
+     * {@code name=value}, which {@code migrate()} sets on such a table that lacks them.
+     *
+     * @return the parameters; empty where the database has none to set
+     */
+    public List<String> hotTableParameters() {
+        return List.of();
+    }
+
+    /**
+     * The storage parameters a table has set, each {@code name=value}.
+     *
+     * @param connection an open connection
+     * @param table the table
+     * @return the parameters; empty where the database has none
+     * @throws SQLException if the catalog cannot be read
+     */
+    public List<String> tableParameters(Connection connection, TableName table) throws SQLException {
+        return List.of();
+    }
+
+    /**
+     * The statement that sets storage parameters on a table.
+     *
+     * @param table the table
+     * @param parameters each {@code name=value}
+     * @return the SQL text
+     * @throws UnsupportedOperationException where the database has no storage parameters
+     */
+    public String setTableParametersSql(TableName table, List<String> parameters) {
+        throw new UnsupportedOperationException(name() + " has no storage parameters");
     }
 
     /**

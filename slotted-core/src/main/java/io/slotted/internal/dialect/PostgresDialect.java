@@ -4,6 +4,8 @@ import io.slotted.internal.dialect.statements.PostgresSlotStatements;
 import io.slotted.internal.dialect.statements.SlotStatements;
 import io.slotted.internal.sql.TableName;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Optional;
@@ -21,6 +23,49 @@ public final class PostgresDialect extends Dialect {
     @Override
     public String name() {
         return "PostgreSQL";
+    }
+
+    /**
+     * A counter row is updated far more often than anything else in the database. At the default
+     * fillfactor of 100 its page has no room for the new version, so an update goes to another
+     * page and adds an index entry; with half of each page kept free the update stays on its page
+     * (a HOT update), touches no index, and the page prunes the dead versions itself, vacuumed or
+     * not. Measured under 64 writers and roll-ups every second with autovacuum off: 78–80% of the
+     * updates were HOT and 240,000–330,000 dead versions built up in 35 s at 100; at 50, 98% and
+     * 47,000 (docs/benchmarks.md). Autovacuum, where it runs, visits such a table after 2% of it
+     * changed rather than the default 20%, and gathers its statistics as often.
+     */
+    private static final List<String> HOT_TABLE_PARAMETERS = List.of("fillfactor=50",
+            "autovacuum_vacuum_scale_factor=0.02", "autovacuum_analyze_scale_factor=0.02");
+
+    @Override
+    protected String hotTableOptions() {
+        return " WITH (" + String.join(", ", HOT_TABLE_PARAMETERS) + ")";
+    }
+
+    @Override
+    public List<String> hotTableParameters() {
+        return HOT_TABLE_PARAMETERS;
+    }
+
+    @Override
+    public List<String> tableParameters(Connection connection, TableName table) throws SQLException {
+        List<String> parameters = new java.util.ArrayList<>();
+        try (PreparedStatement select = connection.prepareStatement(
+                "SELECT unnest(reloptions) FROM pg_class WHERE oid = to_regclass(?)")) {
+            select.setString(1, table.toString());
+            try (ResultSet rows = select.executeQuery()) {
+                while (rows.next()) {
+                    parameters.add(rows.getString(1));
+                }
+            }
+        }
+        return parameters;
+    }
+
+    @Override
+    public String setTableParametersSql(TableName table, List<String> parameters) {
+        return "ALTER TABLE " + table + " SET (" + String.join(", ", parameters) + ")";
     }
 
     @Override

@@ -89,8 +89,35 @@ public final class SchemaMigrator {
                     + " run the migration again to finish");
             companions.get(done - 1).migrate().ifPresent(actions::add);
         }
+        for (TableName hot : List.of(table, table.withSuffix(LEDGER_SUFFIX), table.withSuffix(BUCKETS_SUFFIX))) {
+            hotTableParameters(connection, dialect, hot).ifPresent(warnings::add);
+        }
         steps.advance(TABLES);
         return new MigrationReport(table.toString(), existing.isEmpty(), actions, warnings);
+    }
+
+    /**
+     * Checks that an existing table of rows updated over and over has the storage parameters
+     * {@link Dialect#hotTableParameters()} gives the tables {@code migrate()} creates; says how to
+     * set those it lacks. A parameter the table has set, to any value, is as its owner chose. The
+     * table is not altered: it may be the application's own, made by its own DDL.
+     */
+    private static Optional<String> hotTableParameters(Connection connection, Dialect dialect, TableName table)
+            throws SQLException {
+        List<String> set = dialect.tableParameters(connection, table).stream().map(SchemaMigrator::name).toList();
+        List<String> missing = dialect.hotTableParameters().stream()
+                .filter(parameter -> !set.contains(name(parameter))).toList();
+        if (missing.isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of("table " + table + " lacks the storage parameters " + String.join(", ", missing)
+                + ", which keep the updates of its rows on their page and have autovacuum visit it sooner: "
+                + dialect.setTableParametersSql(table, missing) + "; pages already full take the fillfactor"
+                + " once the table is rewritten (VACUUM FULL, or pg_repack without locking it)");
+    }
+
+    private static String name(String parameter) {
+        return parameter.substring(0, parameter.indexOf('='));
     }
 
     /** Creates or upgrades one companion table; says what it did, if anything. */
