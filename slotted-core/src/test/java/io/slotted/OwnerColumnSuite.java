@@ -24,6 +24,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -281,6 +282,64 @@ class OwnerColumnSuite extends CounterTableTest {
         assertThat(b.getAll(TYPE, LongStream.range(0, OWNERS).boxed().toList())).isEqualTo(withBase);
         assertThat(db.deadlocksDetected().orElse(0)).as("deadlocks on the server")
                 .isEqualTo(deadlocksBefore);
+    }
+
+    /** The longest a roller may go without completing a roll-up while the writers write. */
+    private static final Duration ROLLER_BOUND = Duration.ofSeconds(5);
+    /** How often the roll-ups completed are counted. */
+    private static final int SAMPLE_MS = 100;
+
+    /**
+     * A roller is never starved by the writers: 32 writers of two processes, one grouping its
+     * increments and one writing each directly, keep the 8 hottest counters' slot rows locked
+     * nearly all the time for 10 s, while both processes' rollers are asked to roll up every
+     * 50 ms. Every {@value #SAMPLE_MS} ms the roll-ups completed so far are counted: no gap between
+     * two completions may exceed {@link #ROLLER_BOUND}, and every count and column stays exact.
+     */
+    @Test
+    void rollUp_whileWritersHoldTheHottestRowsWithoutPause_completesWithinABound() throws Exception {
+        ownerTable("BIGINT", id -> 0);
+        SlottedCounters grouped = migrated(builder().rollUpEvery(Duration.ofMillis(50)));
+        SlottedCounters direct = counters(builder().writeMode(WriteMode.DIRECT).rollUpEvery(Duration.ofMillis(50)));
+        adoptFolded(grouped);
+        grouped.owners().rollUpNow();
+        AtomicBoolean writing = new AtomicBoolean(true);
+        ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor();
+        List<long[]> completions = java.util.Collections.synchronizedList(new ArrayList<>());
+        sampler.scheduleAtFixedRate(() -> completions.add(new long[] {System.nanoTime(),
+                grouped.stats().rollUps() + direct.stats().rollUps()}), 0, SAMPLE_MS, TimeUnit.MILLISECONDS);
+
+        Map<Long, Long> expected = new ConcurrentHashMap<>();
+        long until = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        runConcurrently(32, t -> {
+            Random random = new Random(4701L + t);
+            Map<Long, Long> mine = new HashMap<>();
+            while (System.nanoTime() < until) {
+                long id = random.nextInt(8);
+                long delta = 1 + random.nextInt(5);
+                (t % 2 == 0 ? grouped : direct).add(TYPE, id, delta);
+                mine.merge(id, delta, Long::sum);
+            }
+            mine.forEach((id, delta) -> expected.merge(id, delta, Long::sum));
+        });
+        sampler.shutdown();
+        assertThat(sampler.awaitTermination(1, TimeUnit.MINUTES)).isTrue();
+
+        long longestGap = 0;
+        long lastCompletion = completions.get(0)[0];
+        for (int i = 1; i < completions.size(); i++) {
+            if (completions.get(i)[1] > completions.get(i - 1)[1]) {
+                lastCompletion = completions.get(i)[0];
+            }
+            longestGap = Math.max(longestGap, completions.get(i)[0] - lastCompletion);
+        }
+        System.out.println(db + ": " + (grouped.stats().rollUps() + direct.stats().rollUps()) + " roll-ups in"
+                + " 10 s of writes, longest without one " + Duration.ofNanos(longestGap).toMillis() + " ms");
+        assertThat(Duration.ofNanos(longestGap)).as("longest time without a completed roll-up")
+                .isLessThanOrEqualTo(ROLLER_BOUND);
+        grouped.owners().rollUpNow();
+        assertThat(columns()).isEqualTo(allIds(expected));
+        assertThat(direct.getAll(TYPE, LongStream.range(0, OWNERS).boxed().toList())).isEqualTo(allIds(expected));
     }
 
     // ---------------------------------------------------------------- rows left at 0, and their sweep
