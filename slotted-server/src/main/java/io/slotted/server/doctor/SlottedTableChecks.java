@@ -80,6 +80,14 @@ final class SlottedTableChecks {
                 .ifPresent(checks::add);
         checks.addAll(rollUpLag(connection));
         dictionary(connection).ifPresent(checks::add);
+        try {
+            checks.addAll(dialect.maintenance(connection, table));
+        } catch (SQLException e) {
+            checks.add(Check.finding(table + ": row versions", "unknown", "the statistics of how the database"
+                    + " removes the row versions every increment leaves could not be read: " + e.getMessage(),
+                    "run the doctor as a user who may read them (PostgreSQL: pg_stat_user_tables; MariaDB:"
+                    + " the PROCESS privilege)"));
+        }
         return checks;
     }
 

@@ -181,6 +181,83 @@ class DoctorSuite {
                 .matches("encrypted \\(TLSv1\\.[23], [A-Za-z0-9_-]+\\), over loopback \\((localhost|127\\.0\\.0\\.1)\\)");
     }
 
+    /**
+     * The upkeep of the row versions every increment leaves. On PostgreSQL, on a private server
+     * with autovacuum turned off, a counter table made by the application's own DDL (fillfactor
+     * 100) and updated three times over: autovacuum, its dead versions and its share of HOT
+     * updates are findings; fixed as their advice says (autovacuum on, fillfactor 50 and the table
+     * rewritten, its counters reset), the same updates again are quiet. On MariaDB, the purge's
+     * history list length is read, short on a server at rest.
+     */
+    @Test
+    void theRowVersionsIncrementsLeave_autovacuumOffDeadVersionsFewHotUpdates_areFindings_quietOnceFixed()
+            throws Exception {
+        String counters = table + "_counters";
+        String ddl = "CREATE TABLE " + counters + " (record_type INT NOT NULL, record_id BIGINT NOT NULL,"
+                + " slot INT NOT NULL, count BIGINT NOT NULL, PRIMARY KEY (record_type, record_id, slot))";
+        if (!db.name().startsWith("PostgreSQL")) {
+            db.execute(ddl);
+            Check purge = check(examine(Duration.ZERO), "InnoDB purge");
+            assertThat(purge.ok()).as(purge.toString()).isTrue();
+            assertThat(purge.value()).startsWith("history list length");
+            return;
+        }
+        RestartableServer server = db.privateServers().orElseThrow().privateServer("doctor-upkeep");
+        try (HikariDataSource pool = db.poolFor(server.jdbcUrl(), "doctor-upkeep", 2)) {
+            run(pool, "ALTER SYSTEM SET autovacuum = off", "SELECT pg_reload_conf()", ddl,
+                    "INSERT INTO " + counters + " SELECT 1, id, 0, 0 FROM generate_series(1, 50000) id");
+            for (int pass = 0; pass < 3; pass++) {
+                run(pool, "UPDATE " + counters + " SET count = count + 1");
+            }
+            awaitUpdatesCounted(pool, counters, 150_000);
+            DoctorReport before = examineOn(pool, counters);
+            System.out.println(DoctorText.render(before));
+            assertThat(finding(before, counters + ": autovacuum").value()).isEqualTo("off for the server");
+            assertThat(finding(before, counters + ": dead row versions").value()).contains("dead");
+            assertThat(finding(before, counters + ": HOT updates").value()).contains("of 150,000 updates (fillfactor 100)");
+
+            run(pool, "ALTER SYSTEM SET autovacuum = on", "SELECT pg_reload_conf()",
+                    "ALTER TABLE " + counters + " SET (fillfactor = 50)", "VACUUM FULL " + counters,
+                    "SELECT pg_stat_reset_single_table_counters('" + counters + "'::regclass)",
+                    "UPDATE " + counters + " SET count = count + 1");
+            awaitUpdatesCounted(pool, counters, 50_000);
+            DoctorReport after = examineOn(pool, counters);
+            System.out.println(DoctorText.render(after));
+            for (String name : List.of("autovacuum", "dead row versions", "HOT updates")) {
+                Check fixed = check(after, counters + ": " + name);
+                assertThat(fixed.ok()).as(fixed.toString()).isTrue();
+            }
+        } finally {
+            server.stop();
+        }
+    }
+
+    private static DoctorReport examineOn(DataSource dataSource, String slottedTable) {
+        return new Doctor(dataSource, DoctorSettings.watching(Duration.ZERO, "").withTable(slottedTable),
+                Clock.systemUTC()).examine();
+    }
+
+    private static void run(DataSource dataSource, String... statements) throws SQLException {
+        try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement()) {
+            for (String sql : statements) {
+                statement.execute(sql);
+            }
+            // PostgreSQL sends a session's table statistics at most once a second, or when told to.
+            statement.execute("SELECT pg_stat_force_next_flush()");
+        }
+    }
+
+    /** Waits until PostgreSQL's statistics count this many updates of the table. */
+    private static void awaitUpdatesCounted(DataSource dataSource, String table, long updates) {
+        await().atMost(Duration.ofSeconds(30)).until(() -> {
+            try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement();
+                    var row = statement.executeQuery("SELECT n_tup_upd FROM pg_stat_user_tables WHERE relid = '"
+                            + table + "'::regclass")) {
+                return row.next() && row.getLong(1) >= updates;
+            }
+        });
+    }
+
     /** A server of this kind, of the test's own, with TLS on, whose URL asks for TLS. */
     private RestartableServer privateServerWithTls() {
         return db.privateServers().orElseThrow().privateServerWithTls("doctor-tls");

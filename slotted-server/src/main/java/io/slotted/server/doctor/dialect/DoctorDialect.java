@@ -67,6 +67,19 @@ public abstract class DoctorDialect {
     }
 
     /**
+     * How the database keeps up with the counter table's row versions, which every increment
+     * leaves behind: PostgreSQL's autovacuum, dead versions and HOT updates; InnoDB's purge.
+     *
+     * @param connection a connection of the doctor's own
+     * @param table the counter table, as configured (possibly qualified by its schema); it exists
+     * @return the checks; none where the database has nothing to check
+     * @throws SQLException if the statistics cannot be read
+     */
+    public List<Check> maintenance(Connection connection, String table) throws SQLException {
+        return List.of();
+    }
+
+    /**
      * The statement that reads the database server's clock, as milliseconds since the epoch; empty
      * for an embedded database, which reads the process's own clock.
      *

@@ -73,6 +73,42 @@ class MariaDbDoctorDialect extends DoctorDialect {
                 "SET GLOBAL sync_binlog = 1 (and in the server's config)");
     }
 
+    /** Transactions whose old row versions InnoDB has yet to purge, past which purge is behind. */
+    static final long HISTORY_LIMIT = 100_000;
+
+    /**
+     * InnoDB's purge: the history list length, the committed transactions whose old row versions
+     * are still kept (MariaDB's {@code Innodb_history_list_length}, else {@code INNODB_METRICS}).
+     */
+    @Override
+    public List<Check> maintenance(Connection connection, String table) throws SQLException {
+        Optional<String> length = Optional.empty();
+        try (Statement statement = connection.createStatement();
+                ResultSet row = statement.executeQuery("SHOW GLOBAL STATUS LIKE 'Innodb_history_list_length'")) {
+            if (row.next()) {
+                length = Optional.of(row.getString(2));
+            }
+        }
+        if (length.isEmpty()) {
+            length = firstValue(connection, "SELECT count FROM information_schema.INNODB_METRICS"
+                    + " WHERE name = 'trx_rseg_history_len'");
+        }
+        return length.map(Long::parseLong).map(MariaDbDoctorDialect::purge).stream().toList();
+    }
+
+    /** A history list this long means purge is not keeping up, or a transaction holds it back. */
+    static Check purge(long historyLength) {
+        String why = "every increment leaves an old version of a counter row for InnoDB's purge to remove;"
+                + " while a long transaction or a slow purge holds them, reads of hot rows walk past them";
+        String value = String.format(Locale.ROOT, "history list length %,d", historyLength);
+        if (historyLength < HISTORY_LIMIT) {
+            return Check.ok("InnoDB purge", value, why);
+        }
+        return Check.finding("InnoDB purge", value, why, "look for a transaction left open: SELECT trx_id,"
+                + " trx_started, trx_mysql_thread_id FROM information_schema.INNODB_TRX ORDER BY trx_started;"
+                + " end it (KILL <thread id>); if none, raise innodb_purge_threads");
+    }
+
     /** Strict mode refuses a value too big for its column. */
     static Check strictMode(String mode) {
         String why = "outside strict mode a value too big for a column is cut to the column's"

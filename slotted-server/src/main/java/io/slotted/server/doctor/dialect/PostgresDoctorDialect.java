@@ -7,6 +7,7 @@ import io.slotted.server.doctor.locks.HotRow;
 import io.slotted.server.doctor.locks.LockWindow;
 import io.slotted.server.doctor.locks.PostgresLockWindow;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -57,6 +58,98 @@ final class PostgresDoctorDialect extends DoctorDialect {
                         + " crash can lose or corrupt committed data"),
                 mustBeOn("full_page_writes", show(connection, "full_page_writes"), "without full page writes"
                         + " a crash during a page write can corrupt it"));
+    }
+
+    /** Dead row versions past this many, and more than the live ones, are a finding. */
+    static final long DEAD_VERSIONS_LIMIT = 100_000;
+    /** Updates counted before their share of HOT updates is judged. */
+    static final long UPDATES_BEFORE_JUDGING = 10_000;
+    /** Fewer HOT updates than this share is a finding. */
+    static final double HOT_SHARE_LIMIT = 0.9;
+
+    /**
+     * Autovacuum, for the server and for the counter table; its dead row versions; and its share
+     * of HOT updates, from {@code pg_stat_user_tables} since its counters were last reset.
+     */
+    @Override
+    public List<Check> maintenance(Connection connection, String table) throws SQLException {
+        try (PreparedStatement select = connection.prepareStatement("SELECT array_to_string(c.reloptions, ','),"
+                + " s.n_live_tup, s.n_dead_tup, s.n_tup_upd, s.n_tup_hot_upd FROM pg_class c"
+                + " LEFT JOIN pg_stat_user_tables s ON s.relid = c.oid WHERE c.oid = to_regclass(?)")) {
+            select.setString(1, table);
+            try (ResultSet row = select.executeQuery()) {
+                if (!row.next()) {
+                    return List.of();
+                }
+                TableStatistics statistics = new TableStatistics(table, row.getString(1) == null ? "" : row.getString(1),
+                        row.getLong(2), row.getLong(3), row.getLong(4), row.getLong(5));
+                return List.of(autovacuum(show(connection, "autovacuum"), statistics), deadVersions(statistics),
+                        hotUpdates(statistics));
+            }
+        }
+    }
+
+    /** What the catalog and {@code pg_stat_user_tables} say of the counter table. */
+    record TableStatistics(String table, String options, long live, long dead, long updates, long hotUpdates) {
+        /** A storage parameter as the table has it set, or empty. */
+        Optional<String> option(String name) {
+            return java.util.Arrays.stream(options.split(",")).filter(option -> option.startsWith(name + "="))
+                    .map(option -> option.substring(name.length() + 1)).findFirst();
+        }
+    }
+
+    static Check autovacuum(String server, TableStatistics table) {
+        String name = table.table() + ": autovacuum";
+        String why = "every increment leaves a dead version of a counter row; only vacuum removes those its"
+                + " page could not prune, and only autovacuum gathers the table's statistics by itself";
+        boolean tableOff = table.option("autovacuum_enabled")
+                .filter(value -> List.of("false", "off", "0", "no").contains(value.toLowerCase(java.util.Locale.ROOT)))
+                .isPresent();
+        if (!"on".equalsIgnoreCase(server)) {
+            return Check.finding(name, "off for the server", why + "; with it off the table and its indexes grow"
+                    + " with every update and its plans go stale", "ALTER SYSTEM SET autovacuum = on;"
+                    + " SELECT pg_reload_conf()" + (tableOff ? "; and ALTER TABLE " + table.table()
+                            + " RESET (autovacuum_enabled)" : ""));
+        }
+        if (tableOff) {
+            return Check.finding(name, "off for this table (autovacuum_enabled=false)", why,
+                    "ALTER TABLE " + table.table() + " RESET (autovacuum_enabled)");
+        }
+        return Check.ok(name, "on", why);
+    }
+
+    static Check deadVersions(TableStatistics table) {
+        String name = table.table() + ": dead row versions";
+        String value = String.format(java.util.Locale.ROOT, "%,d dead, %,d live", table.dead(), table.live());
+        String why = "dead versions past what vacuum keeps up with make every scan of the table and its index"
+                + " longer, the roll-up's listing of changed counters first";
+        if (table.dead() < DEAD_VERSIONS_LIMIT || table.dead() <= table.live()) {
+            return Check.ok(name, value, why);
+        }
+        return Check.finding(name, value, why, "VACUUM (ANALYZE) " + table.table() + " now; and let autovacuum"
+                + " visit it sooner: ALTER TABLE " + table.table() + " SET (autovacuum_vacuum_scale_factor = 0.02)");
+    }
+
+    static Check hotUpdates(TableStatistics table) {
+        String name = table.table() + ": HOT updates";
+        String fillfactor = table.option("fillfactor").orElse("100");
+        String why = "an update that finds room on its row's page stays there (HOT): it adds no index entry and"
+                + " the page prunes the old version by itself; Slotted makes its tables with fillfactor 50 for"
+                + " that room";
+        if (table.updates() < UPDATES_BEFORE_JUDGING) {
+            return Check.ok(name, String.format(java.util.Locale.ROOT, "%,d updates counted, too few to judge"
+                    + " (fillfactor %s)", table.updates(), fillfactor), why);
+        }
+        double share = (double) table.hotUpdates() / table.updates();
+        String value = String.format(java.util.Locale.ROOT, "%.0f%% of %,d updates (fillfactor %s)", share * 100,
+                table.updates(), fillfactor);
+        if (share >= HOT_SHARE_LIMIT) {
+            return Check.ok(name, value, why);
+        }
+        return Check.finding(name, value, why, "ALTER TABLE " + table.table() + " SET (fillfactor = 50); rewrite"
+                + " the pages already full with VACUUM FULL " + table.table() + " (it locks the table) or pg_repack;"
+                + " then SELECT pg_stat_reset_single_table_counters('" + table.table() + "'::regclass) to count"
+                + " afresh. An index on count would make every update a non-HOT one");
     }
 
     private static Check mustBeOn(String name, String value, String why) {
