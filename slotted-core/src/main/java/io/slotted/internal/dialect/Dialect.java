@@ -585,6 +585,20 @@ public abstract class Dialect {
     }
 
     /**
+     * {@link #oneStatementFlushSql} with its numbers as parameters, where planning the statement
+     * costs the database more than sending it: the text is then the same for every flush of as
+     * many rows, and the driver prepares it once. Empty where the text is as good (the default).
+     *
+     * @param table the checked counter table name
+     * @param mark the flusher's mark with this flush's number
+     * @param rows the slot rows and their deltas, in lock order
+     * @return the statement and its parameters, or empty
+     */
+    public Optional<PreparedFlush> oneStatementFlushPrepared(TableName table, FlushMark mark, List<SlotRow> rows) {
+        return Optional.empty();
+    }
+
+    /**
      * Whether connections from this data source take several statements in one packet, which
      * lets a flush and the query of its totals go in one round trip: PgJDBC always sends the
      * statements of one string together; MariaDB's driver only with {@code allowMultiQueries}. It

@@ -4,6 +4,7 @@ import io.slotted.SlottedException;
 import io.slotted.internal.dialect.AllowanceSpend;
 import io.slotted.internal.dialect.BucketRow;
 import io.slotted.internal.dialect.Dialect;
+import io.slotted.internal.dialect.PreparedFlush;
 import io.slotted.internal.dialect.SlotRow;
 import io.slotted.internal.expiry.ExpiringCounters;
 import io.slotted.internal.group.commit.FlushAttempts;
@@ -16,6 +17,7 @@ import io.slotted.internal.write.BucketRows;
 import io.slotted.internal.write.SlotRows;
 import io.slotted.internal.write.WrittenTotals;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
@@ -91,7 +93,8 @@ final class OneStatementFlush {
         if (spends.isEmpty()) {
             return rows.isEmpty() ? Optional.empty()
                     : dialect.oneStatementFlushSql(database.table(), ledger.mark(seq), rows)
-                            .map(sql -> new Marked(sql, 0, List.of(), true));
+                            .map(sql -> new Marked(sql, 0, List.of(), true,
+                                    dialect.oneStatementFlushPrepared(database.table(), ledger.mark(seq), rows)));
         }
         int spendCount = spends.size();
         if (!ledger.markCertain()) {
@@ -100,11 +103,11 @@ final class OneStatementFlush {
         if (rows.isEmpty() && !flush.deltas().hasBucketRows()) {
             Optional<String> alone = dialect.spendAndMarkAloneSql(database.table(), ledger.mark(seq), spends);
             if (alone.isPresent()) {
-                return Optional.of(new Marked(alone.get(), spendCount + 1, List.of(), true));
+                return Optional.of(new Marked(alone.get(), spendCount + 1, List.of(), true, Optional.empty()));
             }
         }
         return dialect.spendAndMarkSql(database.table(), ledger.mark(seq), spends)
-                .map(sql -> new Marked(sql, spendCount + 1, rows, false));
+                .map(sql -> new Marked(sql, spendCount + 1, rows, false, Optional.empty()));
     }
 
     /**
@@ -136,6 +139,18 @@ final class OneStatementFlush {
         if (alone && marked.spends()) {
             commit.pass();
             return spendAlone(connection, marked, learn);
+        }
+        if (alone && learn.isEmpty() && marked.prepared().isPresent()) {
+            commit.pass();
+            PreparedFlush prepared = marked.prepared().get();
+            try (PreparedStatement statement = connection.prepareStatement(prepared.sql())) {
+                long[] parameters = prepared.parameters();
+                for (int i = 0; i < parameters.length; i++) {
+                    statement.setLong(i + 1, parameters[i]);
+                }
+                statement.executeUpdate();
+            }
+            return Optional.of(Map.of());
         }
         if (alone) {
             commit.pass();
@@ -238,8 +253,11 @@ final class OneStatementFlush {
      * @param rowsAfter for spends in a transaction, the other counters' rows, upserted after it
      * @param alone whether the statement commits by itself, in auto-commit, when the flush has no
      *     bucket rows
+     * @param prepared the upsert with its numbers as parameters, sent instead when it commits by
+     *     itself and no caller waits for a total, where the dialect has it
      */
-    record Marked(String sql, int rowsToUpdate, List<SlotRow> rowsAfter, boolean alone) {
+    record Marked(String sql, int rowsToUpdate, List<SlotRow> rowsAfter, boolean alone,
+            Optional<PreparedFlush> prepared) {
         /** Whether the statement spends from allowances. */
         boolean spends() {
             return rowsToUpdate > 0;
