@@ -39,7 +39,8 @@ public final class SlottedStrategy implements Strategy {
      * idempotency keys, the registry, the time buckets), named by suffix in slotted-core's internal
      * {@code SchemaMigrator}.
      */
-    private static final List<String> COMPANION_SUFFIXES = List.of("_ledger", "_keys", "_types", "_buckets", "_expiry");
+    private static final List<String> COMPANION_SUFFIXES = List.of("_ledger", "_keys", "_types", "_buckets", "_names",
+            "_expiry");
 
     private final String url;
     private final WriteMode mode;
