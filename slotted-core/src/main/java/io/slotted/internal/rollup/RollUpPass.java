@@ -118,15 +118,37 @@ final class RollUpPass {
                     + " record_type " + type + " into " + registration.owner() + ", as a roll-up does; the type"
                     + " stays bound: run the release again to finish");
             List<Long> chunk = ids.subList(from, Math.min(ids.size(), from + CHUNK));
-            total = total.plus(bounded ? foldChunkLocked(owner, type, chunk, range)
-                    : foldChunkAsRead(owner, type, chunk, range));
+            total = total.plus(foldChunk(owner, type, chunk, range, bounded));
             steps.advance(Math.min(ids.size(), from + CHUNK));
         }
         return total;
     }
 
+    /** Folds a chunk in one transaction; a counter whose column the database refuses is found and left out. */
+    private RollUpReport foldChunk(OwnerStatements owner, int type, List<Long> chunk, ColumnRange range,
+            boolean bounded) {
+        String operation = "roll up " + chunk.size() + " counters of record_type " + type + " into "
+                + owner.owner();
+        try {
+            return retrier.write(operation, (connection, dialect) -> Transactions.inTransaction(connection,
+                    () -> bounded ? foldLocked(connection, owner, type, chunk, range)
+                            : foldAsRead(connection, owner, type, chunk, range)));
+        } catch (CounterOverflowException e) {
+            if (chunk.size() == 1) {
+                return new RollUpReport(0, 0, 0, List.of("counter (record_type=" + type
+                        + ", record_id=" + chunk.get(0) + "): " + e.getMessage()));
+            }
+            // The database refused a value its metadata did not rule out: find the counter.
+            RollUpReport parts = new RollUpReport(0, 0, 0, List.of());
+            for (Long id : chunk) {
+                parts = parts.plus(foldChunk(owner, type, List.of(id), range, bounded));
+            }
+            return parts;
+        }
+    }
+
     /**
-     * Folds a chunk of an unbounded type's counters in one transaction: lock their owner rows, read
+     * The fold of a chunk of an unbounded type's counters: lock their owner rows, read
      * their slot rows without locking them, add to each column the sum read, and take out of each
      * row what was read from it, by its whole key.
      *
@@ -142,66 +164,31 @@ final class RollUpPass {
      * <p>The flushers meet the fold only in its last statement, which takes the slot rows' locks
      * for one round trip and the commit.
      */
-    private RollUpReport foldChunkAsRead(OwnerStatements owner, int type, List<Long> chunk, ColumnRange range) {
-        String operation = "roll up " + chunk.size() + " counters of record_type " + type + " into "
-                + owner.owner();
-        try {
-            return retrier.write(operation, (connection, dialect) ->
-                    Transactions.inTransaction(connection, () -> {
-                        Map<Long, Long> columns = lockOwnerRows(connection, owner, chunk);
-                        Map<Long, CounterRows> sums = SlotRows.read(connection, database.slotStatements(), type,
-                                chunk, SlotRows.EVERY_SLOT);
-                        Taken taken = writeColumns(connection, owner, type, sums.values(), columns, range,
-                                ColumnUpdate.ADD);
-                        if (!SlotRows.subtract(connection, database.slotStatements(), type, taken.rows())) {
-                            connection.rollback();
-                            return new RollUpReport(0, 0, 0, List.of());
-                        }
-                        connection.commit();
-                        return taken.report();
-                    }));
-        } catch (CounterOverflowException e) {
-            if (chunk.size() == 1) {
-                return new RollUpReport(0, 0, 0, List.of("counter (record_type=" + type
-                        + ", record_id=" + chunk.get(0) + "): " + e.getMessage()));
-            }
-            // The database refused a value its metadata did not rule out: find the counter.
-            RollUpReport parts = new RollUpReport(0, 0, 0, List.of());
-            for (Long id : chunk) {
-                parts = parts.plus(foldChunkAsRead(owner, type, List.of(id), range));
-            }
-            return parts;
+    private RollUpReport foldAsRead(Connection connection, OwnerStatements owner, int type, List<Long> chunk,
+            ColumnRange range) throws SQLException {
+        Map<Long, Long> columns = lockOwnerRows(connection, owner, chunk);
+        Map<Long, CounterRows> sums = SlotRows.read(connection, database.slotStatements(), type, chunk,
+                SlotRows.EVERY_SLOT);
+        Taken taken = writeColumns(connection, owner, type, sums.values(), columns, range, ColumnUpdate.ADD);
+        if (!SlotRows.subtract(connection, database.slotStatements(), type, taken.rows())) {
+            connection.rollback();
+            return new RollUpReport(0, 0, 0, List.of());
         }
+        connection.commit();
+        return taken.report();
     }
 
     /**
-     * Folds a chunk of a bounded type's counters, whose allowance rows a flusher spends from under
-     * the counter's lock (its slot-0 row, {@code BoundedCounters}): one transaction that locks the
-     * chunk's slot rows, then their owner rows, and zeroes what it read.
+     * The fold of a chunk of a bounded type's counters, whose allowance rows a flusher spends from
+     * under the counter's lock (its slot-0 row, {@code BoundedCounters}): lock the chunk's slot
+     * rows, then their owner rows, and zero what was read.
      */
-    private RollUpReport foldChunkLocked(OwnerStatements owner, int type, List<Long> chunk, ColumnRange range) {
-        String operation = "roll up " + chunk.size() + " counters of record_type " + type + " into "
-                + owner.owner();
-        try {
-            return retrier.write(operation, (connection, dialect) ->
-                    Transactions.inTransaction(connection, () -> {
-                        Taken taken = take(connection, owner, type, chunk, range, ColumnUpdate.ADD);
-                        SlotRows.zero(connection, database.slotStatements(), type, taken.rows());
-                        connection.commit();
-                        return taken.report();
-                    }));
-        } catch (CounterOverflowException e) {
-            if (chunk.size() == 1) {
-                return new RollUpReport(0, 0, 0, List.of("counter (record_type=" + type
-                        + ", record_id=" + chunk.get(0) + "): " + e.getMessage()));
-            }
-            // The database refused a value its metadata did not rule out: find the counter.
-            RollUpReport parts = new RollUpReport(0, 0, 0, List.of());
-            for (Long id : chunk) {
-                parts = parts.plus(foldChunkLocked(owner, type, List.of(id), range));
-            }
-            return parts;
-        }
+    private RollUpReport foldLocked(Connection connection, OwnerStatements owner, int type, List<Long> chunk,
+            ColumnRange range) throws SQLException {
+        Taken taken = take(connection, owner, type, chunk, range, ColumnUpdate.ADD);
+        SlotRows.zero(connection, database.slotStatements(), type, taken.rows());
+        connection.commit();
+        return taken.report();
     }
 
     /**

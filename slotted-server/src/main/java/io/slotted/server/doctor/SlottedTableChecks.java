@@ -85,8 +85,7 @@ final class SlottedTableChecks {
         } catch (SQLException e) {
             checks.add(Check.finding(table + ": row versions", "unknown", "the statistics of how the database"
                     + " removes the row versions every increment leaves could not be read: " + e.getMessage(),
-                    "run the doctor as a user who may read them (PostgreSQL: pg_stat_user_tables; MariaDB:"
-                    + " the PROCESS privilege)"));
+                    dialect.statisticsGrant()));
         }
         return checks;
     }

@@ -80,6 +80,15 @@ public abstract class DoctorDialect {
     }
 
     /**
+     * What lets the doctor read the statistics of {@link #maintenance}, when they were refused.
+     *
+     * @return the advice
+     */
+    public String statisticsGrant() {
+        return "run the doctor as a user who may read the server's statistics";
+    }
+
+    /**
      * The statement that reads the database server's clock, as milliseconds since the epoch; empty
      * for an embedded database, which reads the process's own clock.
      *

@@ -96,6 +96,11 @@ class MariaDbDoctorDialect extends DoctorDialect {
         return length.map(Long::parseLong).map(MariaDbDoctorDialect::purge).stream().toList();
     }
 
+    @Override
+    public String statisticsGrant() {
+        return "GRANT PROCESS ON *.* TO <this user> (INNODB_METRICS)";
+    }
+
     /** A history list this long means purge is not keeping up, or a transaction holds it back. */
     static Check purge(long historyLength) {
         String why = "every increment leaves an old version of a counter row for InnoDB's purge to remove;"

@@ -89,6 +89,11 @@ final class PostgresDoctorDialect extends DoctorDialect {
         }
     }
 
+    @Override
+    public String statisticsGrant() {
+        return "GRANT pg_read_all_stats TO <this user>";
+    }
+
     /** What the catalog and {@code pg_stat_user_tables} say of the counter table. */
     record TableStatistics(String table, String options, long live, long dead, long updates, long hotUpdates) {
         /** A storage parameter as the table has it set, or empty. */
