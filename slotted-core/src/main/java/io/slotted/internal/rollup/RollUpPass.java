@@ -32,23 +32,22 @@ import java.util.Map;
  * counter's slot rows are left at 0 as its sum moves into the column, so the counters with a slot
  * row holding something else are exactly those changed since their last roll-up.
  *
- * <p>For an unbounded type the pass reads those rows a page at a time, locking nothing, then takes
- * each chunk of up to {@value #CHUNK} counters in one transaction: lock their owner rows, add to
- * each column the sum of its rows as read, and take out of each row exactly what was read from it,
- * by its whole key. The column gains what the rows lose in one transaction, so every total is the
- * same before and after it, whatever committed in between: an increment that landed on a row
- * since the read stays in the row. The flushers meet the pass only in its last statement, which
- * takes the slot rows' locks for one round trip and the commit (holding them from a locking read
- * of the chunk on, the writers kept 0.36× their throughput on PostgreSQL; docs/benchmarks.md).
- * The owner rows are locked before the slot rows, as an application that updates its row and then
- * increments in one transaction takes them.
+ * <p>The pass lists those counters, then takes them in chunks of up to {@value #CHUNK}, each one
+ * transaction. For an unbounded type: lock the chunk's owner rows, read its slot rows without
+ * locking them, add to each column the sum of its rows as read, and take out of each row exactly
+ * what was read from it, by its whole key. The column gains what the rows lose in one transaction,
+ * so every total is the same before and after it, whatever committed in between: an increment that
+ * landed on a row since the read stays in the row. The flushers meet the pass only in its last
+ * statement, which takes the slot rows' locks for one round trip and the commit, where a pass that
+ * locked the rows it read held them for its whole transaction. The owner rows are locked before
+ * the slot rows, as an application that updates its row and then increments in one transaction
+ * takes them.
  *
  * <p>A bounded type's flushers spend from allowance rows under the counter's lock (its slot-0
- * row), so its pass lists the changed counters and takes each chunk in one transaction that locks
- * the chunk's slot rows ({@code SELECT … FOR UPDATE}, in key order like every writer), then their
- * owner rows, and zeroes what it read. An increment that commits meanwhile either waited for those
- * row locks and lands after the roll-up, on top of the row's 0, or wrote a slot row the pass never
- * read; it is never moved twice or lost.
+ * row), so each of its chunks locks the chunk's slot rows ({@code SELECT … FOR UPDATE}, in key
+ * order like every writer), then their owner rows, and zeroes what it read. An increment that
+ * commits meanwhile either waited for those row locks and lands after the roll-up, on top of the
+ * row's 0, or wrote a slot row the pass never read; it is never moved twice or lost.
  *
  * <p>A pass cut off anywhere leaves every counter either wholly before or wholly after its chunk's
  * transaction, and the next pass takes whatever is left, so roll-ups converge after a crash. Read
@@ -58,7 +57,7 @@ import java.util.Map;
  * <p>Leaving the rows at 0 rather than deleting them spares the writers: a hot counter's next
  * increments update rows that exist instead of inserting them again (with the rows deleted, the
  * writers kept 0.64× their throughput without roll-ups; docs/benchmarks.md). Subtracting what was
- * read is the same as setting 0 under the lock, and would lose nothing even without it. The rows of
+ * read keeps every increment whether or not the pass holds the row's lock. The rows of
  * counters that stay at 0 are deleted later by {@link ZeroRowSweep}.
  *
  * <p>A counter without an owner row keeps its slots, where reads still find it; a roll-up that
