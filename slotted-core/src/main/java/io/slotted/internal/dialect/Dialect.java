@@ -599,6 +599,42 @@ public abstract class Dialect {
     }
 
     /**
+     * {@link #oneStatementFlushSql} for a flush whose counters keep time buckets: the mark, the
+     * slot rows and the bucket rows written by one statement that commits by itself, counter rows
+     * locked before bucket rows as every writer takes them. Empty where the database cannot write
+     * two tables in one statement (the default); the flush then writes both in a transaction.
+     *
+     * @param table the checked counter table name
+     * @param buckets the bucket table
+     * @param mark the flusher's mark with this flush's number
+     * @param rows the slot rows and their deltas, in lock order
+     * @param bucketRows the bucket rows and their deltas, in lock order, at most
+     *     {@link #rowsPerAddingStatement}
+     * @return the statement, or empty
+     */
+    public Optional<String> oneStatementBucketedFlushSql(TableName table, TableName buckets, FlushMark mark,
+            List<SlotRow> rows, List<BucketRow> bucketRows) {
+        return Optional.empty();
+    }
+
+    /**
+     * {@link #oneStatementBucketedFlushSql} with its numbers as parameters, as
+     * {@link #oneStatementFlushPrepared} is to {@link #oneStatementFlushSql}. Empty where the text
+     * is as good (the default).
+     *
+     * @param table the checked counter table name
+     * @param buckets the bucket table
+     * @param mark the flusher's mark with this flush's number
+     * @param rows the slot rows and their deltas, in lock order
+     * @param bucketRows the bucket rows and their deltas, in lock order
+     * @return the statement and its parameters, or empty
+     */
+    public Optional<PreparedFlush> oneStatementBucketedFlushPrepared(TableName table, TableName buckets,
+            FlushMark mark, List<SlotRow> rows, List<BucketRow> bucketRows) {
+        return Optional.empty();
+    }
+
+    /**
      * Whether connections from this data source take several statements in one packet, which
      * lets a flush and the query of its totals go in one round trip: PgJDBC always sends the
      * statements of one string together; MariaDB's driver only with {@code allowMultiQueries}. It

@@ -92,8 +92,12 @@ public final class PostgresDialect extends Dialect {
 
     @Override
     public String upsertBucketsSql(TableName buckets, List<BucketRow> rows) {
+        return upsertBuckets(buckets, bucketTuples(rows));
+    }
+
+    private String upsertBuckets(TableName buckets, String values) {
         return "INSERT INTO " + buckets + " AS c (record_type, bucket_start, record_id, slot, count)"
-                + " VALUES " + bucketTuples(rows)
+                + " VALUES " + values
                 + " ON CONFLICT (record_type, bucket_start, record_id, slot)"
                 + " DO UPDATE SET count = " + checkedSlotValue("c.count + excluded.count");
     }
@@ -115,7 +119,6 @@ public final class PostgresDialect extends Dialect {
         return Optional.of(spendAndMark(table, mark, spends));
     }
 
-    /** One {@code INSERT … ON CONFLICT DO UPDATE} that sets the mark row and adds to the others. */
     /** The most rows of a flush sent prepared. */
     private static final int PREPARED_FLUSH_ROWS = 64;
 
@@ -138,24 +141,79 @@ public final class PostgresDialect extends Dialect {
         if (rows.size() > PREPARED_FLUSH_ROWS) {
             return Optional.empty();
         }
+        return Optional.of(new PreparedFlush(FLUSH_COMMENT + markedUpsert(table, slotParameters(rows.size() + 1)),
+                markedParameters(mark, rows, List.of())));
+    }
+
+    /**
+     * A data-modifying {@code WITH} upserts the bucket rows in the statement that upserts the mark
+     * and the slot rows. The main statement does not read the {@code WITH}'s rows, so PostgreSQL
+     * runs it to completion after the main statement: the counter rows are locked before the
+     * bucket rows, as every writer takes them.
+     */
+    @Override
+    public Optional<String> oneStatementBucketedFlushSql(TableName table, TableName buckets, FlushMark mark,
+            List<SlotRow> rows, List<BucketRow> bucketRows) {
+        return Optional.of(bucketedFlush(table, buckets, tuples(mark, rows), bucketTuples(bucketRows)));
+    }
+
+    @Override
+    public Optional<PreparedFlush> oneStatementBucketedFlushPrepared(TableName table, TableName buckets,
+            FlushMark mark, List<SlotRow> rows, List<BucketRow> bucketRows) {
+        if (rows.size() + bucketRows.size() > PREPARED_FLUSH_ROWS) {
+            return Optional.empty();
+        }
+        String bucketTuple = "(CAST(? AS INT), CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS INT),"
+                + " CAST(? AS BIGINT))";
+        return Optional.of(new PreparedFlush(bucketedFlush(table, buckets, slotParameters(rows.size() + 1),
+                String.join(", ", Collections.nCopies(bucketRows.size(), bucketTuple))),
+                markedParameters(mark, rows, bucketRows)));
+    }
+
+    private String bucketedFlush(TableName table, TableName buckets, String values, String bucketValues) {
+        return FLUSH_COMMENT + "WITH bucket_rows AS (" + upsertBuckets(buckets, bucketValues) + ") "
+                + markedUpsert(table, values);
+    }
+
+    /** Parameter tuples of (type, id, slot, delta) for {@code count} slot rows. */
+    private static String slotParameters(int count) {
         String tuple = "(CAST(? AS INT), CAST(? AS BIGINT), CAST(? AS INT), CAST(? AS BIGINT))";
-        long[] parameters = new long[4 * (rows.size() + 1)];
-        parameters[0] = FlushMark.RECORD_TYPE;
-        parameters[1] = mark.recordId();
-        parameters[2] = mark.slot();
-        parameters[3] = mark.value();
-        int at = 4;
+        return String.join(", ", Collections.nCopies(count, tuple));
+    }
+
+    /**
+     * The parameters in the order their places come in the text: the bucket rows' (the
+     * {@code WITH} comes first), then the mark's tuple and the slot rows'.
+     */
+    private long[] markedParameters(FlushMark mark, List<SlotRow> rows, List<BucketRow> bucketRows) {
+        long[] parameters = new long[5 * bucketRows.size() + 4 * (rows.size() + 1)];
+        int at = 0;
+        for (BucketRow row : bucketRows) {
+            parameters[at++] = row.key().recordType();
+            parameters[at++] = row.key().bucketStart();
+            parameters[at++] = row.key().recordId();
+            parameters[at++] = row.slot();
+            parameters[at++] = row.delta();
+        }
+        parameters[at++] = FlushMark.RECORD_TYPE;
+        parameters[at++] = mark.recordId();
+        parameters[at++] = mark.slot();
+        parameters[at++] = mark.value();
         for (SlotRow row : rows) {
             for (long value : upsertValues(row.key(), row.slot(), row.delta())) {
                 parameters[at++] = value;
             }
         }
-        return Optional.of(new PreparedFlush(oneStatementFlush(table,
-                String.join(", ", Collections.nCopies(rows.size() + 1, tuple))), parameters));
+        return parameters;
     }
 
     private String oneStatementFlush(TableName table, String values) {
-        return FLUSH_COMMENT + upsert(table, values, "CASE WHEN c.record_type = " + FlushMark.RECORD_TYPE
+        return FLUSH_COMMENT + markedUpsert(table, values);
+    }
+
+    /** One {@code INSERT … ON CONFLICT DO UPDATE} that sets the mark row, unless fenced, and adds to the others. */
+    private String markedUpsert(TableName table, String values) {
+        return upsert(table, values, "CASE WHEN c.record_type = " + FlushMark.RECORD_TYPE
                 + " THEN " + markUnlessFenced("c.count", "excluded.count") + " ELSE "
                 + checkedSlotValue("c.count + excluded.count") + " END");
     }

@@ -4,6 +4,7 @@ import io.slotted.SlottedException;
 import io.slotted.internal.dialect.AllowanceSpend;
 import io.slotted.internal.dialect.BucketRow;
 import io.slotted.internal.dialect.Dialect;
+import io.slotted.internal.dialect.FlushMark;
 import io.slotted.internal.dialect.PreparedFlush;
 import io.slotted.internal.dialect.SlotRow;
 import io.slotted.internal.expiry.ExpiringCounters;
@@ -36,9 +37,10 @@ import java.util.stream.Collectors;
  * <p>It serves a flush that carries no idempotency keys (only the ledger's transaction records
  * them), has rows to write, and has no more counters than the dialect puts in one statement
  * ({@link Dialect#rowsPerAddingStatement}) and no counter of an expiring type, on a database that has the upsert; and only as a flush's first try, or a retry after failures that left nothing
- * behind. When counters of the flush keep time buckets, the statement and the bucket rows'
- * upserts go as one batch in a transaction, which the drivers send in one round trip, and commit
- * together. A flush whose bounded counters the flusher's allowances can take spends them and sets
+ * behind. When counters of the flush keep time buckets, the bucket rows go in the same
+ * statement where the database writes two tables in one ({@link Dialect#oneStatementBucketedFlushSql});
+ * elsewhere the statement and the bucket rows' upserts go as one batch in a transaction, which the
+ * drivers send in one round trip, and commit together. A flush whose bounded counters the flusher's allowances can take spends them and sets
  * the mark in one statement ({@link Dialect#spendAndMarkAloneSql}), alone when it has nothing
  * else to write, else in a transaction with the other rows after it.
  *
@@ -90,24 +92,47 @@ final class OneStatementFlush {
         Set<CounterKey> spent = spends.stream().map(AllowanceSpend::key).collect(Collectors.toSet());
         List<SlotRow> rows = new ArrayList<>(flush.deltas().counterRows(held::slotFor));
         rows.removeIf(row -> spent.contains(row.key()));
+        List<BucketRow> bucketRows = flush.deltas().bucketRows(held::slotFor);
         if (spends.isEmpty()) {
-            return rows.isEmpty() ? Optional.empty()
-                    : dialect.oneStatementFlushSql(database.table(), ledger.mark(seq), rows)
-                            .map(sql -> new Marked(sql, 0, List.of(), true,
-                                    dialect.oneStatementFlushPrepared(database.table(), ledger.mark(seq), rows)));
+            return rows.isEmpty() ? Optional.empty() : upsert(ledger.mark(seq), rows, bucketRows);
         }
         int spendCount = spends.size();
         if (!ledger.markCertain()) {
             return Optional.empty(); // an UPDATE of a mark pruned as abandoned would spend unmarked
         }
-        if (rows.isEmpty() && !flush.deltas().hasBucketRows()) {
+        if (rows.isEmpty() && bucketRows.isEmpty()) {
             Optional<String> alone = dialect.spendAndMarkAloneSql(database.table(), ledger.mark(seq), spends);
             if (alone.isPresent()) {
-                return Optional.of(new Marked(alone.get(), spendCount + 1, List.of(), true, Optional.empty()));
+                return Optional.of(new Marked(alone.get(), spendCount + 1, List.of(), List.of(), true,
+                        Optional.empty()));
             }
         }
         return dialect.spendAndMarkSql(database.table(), ledger.mark(seq), spends)
-                .map(sql -> new Marked(sql, spendCount + 1, rows, false, Optional.empty()));
+                .map(sql -> new Marked(sql, spendCount + 1, rows, bucketRows, false, Optional.empty()));
+    }
+
+    /**
+     * The upsert that sets the mark and adds the slot rows: with the bucket rows in it where the
+     * database writes both tables in one statement, else with the bucket rows left for the
+     * transaction that sends it.
+     */
+    private Optional<Marked> upsert(FlushMark mark, List<SlotRow> rows, List<BucketRow> bucketRows) {
+        Dialect dialect = database.dialect();
+        if (bucketRows.isEmpty()) {
+            return dialect.oneStatementFlushSql(database.table(), mark, rows).map(sql -> new Marked(sql, 0,
+                    List.of(), List.of(), true, dialect.oneStatementFlushPrepared(database.table(), mark, rows)));
+        }
+        if (bucketRows.size() <= dialect.rowsPerAddingStatement()) {
+            Optional<String> bucketed = dialect.oneStatementBucketedFlushSql(database.table(), database.buckets(),
+                    mark, rows, bucketRows);
+            if (bucketed.isPresent()) {
+                return Optional.of(new Marked(bucketed.get(), 0, List.of(), List.of(), true,
+                        dialect.oneStatementBucketedFlushPrepared(database.table(), database.buckets(), mark, rows,
+                                bucketRows)));
+            }
+        }
+        return dialect.oneStatementFlushSql(database.table(), mark, rows)
+                .map(sql -> new Marked(sql, 0, List.of(), bucketRows, true, Optional.empty()));
     }
 
     /**
@@ -133,8 +158,7 @@ final class OneStatementFlush {
      */
     Optional<Map<CounterKey, Long>> write(Connection connection, Flush flush, Marked marked, Set<CounterKey> learn,
             FlushAttempts.CommitPoint commit) throws SQLException {
-        List<BucketRow> bucketRows = flush.deltas().bucketRows(held::slotFor);
-        boolean alone = marked.alone() && bucketRows.isEmpty();
+        boolean alone = marked.alone() && marked.bucketRows().isEmpty();
         connection.setAutoCommit(alone);
         if (alone && marked.spends()) {
             commit.pass();
@@ -159,7 +183,7 @@ final class OneStatementFlush {
         if (!marked.spends()) {
             commit.pass(); // the statement begins as a flush that commits by itself, for the fault proxy
         }
-        return inTransaction(connection, marked, bucketRows, learn, commit);
+        return inTransaction(connection, marked, learn, commit);
     }
 
     private Map<CounterKey, Long> alone(Connection connection, String marked, Set<CounterKey> learn)
@@ -202,11 +226,11 @@ final class OneStatementFlush {
     }
 
     private Optional<Map<CounterKey, Long>> inTransaction(Connection connection, Marked marked,
-            List<BucketRow> bucketRows, Set<CounterKey> learn, FlushAttempts.CommitPoint commit) throws SQLException {
+            Set<CounterKey> learn, FlushAttempts.CommitPoint commit) throws SQLException {
         Dialect dialect = database.dialect();
         try (Statement statement = connection.createStatement()) {
             statement.addBatch(marked.sql());
-            for (String upsert : BucketRows.statements(dialect, database.buckets(), bucketRows)) {
+            for (String upsert : BucketRows.statements(dialect, database.buckets(), marked.bucketRows())) {
                 statement.addBatch(upsert);
             }
             int[] updated = statement.executeBatch();
@@ -251,12 +275,14 @@ final class OneStatementFlush {
      * @param rowsToUpdate for spends, the rows the statement updates if every allowance covered
      *     its spend, the mark's included; 0 for an upsert
      * @param rowsAfter for spends in a transaction, the other counters' rows, upserted after it
-     * @param alone whether the statement commits by itself, in auto-commit, when the flush has no
-     *     bucket rows
-     * @param prepared the upsert with its numbers as parameters, sent instead when it commits by
+     * @param bucketRows the bucket rows the statement does not write itself, upserted with it in
+     *     a transaction
+     * @param alone whether the statement commits by itself, in auto-commit, when it leaves no
+     *     bucket rows to write
+     * @param prepared the statement with its numbers as parameters, sent instead when it commits by
      *     itself and no caller waits for a total, where the dialect has it
      */
-    record Marked(String sql, int rowsToUpdate, List<SlotRow> rowsAfter, boolean alone,
+    record Marked(String sql, int rowsToUpdate, List<SlotRow> rowsAfter, List<BucketRow> bucketRows, boolean alone,
             Optional<PreparedFlush> prepared) {
         /** Whether the statement spends from allowances. */
         boolean spends() {
