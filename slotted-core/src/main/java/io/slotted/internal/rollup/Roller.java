@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -71,6 +72,10 @@ public final class Roller implements AutoCloseable {
     private final ReentrantLock lifecycle = new ReentrantLock();
     private Periodic background;
     private volatile String lastFailure;
+    /** When the next type is due by the registry as last read (clock milliseconds); background thread only. */
+    private long nextDueMs;
+    /** When the registry was last read by the background roller (ticker nanoseconds). */
+    private long lastReadNanos;
 
     /**
      * Creates the roller; starts nothing.
@@ -107,8 +112,9 @@ public final class Roller implements AutoCloseable {
         if (every.isZero() || background != null) {
             return;
         }
-        // Checking four times an interval keeps the lag within about an interval and a quarter.
-        long tick = Math.max(5, every.toMillis() / 4);
+        // A roll-up starts within a twentieth of an interval of being due, so the lag stays within
+        // about an interval and a pass; a tick between two due times reads nothing.
+        long tick = Math.max(5, every.toMillis() / 20);
         background = Periodic.start("slotted-roller-" + database.table(), tick, this::tick);
     }
 
@@ -192,20 +198,40 @@ public final class Roller implements AutoCloseable {
         return pass.moveAll(lock, bound, range, steps);
     }
 
+    /**
+     * Rolls up the types that are due. The registry is read when the earliest type is due by the
+     * last reading, and at least four times an interval whatever it said, for types bound since
+     * and roll-ups by other processes.
+     */
     private void tick() {
         try {
             long now = config.clock().millis();
             long interval = config.rollUpEvery().toMillis();
+            long nanos = config.ticker().read();
+            if (now < nextDueMs && nanos - lastReadNanos < TimeUnit.MILLISECONDS.toNanos(interval) / 4) {
+                return;
+            }
+            lastReadNanos = nanos;
+            long nextDue = now + interval;
             for (Registration seen : bindings().values()) {
-                if (seen.bound() && now - seen.rolledUpMs() >= interval && !inGrace(seen, now)) {
+                if (!seen.bound()) {
+                    continue;
+                }
+                if (now - seen.rolledUpMs() >= interval && !inGrace(seen, now)) {
                     rollUp(seen.recordType(), true);
+                    nextDue = 0; // read again at the next tick, which learns when this roll-up started
+                } else {
+                    nextDue = Math.min(nextDue, inGrace(seen, now) ? seen.boundMs() + TypeRegistry.GRACE.toMillis()
+                            : seen.rolledUpMs() + interval);
                 }
             }
+            nextDueMs = nextDue;
             lastFailure = null;
         } catch (RuntimeException e) {
+            nextDueMs = Long.MAX_VALUE; // tried again a quarter of an interval after this reading
             String message = String.valueOf(e.getMessage());
             if (!message.equals(lastFailure)) {
-                LOG.warn("roll-up of {} failed; it is tried again every tick: {}", database.table(),
+                LOG.warn("roll-up of {} failed; it is tried again four times an interval: {}", database.table(),
                         message, e);
             }
             lastFailure = message;

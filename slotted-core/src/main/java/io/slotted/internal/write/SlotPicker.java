@@ -14,7 +14,8 @@ import java.util.concurrent.ThreadLocalRandom;
  * <p>A group-commit flusher picks only among the slots it owns: with {@code F} flushers, flusher
  * {@code f} owns the slots {@code s} with {@code s % F == f}, so the flushers of one process never
  * wait on each other's row locks, and random choice among its own keeps flushers of different
- * processes mostly apart too.
+ * processes mostly apart too. It keeps to one of them for a while ({@link #pickOwned}),
+ * so a hot counter changes a few rows between two roll-ups rather than all of them.
  */
 public final class SlotPicker {
     private final TypeRegistry registry;
@@ -49,21 +50,23 @@ public final class SlotPicker {
     }
 
     /**
-     * Picks a slot owned by one of several writers: {@code s % owners == owner}. When the type has
-     * no more slots than there are owners, owners share: owner {@code f} writes slot
-     * {@code f % slots}.
+     * Picks the slot a draw names among those owned by one of several writers,
+     * {@code s % owners == owner}, so that a writer that keeps its draw keeps to one slot of each
+     * type whatever the type's slot count. When the type has no more slots than there are owners,
+     * owners share: owner {@code f} writes slot {@code f % slots}.
      *
      * @param recordType the counter's type
      * @param owner the writer's index, from 0
      * @param owners how many writers share the slots
+     * @param draw any number from 0, drawn at random
      * @return a slot from 0 to the type's slot count, exclusive
      */
-    public int pickOwned(int recordType, int owner, int owners) {
+    public int pickOwned(int recordType, int owner, int owners, int draw) {
         int slots = registry.slots(recordType);
         if (slots <= owners) {
             return owner % slots;
         }
         int owned = (slots - owner + owners - 1) / owners;
-        return owner + owners * ThreadLocalRandom.current().nextInt(owned);
+        return owner + owners * (draw % owned);
     }
 }

@@ -44,13 +44,14 @@ public record SlotShare(int share, int shares) {
     }
 
     /**
-     * Picks one of the share's slots of a counter type.
+     * The share's slot of a counter type that a draw names.
      *
      * @param slots the picker, which knows the type's slot count
      * @param recordType the counter's type
+     * @param draw any number from 0, drawn at random
      * @return a slot of the share
      */
-    public int pick(SlotPicker slots, int recordType) {
-        return slots.pickOwned(recordType, share, shares);
+    public int pick(SlotPicker slots, int recordType, int draw) {
+        return slots.pickOwned(recordType, share, shares, draw);
     }
 }

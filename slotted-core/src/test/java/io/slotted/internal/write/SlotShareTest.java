@@ -21,11 +21,8 @@ import org.junit.jupiter.api.Test;
  * as they do before the registry was ever read.
  */
 class SlotShareTest {
-    /**
-     * Enough picks that a slot of a share never picked would mean it is never picked: each of at
-     * most four owned slots is missed by all of them with probability below 10^-120.
-     */
-    private static final int PICKS = 1_000;
+    /** Draws from 0 up: more than any share here owns slots, so every slot a draw can name is named. */
+    private static final int DRAWS = 1_000;
 
     private static SlotPicker pickerWith(int recordType, int slots) {
         TypeRegistry registry = new TypeRegistry(new Database(TestConfigs.nowhere(), TableName.parse("counters")),
@@ -35,8 +32,8 @@ class SlotShareTest {
 
     private static Set<Integer> picked(SlotShare share, SlotPicker picker, int recordType) {
         Set<Integer> slots = new TreeSet<>();
-        for (int i = 0; i < PICKS; i++) {
-            slots.add(share.pick(picker, recordType));
+        for (int draw = 0; draw < DRAWS; draw++) {
+            slots.add(share.pick(picker, recordType, draw));
         }
         return slots;
     }

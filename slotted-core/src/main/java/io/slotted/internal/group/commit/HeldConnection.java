@@ -9,6 +9,7 @@ import io.slotted.internal.write.SlotShare;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.Optional;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -33,6 +34,8 @@ public final class HeldConnection {
      * load never pays for the check.
      */
     private static final long IDLE_CHECK_NANOS = TimeUnit.SECONDS.toNanos(1);
+    /** How long a flusher keeps to the slot it drew. */
+    private static final long DRAW_NANOS = TimeUnit.SECONDS.toNanos(1);
     private static final int VALID_TIMEOUT_SECONDS = 5;
 
     private final Database database;
@@ -44,6 +47,15 @@ public final class HeldConnection {
     /** When the connection was last lent to an attempt, by the ticker. */
     private long lastUsed;
     private SlotShare share;
+    /**
+     * Which slot of its share the flusher writes, kept for {@link #DRAW_NANOS}: between two
+     * roll-ups a hot counter then changes about one row per flusher, not every slot row, and a
+     * fold takes from those few. Drawn again so that flushers of two processes that drew the same
+     * slot do not keep waiting on each other's row locks.
+     */
+    private int draw;
+    /** When {@link #draw} was drawn, by the ticker. */
+    private long drawnAt;
     /** Whether the data source's connections take several statements in one packet; null until asked. */
     private Boolean multiStatements;
 
@@ -54,6 +66,12 @@ public final class HeldConnection {
         this.flushers = flushers;
         this.ticker = ticker;
         this.share = SlotShare.of(flusher, flushers, Optional.empty());
+        drawSlot(ticker.read());
+    }
+
+    private void drawSlot(long now) {
+        draw = ThreadLocalRandom.current().nextInt(Integer.MAX_VALUE);
+        drawnAt = now;
     }
 
     /**
@@ -77,6 +95,9 @@ public final class HeldConnection {
         }
         if (held == null) {
             held = borrow();
+        }
+        if (now - drawnAt > DRAW_NANOS) {
+            drawSlot(now);
         }
         lastUsed = now;
         return held;
@@ -140,9 +161,9 @@ public final class HeldConnection {
         return Boolean.TRUE.equals(multiStatements);
     }
 
-    /** A slot of the flusher's share, for one counter's row or bucket row. */
+    /** The flusher's slot of its share, for one counter's row or bucket row. */
     public int slotFor(CounterKey key) {
-        return share.pick(slots, key.recordType());
+        return share.pick(slots, key.recordType(), draw);
     }
 
     /** The slot of the flusher's allowance rows, where it spends bounded counters' headroom. */
