@@ -8,6 +8,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import io.slotted.db.TestDatabase;
 import java.math.BigInteger;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -18,7 +19,9 @@ import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Queue;
 import java.util.Random;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
@@ -94,6 +97,53 @@ class GroupCommitSuite extends CounterTableTest {
         assertThat(counters.getAll(1, List.of(0L, 1L, 2L, 3L, 4L, 5L, 6L, 7L, 8L, 9L)).values())
                 .containsOnly(600L);
         assertThatThrownBy(() -> counters.add(1, 1L, 1)).isInstanceOf(IllegalStateException.class);
+    }
+
+    // ---------------------------------------------------------------- the slot a flusher keeps
+
+    /**
+     * A flusher keeps to the slot of its share it drew, for a second of its ticker, so that a hot
+     * counter changes few rows between two roll-ups: with the ticker held still, 16 threads adding
+     * to one counter through two flushers write at most two of its 16 slot rows, exactly; once the
+     * ticker has moved past the draw, each flush draws again, and the rows spread over the slots.
+     */
+    @Test
+    void grouped_flusherKeepsToTheSlotItDrew_untilItsTickerMovesPastTheDraw() throws Exception {
+        ManualTicker ticker = new ManualTicker();
+        SlottedCounters counters = migrated(on(db.dataSource(), WriteMode.GROUPED).slots(16).flushers(2)
+                .ticker(ticker));
+
+        runConcurrently(16, thread -> {
+            for (int i = 0; i < 200; i++) {
+                counters.add(1, 1L, 1);
+            }
+        });
+        assertThat(counters.get(1, 1L)).isEqualTo(3_200L);
+        assertThat(slotsOf(1, 1L)).as("one slot per flusher while the ticker stands").hasSizeBetween(1, 2);
+
+        for (int i = 0; i < 40; i++) {
+            ticker.advance(Duration.ofSeconds(2));
+            counters.add(1, 2L, 1);
+        }
+        assertThat(counters.get(1, 2L)).isEqualTo(40L);
+        assertThat(slotsOf(1, 2L)).as("a new draw for each flush a second or more after the last")
+                .hasSizeGreaterThan(2);
+    }
+
+    private Set<Integer> slotsOf(int recordType, long recordId) throws SQLException {
+        Set<Integer> slots = new TreeSet<>();
+        try (Connection connection = db.dataSource().getConnection();
+                PreparedStatement select = connection.prepareStatement(
+                        "SELECT slot FROM " + table + " WHERE record_type = ? AND record_id = ?")) {
+            select.setInt(1, recordType);
+            select.setLong(2, recordId);
+            try (ResultSet rows = select.executeQuery()) {
+                while (rows.next()) {
+                    slots.add(rows.getInt(1));
+                }
+            }
+        }
+        return slots;
     }
 
     // ---------------------------------------------------------------- callers holding the pool
