@@ -36,13 +36,15 @@ import java.util.stream.Collectors;
  *
  * <p>It serves a flush that carries no idempotency keys (only the ledger's transaction records
  * them), has rows to write, and has no more counters than the dialect puts in one statement
- * ({@link Dialect#rowsPerAddingStatement}) and no counter of an expiring type, on a database that has the upsert; and only as a flush's first try, or a retry after failures that left nothing
- * behind. When counters of the flush keep time buckets, the bucket rows go in the same
- * statement where the database writes two tables in one ({@link Dialect#oneStatementBucketedFlushSql});
+ * ({@link Dialect#rowsPerAddingStatement}) and no counter of an expiring type, on a database that
+ * has the upsert; and only as a flush's first try, or a retry after failures that left nothing
+ * behind. When counters of the flush keep time buckets, the bucket rows go in the same statement
+ * where the database writes two tables in one ({@link Dialect#oneStatementBucketedFlushSql});
  * elsewhere the statement and the bucket rows' upserts go as one batch in a transaction, which the
- * drivers send in one round trip, and commit together. A flush whose bounded counters the flusher's allowances can take spends them and sets
- * the mark in one statement ({@link Dialect#spendAndMarkAloneSql}), alone when it has nothing
- * else to write, else in a transaction with the other rows after it.
+ * drivers send in one round trip, and commit together. A flush whose bounded counters the
+ * flusher's allowances can take spends them and sets the mark in one statement
+ * ({@link Dialect#spendAndMarkAloneSql}), alone when it has nothing else to write, else in a
+ * transaction with the other rows after it.
  *
  * <p>Its statement commits itself, so once it is sent a lost connection leaves the outcome
  * unknown, and every later attempt goes through {@link LedgerFlush#resolve}, which looks for the

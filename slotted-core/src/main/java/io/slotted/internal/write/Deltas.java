@@ -98,15 +98,6 @@ public final class Deltas {
     }
 
     /**
-     * Whether any bucket row has a sum other than 0 to write.
-     *
-     * @return true if {@link #bucketRows} has rows
-     */
-    public boolean hasBucketRows() {
-        return buckets.values().stream().anyMatch(sum -> sum != 0);
-    }
-
-    /**
      * The bucket rows to write, in lock order, leaving out sums of 0.
      *
      * @param slotFor the slot each counter's bucket row goes to
