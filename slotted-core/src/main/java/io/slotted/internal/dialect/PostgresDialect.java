@@ -141,7 +141,7 @@ public final class PostgresDialect extends Dialect {
         if (rows.size() > PREPARED_FLUSH_ROWS) {
             return Optional.empty();
         }
-        return Optional.of(new PreparedFlush(FLUSH_COMMENT + markedUpsert(table, slotParameters(rows.size() + 1)),
+        return Optional.of(new PreparedFlush(oneStatementFlush(table, slotParameters(rows.size() + 1)),
                 markedParameters(mark, rows, List.of())));
     }
 
@@ -163,11 +163,8 @@ public final class PostgresDialect extends Dialect {
         if (rows.size() + bucketRows.size() > PREPARED_FLUSH_ROWS) {
             return Optional.empty();
         }
-        String bucketTuple = "(CAST(? AS INT), CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS INT),"
-                + " CAST(? AS BIGINT))";
         return Optional.of(new PreparedFlush(bucketedFlush(table, buckets, slotParameters(rows.size() + 1),
-                String.join(", ", Collections.nCopies(bucketRows.size(), bucketTuple))),
-                markedParameters(mark, rows, bucketRows)));
+                bucketParameters(bucketRows.size())), markedParameters(mark, rows, bucketRows)));
     }
 
     private String bucketedFlush(TableName table, TableName buckets, String values, String bucketValues) {
@@ -178,6 +175,12 @@ public final class PostgresDialect extends Dialect {
     /** Parameter tuples of (type, id, slot, delta) for {@code count} slot rows. */
     private static String slotParameters(int count) {
         String tuple = "(CAST(? AS INT), CAST(? AS BIGINT), CAST(? AS INT), CAST(? AS BIGINT))";
+        return String.join(", ", Collections.nCopies(count, tuple));
+    }
+
+    /** Parameter tuples of (type, bucket start, id, slot, delta) for {@code count} bucket rows. */
+    private static String bucketParameters(int count) {
+        String tuple = "(CAST(? AS INT), CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS INT), CAST(? AS BIGINT))";
         return String.join(", ", Collections.nCopies(count, tuple));
     }
 

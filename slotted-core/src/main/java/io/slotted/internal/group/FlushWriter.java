@@ -250,8 +250,8 @@ final class FlushWriter {
             Map<Pending, IdempotencyKeys.Verdict> verdicts, FlushAttempts.CommitPoint commit) throws SQLException {
         refreshSlotCounts(connection);
         flush.clearRefusals(); // what an earlier attempt decided did not commit: this one decides anew
-        Optional<OneStatementFlush.Marked> statement = oneStatement.statement(flush, seq);
         Set<CounterKey> learn = totalsToLearn(flush);
+        Optional<OneStatementFlush.Marked> statement = oneStatement.statement(flush, seq, learn.isEmpty());
         if (statement.isPresent()) {
             Optional<Map<CounterKey, Long>> totals = oneStatement.write(connection, flush, statement.get(), learn,
                     commit);

@@ -13,6 +13,7 @@ import io.slotted.internal.group.commit.FlushLedger;
 import io.slotted.internal.group.commit.HeldConnection;
 import io.slotted.internal.jdbc.Database;
 import io.slotted.internal.sql.CounterKey;
+import io.slotted.internal.sql.TableName;
 import io.slotted.internal.write.BoundedCounters;
 import io.slotted.internal.write.BucketRows;
 import io.slotted.internal.write.SlotRows;
@@ -75,8 +76,11 @@ final class OneStatementFlush {
      * in one statement instead, with the other counters' rows upserted after it; one with a
      * counter that must be decided under its lock has none. Picks the flush's slots: the registry
      * must be current.
+     *
+     * @param prepare whether a statement that commits by itself goes prepared where the dialect
+     *     has it: when no caller waits for a total, which a prepared statement does not answer
      */
-    Optional<Marked> statement(Flush flush, long seq) {
+    Optional<Marked> statement(Flush flush, long seq, boolean prepare) {
         Dialect dialect = database.dialect();
         if (!flush.keyed().isEmpty() || flush.counters() > dialect.rowsPerAddingStatement()
                 || expiring.anyExpiring(flush.sums().keySet())) {
@@ -96,7 +100,7 @@ final class OneStatementFlush {
         rows.removeIf(row -> spent.contains(row.key()));
         List<BucketRow> bucketRows = flush.deltas().bucketRows(held::slotFor);
         if (spends.isEmpty()) {
-            return rows.isEmpty() ? Optional.empty() : upsert(ledger.mark(seq), rows, bucketRows);
+            return rows.isEmpty() ? Optional.empty() : upsert(ledger.mark(seq), rows, bucketRows, prepare);
         }
         int spendCount = spends.size();
         if (!ledger.markCertain()) {
@@ -116,24 +120,36 @@ final class OneStatementFlush {
     /**
      * The upsert that sets the mark and adds the slot rows: with the bucket rows in it where the
      * database writes both tables in one statement, else with the bucket rows left for the
-     * transaction that sends it.
+     * transaction that sends it. Only the form that is sent is built, prepared or text: a flush
+     * builds one on every try.
      */
-    private Optional<Marked> upsert(FlushMark mark, List<SlotRow> rows, List<BucketRow> bucketRows) {
+    private Optional<Marked> upsert(FlushMark mark, List<SlotRow> rows, List<BucketRow> bucketRows,
+            boolean prepare) {
         Dialect dialect = database.dialect();
+        TableName table = database.table();
         if (bucketRows.isEmpty()) {
-            return dialect.oneStatementFlushSql(database.table(), mark, rows).map(sql -> new Marked(sql, 0,
-                    List.of(), List.of(), true, dialect.oneStatementFlushPrepared(database.table(), mark, rows)));
+            Optional<PreparedFlush> prepared = prepare ? dialect.oneStatementFlushPrepared(table, mark, rows)
+                    : Optional.empty();
+            if (prepared.isPresent()) {
+                return Optional.of(Marked.prepared(prepared.get()));
+            }
+            return dialect.oneStatementFlushSql(table, mark, rows)
+                    .map(sql -> new Marked(sql, 0, List.of(), List.of(), true, Optional.empty()));
         }
         if (bucketRows.size() <= dialect.rowsPerAddingStatement()) {
-            Optional<String> bucketed = dialect.oneStatementBucketedFlushSql(database.table(), database.buckets(),
-                    mark, rows, bucketRows);
+            Optional<PreparedFlush> prepared = prepare
+                    ? dialect.oneStatementBucketedFlushPrepared(table, database.buckets(), mark, rows, bucketRows)
+                    : Optional.empty();
+            if (prepared.isPresent()) {
+                return Optional.of(Marked.prepared(prepared.get()));
+            }
+            Optional<String> bucketed = dialect.oneStatementBucketedFlushSql(table, database.buckets(), mark, rows,
+                    bucketRows);
             if (bucketed.isPresent()) {
-                return Optional.of(new Marked(bucketed.get(), 0, List.of(), List.of(), true,
-                        dialect.oneStatementBucketedFlushPrepared(database.table(), database.buckets(), mark, rows,
-                                bucketRows)));
+                return Optional.of(new Marked(bucketed.get(), 0, List.of(), List.of(), true, Optional.empty()));
             }
         }
-        return dialect.oneStatementFlushSql(database.table(), mark, rows)
+        return dialect.oneStatementFlushSql(table, mark, rows)
                 .map(sql -> new Marked(sql, 0, List.of(), bucketRows, true, Optional.empty()));
     }
 
@@ -166,7 +182,7 @@ final class OneStatementFlush {
             commit.pass();
             return spendAlone(connection, marked, learn);
         }
-        if (alone && learn.isEmpty() && marked.prepared().isPresent()) {
+        if (marked.prepared().isPresent()) {
             commit.pass();
             PreparedFlush prepared = marked.prepared().get();
             try (PreparedStatement statement = connection.prepareStatement(prepared.sql())) {
@@ -273,7 +289,7 @@ final class OneStatementFlush {
      * A flush's statement, and what goes with it.
      *
      * @param sql the statement that sets the mark: the upsert of the flush's rows, or the spends
-     *     from allowances
+     *     from allowances; when {@code prepared} is present, its text, with places for the numbers
      * @param rowsToUpdate for spends, the rows the statement updates if every allowance covered
      *     its spend, the mark's included; 0 for an upsert
      * @param rowsAfter for spends in a transaction, the other counters' rows, upserted after it
@@ -281,11 +297,17 @@ final class OneStatementFlush {
      *     a transaction
      * @param alone whether the statement commits by itself, in auto-commit, when it leaves no
      *     bucket rows to write
-     * @param prepared the statement with its numbers as parameters, sent instead when it commits by
-     *     itself and no caller waits for a total, where the dialect has it
+     * @param prepared the statement with its numbers as parameters, sent instead of text: built
+     *     only for a statement that commits by itself when no caller waits for a total, where the
+     *     dialect has it
      */
     record Marked(String sql, int rowsToUpdate, List<SlotRow> rowsAfter, List<BucketRow> bucketRows, boolean alone,
             Optional<PreparedFlush> prepared) {
+        /** The upsert, prepared, that commits by itself and leaves nothing to a transaction. */
+        static Marked prepared(PreparedFlush prepared) {
+            return new Marked(prepared.sql(), 0, List.of(), List.of(), true, Optional.of(prepared));
+        }
+
         /** Whether the statement spends from allowances. */
         boolean spends() {
             return rowsToUpdate > 0;
