@@ -81,6 +81,20 @@ public interface SlottedCounters extends AutoCloseable {
      */
     MigrationReport migrate(Progress progress);
 
+    /**
+     * Checks the schema and changes nothing, for applications whose schema is made by their own
+     * migrations (Flyway, Liquibase, a reviewed script) from the schema file
+     * ({@link SlottedSchema}): every table is there, each companion with all of its columns, the
+     * counter table with what Slotted needs, and this release's schema version recorded. Needs
+     * only {@code SELECT} on the tables.
+     *
+     * @return nothing done, and what to look at
+     * @throws SchemaException naming everything missing and the file that makes it, or if the
+     *     schema is newer than this release knows
+     * @throws DatabaseUnavailableException if the database cannot be reached
+     */
+    MigrationReport verifySchema();
+
 
     /**
      * Adds {@code delta} to a counter and returns once the change is durable and visible to every

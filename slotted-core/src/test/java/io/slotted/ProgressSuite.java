@@ -295,9 +295,9 @@ class ProgressSuite extends CounterTableTest {
         Recorded progress = new Recorded(p -> p.done == 3);
 
         assertThatThrownBy(() -> counters.migrate(progress)).isInstanceOf(StoppedException.class)
-                .hasMessageContaining("stopped after 3 of 7 tables");
+                .hasMessageContaining("stopped after 3 of 8 tables");
 
-        assertThat(progress.steps).singleElement().asString().endsWith("(7 tables)");
+        assertThat(progress.steps).singleElement().asString().endsWith("(8 tables)");
         MigrationReport finished = counters.migrate();
         assertThat(finished.created()).as("the counter table was made by the stopped migration").isFalse();
         counters.add(TYPE, 1, 1);

@@ -139,6 +139,12 @@ public final class DefaultSlottedCounters implements SlottedCounters {
     }
 
     @Override
+    public MigrationReport verifySchema() {
+        return retrier.read("verify the schema of table " + database.table(), (connection, dialect) ->
+                SchemaMigrator.verify(connection, dialect, database.table()));
+    }
+
+    @Override
     public void add(int recordType, long recordId, long delta) {
         writer.add(acceptedKey(recordType, recordId, delta), delta);
     }

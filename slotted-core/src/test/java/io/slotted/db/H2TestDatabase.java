@@ -60,10 +60,27 @@ public final class H2TestDatabase extends TestDatabase {
     @Override
     public String createReadOnlyUser(String user, String table) {
         execute("CREATE USER " + user + " PASSWORD 'read-only'");
-        execute("GRANT SELECT ON " + table + ", " + table + "_ledger, " + table + "_keys, " + table
-                + "_types TO " + user);
+        execute("GRANT SELECT ON " + String.join(", ", counterTables(table)) + " TO " + user);
         // DB_CLOSE_DELAY is an admin's setting; the database is open already.
         return jdbcUrl().replace(";DB_CLOSE_DELAY=-1", "") + ";USER=" + user + ";PASSWORD=read-only";
+    }
+
+    @Override
+    public String jdbcUrlInSchema(String schema) {
+        return jdbcUrl() + ";SCHEMA=" + schema;
+    }
+
+    @Override
+    public String createLeastPrivilegeUser(String user, String schema) {
+        execute("CREATE USER " + user + " PASSWORD 'least'");
+        execute("GRANT SELECT, INSERT, UPDATE, DELETE ON SCHEMA " + schema + " TO " + user);
+        return jdbcUrl().replace(";DB_CLOSE_DELAY=-1", "") + ";SCHEMA=" + schema + ";USER=" + user
+                + ";PASSWORD=least";
+    }
+
+    @Override
+    public void revoke(String privilege, String user, String schema) {
+        execute("REVOKE " + privilege + " ON SCHEMA " + schema + " FROM " + user);
     }
 
     @Override

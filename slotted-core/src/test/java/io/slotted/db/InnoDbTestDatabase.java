@@ -62,6 +62,28 @@ public abstract class InnoDbTestDatabase extends ServerTestDatabase {
     }
 
     @Override
+    public void dropSchema(String schema) {
+        execute("DROP SCHEMA IF EXISTS " + schema);
+    }
+
+    @Override
+    public String jdbcUrlInSchema(String schema) {
+        return jdbcUrl().replaceFirst("(//[^/]+/)[^?]*", "$1" + schema);
+    }
+
+    @Override
+    public String createLeastPrivilegeUser(String user, String schema) {
+        execute("CREATE USER '" + user + "'@'%' IDENTIFIED BY 'least'");
+        execute("GRANT SELECT, INSERT, UPDATE, DELETE ON " + schema + ".* TO '" + user + "'@'%'");
+        return jdbcUrlAs(user, "least").replaceFirst("(//[^/]+/)[^?]*", "$1" + schema);
+    }
+
+    @Override
+    public void revoke(String privilege, String user, String schema) {
+        execute("REVOKE " + privilege + " ON " + schema + ".* FROM '" + user + "'@'%'");
+    }
+
+    @Override
     public void dropUser(String user) {
         execute("DROP USER IF EXISTS '" + user + "'@'%'");
     }

@@ -124,6 +124,27 @@ public final class PostgresTestDatabase extends ServerTestDatabase {
     }
 
     @Override
+    public String jdbcUrlInSchema(String schema) {
+        return jdbcUrl() + (jdbcUrl().contains("?") ? "&" : "?") + "currentSchema=" + schema;
+    }
+
+    @Override
+    public String createLeastPrivilegeUser(String user, String schema) {
+        execute("CREATE ROLE " + user + " LOGIN PASSWORD 'least'");
+        execute("GRANT USAGE ON SCHEMA " + schema + " TO " + user);
+        execute("GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA " + schema + " TO " + user);
+        execute("ALTER DEFAULT PRIVILEGES IN SCHEMA " + schema + " GRANT SELECT, INSERT, UPDATE, DELETE ON TABLES TO "
+                + user);
+        String url = jdbcUrlAs(user, "least");
+        return url + "&currentSchema=" + schema;
+    }
+
+    @Override
+    public void revoke(String privilege, String user, String schema) {
+        execute("REVOKE " + privilege + " ON ALL TABLES IN SCHEMA " + schema + " FROM " + user);
+    }
+
+    @Override
     public void dropUser(String user) {
         execute("DROP ROLE IF EXISTS " + user);
     }

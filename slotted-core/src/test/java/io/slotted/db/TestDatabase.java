@@ -53,6 +53,31 @@ public abstract class TestDatabase {
     /** Drops a user again, after its tables are gone. */
     public abstract void dropUser(String user);
 
+    /** Makes a schema (a database, in MariaDB's words) for a test alone. */
+    public void createSchema(String schema) {
+        execute("CREATE SCHEMA " + schema);
+    }
+
+    /** Drops a schema the test made, with its tables. */
+    public void dropSchema(String schema) {
+        execute("DROP SCHEMA IF EXISTS " + schema + " CASCADE");
+    }
+
+    /** This database's JDBC URL, its connections working in {@code schema} by default. */
+    public abstract String jdbcUrlInSchema(String schema);
+
+    /**
+     * Makes a user that may only read and write rows (SELECT, INSERT, UPDATE, DELETE) of the tables
+     * of {@code schema}, those there and those made later by this connection's user, as an
+     * application's user is where migrations run with another.
+     *
+     * @return the JDBC URL of the user, working in {@code schema}
+     */
+    public abstract String createLeastPrivilegeUser(String user, String schema);
+
+    /** Takes a privilege on the tables of {@code schema} back from a user made by {@link #createLeastPrivilegeUser}. */
+    public abstract void revoke(String privilege, String user, String schema);
+
     /** Makes the next row of a table of the seed's DDL take the id {@code next}. */
     public abstract void restartSeedIdsAt(String table, long next);
 
@@ -149,9 +174,7 @@ public abstract class TestDatabase {
 
     /** A counter table and the companions {@code migrate()} creates beside it. */
     protected static List<String> counterTables(String table) {
-        return List.of(table, table + SchemaMigrator.LEDGER_SUFFIX, table + SchemaMigrator.KEYS_SUFFIX,
-                table + SchemaMigrator.REGISTRY_SUFFIX, table + SchemaMigrator.BUCKETS_SUFFIX,
-                table + SchemaMigrator.NAMES_SUFFIX, table + SchemaMigrator.EXPIRY_SUFFIX);
+        return SchemaMigrator.SUFFIXES.stream().map(suffix -> table + suffix).toList();
     }
 
     private HikariDataSource newPool(String poolName, int size, String initSql) {

@@ -40,7 +40,7 @@ public final class SlottedStrategy implements Strategy {
      * {@code SchemaMigrator}.
      */
     private static final List<String> COMPANION_SUFFIXES = List.of("_ledger", "_keys", "_types", "_buckets", "_names",
-            "_expiry");
+            "_expiry", "_schema");
 
     private final String url;
     private final WriteMode mode;

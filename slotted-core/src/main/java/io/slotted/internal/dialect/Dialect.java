@@ -119,6 +119,32 @@ public abstract class Dialect {
     }
 
     /**
+     * The folder of the database's schema file in the jar ({@link SchemaScript}).
+     *
+     * @return one of {@link SchemaScript#DATABASES}
+     */
+    public abstract String schemaDatabase();
+
+    /**
+     * The database's schema file: the DDL of every table, the one source {@code migrate()} runs.
+     *
+     * @return the file
+     */
+    public final SchemaScript schemaScript() {
+        return SchemaScript.of(schemaDatabase());
+    }
+
+    /**
+     * The query of the schema version recorded in the schema table: one row, null when it holds none.
+     *
+     * @param schema the schema table
+     * @return the SQL text
+     */
+    public String schemaVersionSql(TableName schema) {
+        return "SELECT MAX(version) FROM " + schema;
+    }
+
+    /**
      * Whether the database's JDBC metadata names a schema (a database, in MariaDB's words) as a
      * catalog, as MariaDB's and MySQL's drivers do, rather than as a schema.
      *
@@ -126,86 +152,6 @@ public abstract class Dialect {
      */
     public boolean catalogsAreSchemas() {
         return false;
-    }
-
-    /**
-     * The default counter table's DDL: a composite primary key and no surrogate id, so upserts
-     * consume nothing and every row is found by its key.
-     *
-     * @param table the checked table name
-     * @return a {@code CREATE TABLE IF NOT EXISTS} statement
-     */
-    public String createTableSql(TableName table) {
-        return "CREATE TABLE IF NOT EXISTS " + table + " ("
-                + "record_type INT NOT NULL, "
-                + "record_id BIGINT NOT NULL, "
-                + "slot INT NOT NULL, "
-                + "count BIGINT NOT NULL, "
-                + "PRIMARY KEY (record_type, record_id, slot))" + hotTableOptions();
-    }
-
-    /**
-     * The flush ledger's DDL: one row per flusher holding the sequence number of its last
-     * committed flush (see {@code FlushLedger}).
-     *
-     * @param ledger the checked ledger table name
-     * @return a {@code CREATE TABLE IF NOT EXISTS} statement
-     */
-    public String createLedgerSql(TableName ledger) {
-        return "CREATE TABLE IF NOT EXISTS " + ledger + " ("
-                + "flusher_id VARCHAR(64) NOT NULL, "
-                + "flush_seq BIGINT NOT NULL, "
-                + "updated_ms BIGINT NOT NULL, "
-                + "PRIMARY KEY (flusher_id))" + hotTableOptions();
-    }
-
-    /**
-     * The type registry's DDL: one row per counter type with an owner column binding, a slot
-     * count or limits that every process must agree on (see {@code TypeRegistry}).
-     *
-     * @param registry the checked registry table name
-     * @return a {@code CREATE TABLE IF NOT EXISTS} statement
-     */
-    public String createRegistrySql(TableName registry) {
-        return "CREATE TABLE IF NOT EXISTS " + registry + " ("
-                + "record_type INT NOT NULL, "
-                + "owner_table VARCHAR(130), key_column VARCHAR(64), count_column VARCHAR(64), "
-                + "owner_mode VARCHAR(8), "
-                + "slots INT NOT NULL, "
-                + "bound_ms BIGINT NOT NULL, "
-                + "rolled_up_ms BIGINT NOT NULL, "
-                + "lower_bound BIGINT, upper_bound BIGINT, limit_window VARCHAR(64), "
-                + "expiring SMALLINT, "
-                + "PRIMARY KEY (record_type))" + tableOptions();
-    }
-
-    /**
-     * The name dictionary's DDL: one row per string id (and per type name, under
-     * {@code record_type} {@link io.slotted.SlottedCounters#RESERVED_RECORD_TYPE}) and the number it
-     * maps to (see {@code NameDictionary}). The primary key makes a name's number one for every
-     * process; the unique key makes a number one name's. Names compare exactly: case, accents and
-     * trailing spaces all make a different name.
-     *
-     * @param names the checked dictionary table name
-     * @return a {@code CREATE TABLE IF NOT EXISTS} statement
-     */
-    public String createNamesSql(TableName names) {
-        return "CREATE TABLE IF NOT EXISTS " + names + " ("
-                + "record_type INT NOT NULL, "
-                + "name " + nameColumnType() + " NOT NULL, "
-                + "record_id BIGINT NOT NULL, "
-                + "created_ms BIGINT NOT NULL, "
-                + "PRIMARY KEY (record_type, name), "
-                + "CONSTRAINT " + names.table() + "_number UNIQUE (record_type, record_id))" + tableOptions();
-    }
-
-    /**
-     * The column type of a name: up to 512 bytes of UTF-8, compared exactly.
-     *
-     * @return a SQL type
-     */
-    protected String nameColumnType() {
-        return "VARCHAR(512)";
     }
 
     /**
@@ -273,27 +219,6 @@ public abstract class Dialect {
     }
 
     /**
-     * The DDL of the time bucket table and of the index that reads one counter's series. Its
-     * primary key begins with the bucket, so that a top-N of a window reads one range of rows;
-     * the index begins with the counter, so that a series reads only that counter's rows. Both
-     * hold only columns a write never changes, so an increment updates no index.
-     *
-     * @param buckets the checked table name
-     * @return {@code CREATE … IF NOT EXISTS} statements, run in order
-     */
-    public List<String> createBucketsSql(TableName buckets) {
-        return List.of("CREATE TABLE IF NOT EXISTS " + buckets + " ("
-                        + "record_type INT NOT NULL, "
-                        + "bucket_start BIGINT NOT NULL, "
-                        + "record_id BIGINT NOT NULL, "
-                        + "slot INT NOT NULL, "
-                        + "count BIGINT NOT NULL, "
-                        + "PRIMARY KEY (record_type, bucket_start, record_id, slot))" + hotTableOptions(),
-                "CREATE INDEX IF NOT EXISTS " + buckets.table() + "_counter ON " + buckets
-                        + " (record_type, record_id, bucket_start)");
-    }
-
-    /**
      * One statement that adds each row's delta to its bucket slot row, creating rows that are
      * missing, with the values written into the text. Only numbers are written in. The rows must
      * name distinct bucket slot rows, in the order their locks are to be taken.
@@ -350,41 +275,6 @@ public abstract class Dialect {
     protected static final String KEY_COLUMNS = "idempotency_key, fingerprint, flush_ref, created_ms";
 
     /**
-     * The DDL of the idempotency key table and the index that pruning by age uses.
-     *
-     * @param keys the checked table name
-     * @return {@code CREATE … IF NOT EXISTS} statements, run in order
-     */
-    public List<String> createIdempotencySql(TableName keys) {
-        return List.of("CREATE TABLE IF NOT EXISTS " + keys + " ("
-                        + "idempotency_key " + keyColumnType() + " NOT NULL, "
-                        + "fingerprint VARCHAR(200) NOT NULL, "
-                        + "flush_ref VARCHAR(100) NOT NULL, "
-                        + "created_ms BIGINT NOT NULL, "
-                        + "PRIMARY KEY (idempotency_key))" + tableOptions(),
-                "CREATE INDEX IF NOT EXISTS " + keys.table() + "_created ON " + keys + " (created_ms)");
-    }
-
-    /**
-     * The DDL of the expiry table and of the index the sweep of expired counters reads: one row
-     * per counter of an expiring type that has been written, holding when it expires (epoch
-     * milliseconds; null for never). Every write of such a counter locks its row, which is what
-     * orders the writes, the expiries and the clearing of an expired counter (see
-     * {@code ExpiringCounters}).
-     *
-     * @param expiry the checked table name
-     * @return {@code CREATE … IF NOT EXISTS} statements, run in order
-     */
-    public List<String> createExpirySql(TableName expiry) {
-        return List.of("CREATE TABLE IF NOT EXISTS " + expiry + " ("
-                        + "record_type INT NOT NULL, "
-                        + "record_id BIGINT NOT NULL, "
-                        + "expires_ms BIGINT, "
-                        + "PRIMARY KEY (record_type, record_id))" + tableOptions(),
-                "CREATE INDEX IF NOT EXISTS " + expiry.table() + "_due ON " + expiry + " (expires_ms)");
-    }
-
-    /**
      * One statement that creates counters' missing rows in the expiry table, without an expiry,
      * and leaves the rows that exist alone; a row another transaction is creating is waited for,
      * or, where the database fails the statement with a duplicate key instead (H2), the statement
@@ -420,16 +310,6 @@ public abstract class Dialect {
                 + expiry + " e WHERE e.record_type = c.record_type AND e.record_id = c.record_id"
                 + " AND e.expires_ms <= ?) AND c.record_type = ? AND c.record_id IN ("
                 + String.join(", ", Collections.nCopies(ids, "?")) + ") GROUP BY c.record_id";
-    }
-
-    /**
-     * The column type of an idempotency key: up to 128 printable ASCII characters, compared
-     * exactly (case and trailing spaces matter).
-     *
-     * @return a SQL type
-     */
-    protected String keyColumnType() {
-        return "VARCHAR(128)";
     }
 
     /**
@@ -487,36 +367,6 @@ public abstract class Dialect {
      */
     public boolean statementReadsOneSnapshot() {
         return true;
-    }
-
-    /**
-     * Text appended to {@code CREATE TABLE}, such as a storage engine.
-     *
-     * @return the options, or an empty string
-     */
-    protected String tableOptions() {
-        return "";
-    }
-
-    /**
-     * Text appended to {@code CREATE TABLE} of a table whose rows are updated over and over: the
-     * counter table, its buckets and the flush ledger. The options of every table, and the
-     * {@link #hotTableParameters()}.
-     *
-     * @return the options, or an empty string
-     */
-    protected String hotTableOptions() {
-        return tableOptions();
-    }
-
-    /**
-     * The storage parameters a table of rows updated over and over should have, each
-     * {@code name=value}, which {@code migrate()} sets on such a table that lacks them.
-     *
-     * @return the parameters; empty where the database has none to set
-     */
-    public List<String> hotTableParameters() {
-        return List.of();
     }
 
     /**
@@ -968,6 +818,7 @@ public abstract class Dialect {
         }
         return switch (state) {
             case "22003" -> Failure.OVERFLOW;
+            case "42501" -> Failure.NOT_PERMITTED;
             case "23505" -> Failure.DUPLICATE_KEY;
             case "40001" -> Failure.CONTENTION;
             case "42S02" -> Failure.MISSING_TABLE;

@@ -17,6 +17,8 @@ public enum Failure {
     MISSING_TABLE("table does not exist"),
     /** The table exists but a column Slotted uses is missing. */
     WRONG_SHAPE("table lacks a column Slotted uses"),
+    /** The database user lacks a privilege the statement needs. */
+    NOT_PERMITTED("the database user lacks a privilege"),
     /** Anything else: not retried, reported as it is. */
     OTHER("database error");
 

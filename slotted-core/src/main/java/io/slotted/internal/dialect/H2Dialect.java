@@ -29,6 +29,11 @@ public final class H2Dialect extends Dialect {
         return "H2";
     }
 
+    @Override
+    public String schemaDatabase() {
+        return "h2";
+    }
+
     /** H2's own level, 6: its repeatable read takes each table's snapshot when first read. */
     @Override
     public int snapshotIsolation() {
@@ -115,6 +120,7 @@ public final class H2Dialect extends Dialect {
             case 23505 -> Failure.DUPLICATE_KEY;
             case 42102, 42104 -> Failure.MISSING_TABLE;           // table not found
             case 42122 -> Failure.WRONG_SHAPE;                    // column not found
+            case 90096 -> Failure.NOT_PERMITTED;                  // not enough rights
             case 90067, 90098, 90121 -> Failure.CONNECTION;       // connection broken, database closed
             default -> Failure.OTHER;
         };

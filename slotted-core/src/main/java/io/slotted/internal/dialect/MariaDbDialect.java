@@ -124,8 +124,8 @@ public class MariaDbDialect extends Dialect {
     }
 
     @Override
-    protected String tableOptions() {
-        return " ENGINE=InnoDB";
+    public String schemaDatabase() {
+        return "mariadb";
     }
 
     @Override
@@ -178,19 +178,12 @@ public class MariaDbDialect extends Dialect {
         return true;
     }
 
-    /** Bytes, compared exactly: as for idempotency keys, every text collation that both MariaDB and MySQL have ignores trailing spaces. */
-    @Override
-    protected String nameColumnType() {
-        return "VARBINARY(512)";
-    }
-
     /**
      * Bytes, so that keys differing only in case or in trailing spaces stay different keys. A
      * {@code VARCHAR} would need a NO PAD collation, which MariaDB and MySQL name differently;
      * {@code ascii_bin}, which both have, is PAD SPACE and ignores trailing spaces when comparing.
      */
-    @Override
-    protected String keyColumnType() {
+    private static String keyColumnType() {
         return "VARBINARY(128)";
     }
 
@@ -320,6 +313,7 @@ public class MariaDbDialect extends Dialect {
             case 1062 -> Failure.DUPLICATE_KEY;                 // duplicate entry
             case 1146 -> Failure.MISSING_TABLE;                 // no such table
             case 1054 -> Failure.WRONG_SHAPE;                   // unknown column
+            case 1044, 1142, 1143 -> Failure.NOT_PERMITTED;     // database, table, column access denied
             case 1264, OUT_OF_RANGE -> Failure.OVERFLOW;        // out of range value
             case 1927, 2006, 2013 -> Failure.CONNECTION;        // killed, gone away, lost
             default -> Failure.OTHER;

@@ -22,6 +22,11 @@ public final class MySqlDialect extends MariaDbDialect {
     }
 
     @Override
+    public String schemaDatabase() {
+        return "mysql";
+    }
+
+    @Override
     protected String onDuplicateKey(String insert, String update) {
         return insert + " AS new ON DUPLICATE KEY UPDATE count = " + update.replace("%s", "new.count");
     }

@@ -26,27 +26,9 @@ public final class PostgresDialect extends Dialect {
         return "PostgreSQL";
     }
 
-    /**
-     * A counter row is updated far more often than anything else in the database. At the default
-     * fillfactor of 100 its page has no room for the new version, so an update goes to another
-     * page and adds an index entry; with half of each page kept free the update stays on its page
-     * (a HOT update), touches no index, and the page prunes the dead versions itself, vacuumed or
-     * not. Measured under 64 writers and roll-ups every second with autovacuum off: 78–80% of the
-     * updates were HOT and 240,000–330,000 dead versions built up in 35 s at 100; at 50, 98% and
-     * 47,000 (docs/benchmarks.md). Autovacuum, where it runs, visits such a table after 2% of it
-     * changed rather than the default 20%, and gathers its statistics as often.
-     */
-    private static final List<String> HOT_TABLE_PARAMETERS = List.of("fillfactor=50",
-            "autovacuum_vacuum_scale_factor=0.02", "autovacuum_analyze_scale_factor=0.02");
-
     @Override
-    protected String hotTableOptions() {
-        return " WITH (" + String.join(", ", HOT_TABLE_PARAMETERS) + ")";
-    }
-
-    @Override
-    public List<String> hotTableParameters() {
-        return HOT_TABLE_PARAMETERS;
+    public String schemaDatabase() {
+        return "postgresql";
     }
 
     @Override

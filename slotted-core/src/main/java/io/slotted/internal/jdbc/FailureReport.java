@@ -46,6 +46,9 @@ public final class FailureReport {
                     + " 'slotted migrate' to create them (" + operation + "). " + codes, cause);
             case WRONG_SHAPE -> new SchemaException("table " + table + " lacks a column Slotted"
                     + " uses: call migrate() to see what is wrong (" + operation + "). " + codes, cause);
+            case NOT_PERMITTED -> new SlottedException(where + " failed: the database user lacks a privilege"
+                    + " it needs (the database's message below names which); Slotted's tables need the privileges"
+                    + " SELECT, INSERT, UPDATE and DELETE (docs/schema.md). " + codes, cause);
             case CONNECTION -> writeSent
                     ? new OutcomeUnknownException(where + ": the connection was lost while the"
                             + " write was in flight; it may or may not have been applied. " + codes, cause)

@@ -3,9 +3,12 @@ package io.slotted.internal.schema;
 import io.slotted.MigrationReport;
 import io.slotted.SchemaException;
 import io.slotted.internal.dialect.Dialect;
+import io.slotted.internal.dialect.Failure;
+import io.slotted.internal.dialect.SchemaScript;
 import io.slotted.internal.progress.Steps;
 import io.slotted.internal.sql.TableName;
 import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
@@ -27,8 +30,15 @@ import java.util.Set;
  * {@code INT} record ids that cannot hold larger ids.
  *
  * <p>The companions, the flush ledger, the idempotency key table, the type registry, the time
- * buckets, the name dictionary and the expiry table, are Slotted's alone, so an earlier release's shape is converted: a key column that ignores trailing spaces (MariaDB and
+ * buckets, the name dictionary, the expiry table and the schema table, are Slotted's alone, so an
+ * earlier release's shape is converted: a key column that ignores trailing spaces (MariaDB and
  * MySQL before exact keys) is changed to one that compares keys exactly.
+ *
+ * <p>Every table is made by the statements of the database's schema file ({@link SchemaScript}),
+ * the one Flyway, Liquibase or a person runs instead. The schema table records the version the
+ * file installs, last, once every table is there; a schema recorded as newer than this release
+ * knows is refused before anything is changed, since this release cannot tell what the newer one
+ * relies on.
  */
 public final class SchemaMigrator {
     private static final List<String> NEEDED = List.of("record_type", "record_id", "slot", "count");
@@ -45,8 +55,13 @@ public final class SchemaMigrator {
     public static final String NAMES_SUFFIX = "_names";
     /** The expiry table's name is the counter table's plus this. */
     public static final String EXPIRY_SUFFIX = "_expiry";
-    /** The counter table and its six companions. */
-    private static final int TABLES = 7;
+    /** The schema table's name is the counter table's plus this. */
+    public static final String SCHEMA_SUFFIX = "_schema";
+    /** The counter table and its seven companions. */
+    private static final int TABLES = 8;
+    /** The counter table's suffix (none) and its companions', in the order {@code migrate()} makes them. */
+    public static final List<String> SUFFIXES = List.of("", LEDGER_SUFFIX, KEYS_SUFFIX, REGISTRY_SUFFIX,
+            BUCKETS_SUFFIX, NAMES_SUFFIX, EXPIRY_SUFFIX, SCHEMA_SUFFIX);
 
     private SchemaMigrator() {
     }
@@ -67,20 +82,30 @@ public final class SchemaMigrator {
         List<String> warnings = new ArrayList<>(dialect.settingsWarnings(connection));
         List<String> actions = new ArrayList<>();
         steps.begin("creating or checking " + table + " and its companion tables", TABLES, "tables");
+        SchemaScript script = dialect.schemaScript();
+        int recorded = recordedVersion(connection, dialect, table);
+        if (recorded > SchemaScript.VERSION) {
+            throw newerSchema(table, recorded);
+        }
         Optional<TableShape> existing = TableShape.read(connection, dialect, table);
         if (existing.isEmpty()) {
-            run(connection, dialect.createTableSql(table));
+            runAll(connection, dialect, script.statements(table, ""));
             actions.add("created table " + table);
         } else {
             warnings.addAll(check(existing.get(), table));
         }
         List<Companion> companions = List.of(
-                () -> ledger(connection, dialect, table.withSuffix(LEDGER_SUFFIX)),
-                () -> keys(connection, dialect, table.withSuffix(KEYS_SUFFIX)),
-                () -> registry(connection, dialect, table.withSuffix(REGISTRY_SUFFIX)),
-                () -> buckets(connection, dialect, table.withSuffix(BUCKETS_SUFFIX)),
-                () -> names(connection, dialect, table.withSuffix(NAMES_SUFFIX)),
-                () -> expiry(connection, dialect, table.withSuffix(EXPIRY_SUFFIX)));
+                () -> createIfMissing(connection, dialect, table, LEDGER_SUFFIX,
+                        "the flush ledger that makes group commits exactly-once"),
+                () -> keys(connection, dialect, table),
+                () -> registry(connection, dialect, table),
+                () -> createIfMissing(connection, dialect, table, BUCKETS_SUFFIX,
+                        "counts per time bucket, for the types configured with buckets"),
+                () -> createIfMissing(connection, dialect, table, NAMES_SUFFIX, "the name dictionary: the"
+                        + " record_type of each type name and the record_id of each string id"),
+                () -> createIfMissing(connection, dialect, table, EXPIRY_SUFFIX,
+                        "when counters of the expiring types expire"),
+                () -> version(connection, dialect, table, recorded, warnings));
         for (int done = 1; done < TABLES; done++) {
             steps.advance(done);
             int tables = done;
@@ -89,23 +114,81 @@ public final class SchemaMigrator {
                     + " run the migration again to finish");
             companions.get(done - 1).migrate().ifPresent(actions::add);
         }
-        for (TableName hot : List.of(table, table.withSuffix(LEDGER_SUFFIX), table.withSuffix(BUCKETS_SUFFIX))) {
-            hotTableParameters(connection, dialect, hot).ifPresent(warnings::add);
+        for (String suffix : List.of("", LEDGER_SUFFIX, BUCKETS_SUFFIX)) {
+            storageParameters(connection, dialect, table, suffix).ifPresent(warnings::add);
         }
         steps.advance(TABLES);
         return new MigrationReport(table.toString(), existing.isEmpty(), actions, warnings);
     }
 
     /**
-     * Checks that an existing table of rows updated over and over has the storage parameters
-     * {@link Dialect#hotTableParameters()} gives the tables {@code migrate()} creates; says how to
-     * set those it lacks. A parameter the table has set, to any value, is as its owner chose. The
-     * table is not altered: it may be the application's own, made by its own DDL.
+     * Checks the schema without changing anything, for a schema made by Flyway, Liquibase or by
+     * hand from the schema file: every table there, each companion with every column the file
+     * gives it, the counter table with what Slotted needs, and this release's version recorded.
+     *
+     * @param connection an open connection
+     * @param dialect the database's dialect
+     * @param table the counter table
+     * @return the report: nothing done, and what to look at
+     * @throws SQLException if the database fails
+     * @throws SchemaException naming everything missing and the file that makes it
      */
-    private static Optional<String> hotTableParameters(Connection connection, Dialect dialect, TableName table)
-            throws SQLException {
+    public static MigrationReport verify(Connection connection, Dialect dialect, TableName table) throws SQLException {
+        SchemaScript script = dialect.schemaScript();
+        int recorded = recordedVersion(connection, dialect, table);
+        if (recorded > SchemaScript.VERSION) {
+            throw newerSchema(table, recorded);
+        }
+        List<String> warnings = new ArrayList<>(dialect.settingsWarnings(connection));
+        List<String> missing = new ArrayList<>();
+        for (String suffix : SUFFIXES) {
+            TableName companion = table.withSuffix(suffix);
+            Optional<TableShape> shape = TableShape.read(connection, dialect, companion);
+            if (shape.isEmpty()) {
+                missing.add("table " + companion);
+            } else if (suffix.isEmpty()) {
+                warnings.addAll(check(shape.get(), table)); // the counter table may be the application's own
+            } else {
+                List<String> lacking = script.columns(suffix).stream()
+                        .filter(column -> !shape.get().columns().containsKey(column)).toList();
+                if (!lacking.isEmpty()) {
+                    missing.add("column" + (lacking.size() > 1 ? "s " : " ") + String.join(", ", lacking) + " of table "
+                            + companion);
+                }
+            }
+        }
+        if (missing.isEmpty() && recorded < SchemaScript.VERSION) {
+            missing.add("schema version " + SchemaScript.VERSION + " recorded in table " + table.withSuffix(SCHEMA_SUFFIX));
+        }
+        if (!missing.isEmpty()) {
+            throw new SchemaException("the schema of " + table + " lacks " + String.join("; ", missing) + ". "
+                    + script.resource() + " in the Slotted jar makes it for the default table (`slotted schema"
+                    + " --db-kind " + dialect.schemaDatabase() + " --table " + table + "` prints it for this one):"
+                    + " run it with the application's migrations, or let Slotted make it (migrate)");
+        }
+        for (String suffix : List.of("", LEDGER_SUFFIX, BUCKETS_SUFFIX)) {
+            storageParameters(connection, dialect, table, suffix).ifPresent(warnings::add);
+        }
+        return new MigrationReport(table.toString(), false, List.of(), warnings);
+    }
+
+    private static SchemaException newerSchema(TableName table, int recorded) {
+        return new SchemaException("the schema of " + table + " is version " + recorded + " (table " + table
+                + SCHEMA_SUFFIX + "), newer than this release of Slotted knows (version " + SchemaScript.VERSION
+                + "); it changes nothing: run the release that made it, or a newer one");
+    }
+
+    /**
+     * Checks that an existing table of rows updated over and over has the storage parameters the
+     * schema file gives it; says how to set those it lacks. A parameter the table has set, to any
+     * value, is as its owner chose. The table is not altered: it may be the application's own,
+     * made by its own DDL.
+     */
+    private static Optional<String> storageParameters(Connection connection, Dialect dialect, TableName counters,
+            String suffix) throws SQLException {
+        TableName table = counters.withSuffix(suffix);
         List<String> set = dialect.tableParameters(connection, table).stream().map(SchemaMigrator::name).toList();
-        List<String> missing = dialect.hotTableParameters().stream()
+        List<String> missing = dialect.schemaScript().storageParameters(suffix).stream()
                 .filter(parameter -> !set.contains(name(parameter))).toList();
         if (missing.isEmpty()) {
             return Optional.empty();
@@ -126,19 +209,13 @@ public final class SchemaMigrator {
         Optional<String> migrate() throws SQLException;
     }
 
-    /** Creates the flush ledger if it is missing. */
-    private static Optional<String> ledger(Connection connection, Dialect dialect, TableName ledger)
-            throws SQLException {
-        return createIfMissing(connection, dialect, ledger, dialect.createLedgerSql(ledger),
-                "the flush ledger that makes group commits exactly-once");
-    }
-
     /** Creates the type registry if it is missing, or adds the limits' columns to an earlier release's. */
-    private static Optional<String> registry(Connection connection, Dialect dialect,
-            TableName registry) throws SQLException {
+    private static Optional<String> registry(Connection connection, Dialect dialect, TableName counters)
+            throws SQLException {
+        TableName registry = counters.withSuffix(REGISTRY_SUFFIX);
         Optional<TableShape> existing = TableShape.read(connection, dialect, registry);
         if (existing.isEmpty()) {
-            run(connection, dialect.createRegistrySql(registry));
+            runAll(connection, dialect, dialect.schemaScript().statements(counters, REGISTRY_SUFFIX));
             return Optional.of("created table " + registry
                     + " (the type registry: owner column bindings, slot counts and limits every process follows)");
         }
@@ -161,54 +238,73 @@ public final class SchemaMigrator {
                 : Optional.of("added to " + registry + " the columns " + String.join(", and ", added));
     }
 
-    /** Creates the name dictionary if it is missing. */
-    private static Optional<String> names(Connection connection, Dialect dialect, TableName names)
-            throws SQLException {
-        return createIfMissing(connection, dialect, names, dialect.createNamesSql(names),
-                "the name dictionary: the record_type of each type name and the record_id of each string id");
-    }
-
-    /** Creates the expiry table if it is missing. */
-    private static Optional<String> expiry(Connection connection, Dialect dialect, TableName expiry)
-            throws SQLException {
-        return createIfMissing(connection, dialect, expiry, dialect.createExpirySql(expiry),
-                "when counters of the expiring types expire");
-    }
-
-    private static Optional<String> createIfMissing(Connection connection, Dialect dialect,
-            TableName table, String ddl, String purpose) throws SQLException {
-        return createIfMissing(connection, dialect, table, List.of(ddl), purpose);
-    }
-
-    /** Creates a table, and what goes with it, by statements run in order, if it is missing. */
-    private static Optional<String> createIfMissing(Connection connection, Dialect dialect,
-            TableName table, List<String> ddl, String purpose) throws SQLException {
+    /** Creates a companion, and what goes with it, by its statements of the schema file, if it is missing. */
+    private static Optional<String> createIfMissing(Connection connection, Dialect dialect, TableName counters,
+            String suffix, String purpose) throws SQLException {
+        TableName table = counters.withSuffix(suffix);
         if (TableShape.read(connection, dialect, table).isPresent()) {
             return Optional.empty();
         }
-        for (String statement : ddl) {
-            run(connection, statement);
-        }
+        runAll(connection, dialect, dialect.schemaScript().statements(counters, suffix));
         return Optional.of("created table " + table + " (" + purpose + ")");
     }
 
-    /** Creates the time bucket table if it is missing. */
-    private static Optional<String> buckets(Connection connection, Dialect dialect, TableName buckets)
+    /**
+     * The schema version recorded beside the counter table: 0 when none is, as for a schema made
+     * before versions were recorded.
+     */
+    private static int recordedVersion(Connection connection, Dialect dialect, TableName counters)
             throws SQLException {
-        return createIfMissing(connection, dialect, buckets, dialect.createBucketsSql(buckets),
-                "counts per time bucket, for the types configured with buckets");
+        TableName schema = counters.withSuffix(SCHEMA_SUFFIX);
+        if (TableShape.read(connection, dialect, schema).isEmpty()) {
+            return 0;
+        }
+        try (Statement statement = connection.createStatement();
+                ResultSet row = statement.executeQuery(dialect.schemaVersionSql(schema))) {
+            return row.next() ? row.getInt(1) : 0;
+        }
+    }
+
+    /**
+     * Records the version once every table is there: creates the schema table if it is missing
+     * and adds the version's row, which its statements leave alone when it is there already. A
+     * user that may not create the table, whose other tables an earlier release made, is warned
+     * and goes on: its tables are complete, only the record of their version is missing.
+     */
+    private static Optional<String> version(Connection connection, Dialect dialect, TableName counters,
+            int recorded, List<String> warnings) throws SQLException {
+        if (recorded == SchemaScript.VERSION) {
+            return Optional.empty();
+        }
+        TableName schema = counters.withSuffix(SCHEMA_SUFFIX);
+        try {
+            runAll(connection, dialect, dialect.schemaScript().statements(counters, SCHEMA_SUFFIX));
+        } catch (NotPermitted e) {
+            warnings.add("schema version " + SchemaScript.VERSION + " is not recorded in table " + schema + ", which"
+                    + " this database user may not make or write (" + e.getCause().getMessage() + "); the tables are"
+                    + " complete: run " + dialect.schemaScript().resource() + " from the Slotted jar, or slotted migrate,"
+                    + " as a user that may create tables, so that releases to come know the schema's version");
+            return Optional.empty();
+        }
+        return Optional.of("recorded schema version " + SchemaScript.VERSION + " in table " + schema);
+    }
+
+    /** A statement of the schema file the database user may not run. */
+    private static final class NotPermitted extends SchemaException {
+        NotPermitted(String message, SQLException cause) {
+            super(message, cause);
+        }
     }
 
     /** Creates the idempotency key table, or upgrades an earlier release's. */
-    private static Optional<String> keys(Connection connection, Dialect dialect, TableName keys)
+    private static Optional<String> keys(Connection connection, Dialect dialect, TableName counters)
             throws SQLException {
+        TableName keys = counters.withSuffix(KEYS_SUFFIX);
         Optional<TableShape> existing = TableShape.read(connection, dialect, keys);
         if (existing.isPresent()) {
             return upgradeKeyColumn(connection, dialect, keys, existing.get());
         }
-        for (String ddl : dialect.createIdempotencySql(keys)) {
-            run(connection, ddl);
-        }
+        runAll(connection, dialect, dialect.schemaScript().statements(counters, KEYS_SUFFIX));
         return Optional.of("created table " + keys + " (callers' idempotency keys)");
     }
 
@@ -224,6 +320,29 @@ public final class SchemaMigrator {
         return Optional.of("converted column idempotency_key of table " + keys + " from "
                 + column.typeName() + " to a type that compares keys exactly (keys differing only"
                 + " in trailing spaces were one key)");
+    }
+
+    /**
+     * Runs a table's statements of the schema file. A user that may not create tables is told how
+     * the schema is made without it: by a user that may, from the file, after which this user
+     * needs only to read and write rows.
+     */
+    private static void runAll(Connection connection, Dialect dialect, List<String> ddl) throws SQLException {
+        for (String statement : ddl) {
+            try {
+                run(connection, statement);
+            } catch (SQLException e) {
+                if (dialect.classify(e) != Failure.NOT_PERMITTED) {
+                    throw e;
+                }
+                throw new NotPermitted("the database user may not make Slotted's tables (" + e.getMessage()
+                        + "): run " + dialect.schemaScript().resource() + " from the Slotted jar (`slotted schema`"
+                        + " prints it for another table name) as a user that may create tables, or through the"
+                        + " application's Flyway or Liquibase; this user then needs only the privileges"
+                        + " SELECT, INSERT, UPDATE and DELETE on them, and verifySchema() (slotted.schema=verify)"
+                        + " checks them", e);
+            }
+        }
     }
 
     private static void run(Connection connection, String ddl) throws SQLException {

@@ -25,7 +25,8 @@ import picocli.CommandLine;
 
 /**
  * The {@code slotted} command line: {@code serve}, {@code incr}, {@code get}, {@code set},
- * {@code migrate}, the owner-column commands {@code adopt}, {@code release} and {@code rollup},
+ * {@code migrate} and {@code schema} (the DDL it runs), the owner-column commands {@code adopt},
+ * {@code release} and {@code rollup},
  * {@code recount}, {@code shrink}, {@code doctor}, the time bucket reads {@code series} and
  * {@code top}, {@code token create} and {@code token hash} (the token file), and {@code bench}
  * (which says where the contention benchmark's own jar is).
@@ -43,7 +44,7 @@ import picocli.CommandLine;
 @Command(name = "slotted", mixinStandardHelpOptions = true, versionProvider = SlottedCommand.Version.class,
         description = "Hot counters kept exact and durable in your SQL database.",
         subcommands = {ServeCommand.class, IncrCommand.class, GetCommand.class, SetCommand.class,
-            MigrateCommand.class, AdoptCommand.class, ReleaseCommand.class, RollupCommand.class,
+            MigrateCommand.class, SchemaCommand.class, AdoptCommand.class, ReleaseCommand.class, RollupCommand.class,
             RecountCommand.class, ShrinkCommand.class, DoctorCommand.class, SeriesCommand.class,
             TopCommand.class, TokenCommand.class, BenchCommand.class})
 public final class SlottedCommand implements Callable<Integer> {
@@ -65,7 +66,7 @@ public final class SlottedCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         throw new ParameterException(spec.commandLine(), "missing command: use serve, incr, get,"
-                + " set, migrate, adopt, release, rollup, recount, shrink, doctor, series, top, token"
+                + " set, migrate, schema, adopt, release, rollup, recount, shrink, doctor, series, top, token"
                 + " or bench");
     }
 

@@ -1,6 +1,7 @@
 package io.slotted.server.doctor;
 
 import io.slotted.SlottedCounters;
+import io.slotted.SlottedSchema;
 import io.slotted.server.config.NameBounds;
 import io.slotted.server.doctor.dialect.DoctorDialect;
 import java.sql.Connection;
@@ -21,7 +22,8 @@ import java.util.Optional;
  * Slotted's own tables: how counters spread over their slots, the headroom of the original pattern's
  * {@code INT} columns (its auto-increment {@code id}, its {@code count}), flush-ledger rows no
  * process has touched for a day, idempotency keys older than their retention, and how far behind
- * each bound type's roll-up is, and how many names the name dictionary holds.
+ * each bound type's roll-up is, how many names the name dictionary holds, whether this user may
+ * read and write the rows of every table, and the schema version recorded.
  *
  * <p>The table names follow Slotted's: {@code <table>_ledger}, {@code <table>_keys},
  * {@code <table>_types}, {@code <table>_names}. A table that does not exist is simply not checked. Flushers' marks
@@ -80,6 +82,8 @@ final class SlottedTableChecks {
                 .ifPresent(checks::add);
         checks.addAll(rollUpLag(connection));
         dictionary(connection).ifPresent(checks::add);
+        checks.add(privileges(connection));
+        checks.add(schemaVersion(connection));
         try {
             checks.addAll(dialect.maintenance(connection, table));
         } catch (SQLException e) {
@@ -122,6 +126,77 @@ final class SlottedTableChecks {
                 : "over " + IDS_WARNING / 1_000_000 + " million string ids: if a client mints a new id per"
                         + " request (a timestamp, a random value), lower --new-ids-per-second or give it"
                         + " numeric ids; SELECT name FROM " + names + " ORDER BY created_ms DESC shows the newest"));
+    }
+
+    /**
+     * Whether this user may read and write the rows of every Slotted table, which is all Slotted
+     * needs once the tables exist. Each privilege is tried by a statement that matches no row, so
+     * nothing changes; the database checks the privilege all the same.
+     */
+    private Check privileges(Connection connection) {
+        List<String> lacking = new ArrayList<>();
+        for (String name : SlottedSchema.tables(table)) {
+            String firstColumn;
+            try (Statement statement = connection.createStatement();
+                    ResultSet none = statement.executeQuery("SELECT * FROM " + name + " WHERE 1 = 0")) {
+                firstColumn = none.getMetaData().getColumnName(1);
+            } catch (SQLException e) {
+                lacking.add("SELECT on " + name + " (" + e.getMessage().strip() + ")");
+                continue;
+            }
+            tryPrivilege(connection, "INSERT", name, "INSERT INTO " + name + " SELECT * FROM " + name + " WHERE 1 = 0")
+                    .ifPresent(lacking::add);
+            tryPrivilege(connection, "UPDATE", name, "UPDATE " + name + " SET " + firstColumn + " = " + firstColumn
+                    + " WHERE 1 = 0").ifPresent(lacking::add);
+            tryPrivilege(connection, "DELETE", name, "DELETE FROM " + name + " WHERE 1 = 0").ifPresent(lacking::add);
+        }
+        String name = table + ": privileges";
+        String user = userName(connection);
+        String why = "once its tables exist Slotted only reads and writes their rows: its user needs SELECT, INSERT,"
+                + " UPDATE and DELETE on each of the " + SlottedSchema.tables(table).size() + " tables";
+        if (lacking.isEmpty()) {
+            return Check.ok(name, user + " has SELECT, INSERT, UPDATE and DELETE on every table", why);
+        }
+        return Check.finding(name, user + " lacks " + String.join("; ", lacking), why, "grant what is missing, for example"
+                + " GRANT SELECT, INSERT, UPDATE, DELETE ON " + String.join(", ", SlottedSchema.tables(table)) + " TO "
+                + user + "; a table that does not exist is made by slotted migrate or by the schema"
+                + " file (slotted schema prints it; docs/schema.md)");
+    }
+
+    /** The privilege, tried in auto-commit by a statement that changes nothing; what it lacks, if it does. */
+    private static Optional<String> tryPrivilege(Connection connection, String privilege, String name, String sql) {
+        try (Statement statement = connection.createStatement()) {
+            statement.executeUpdate(sql);
+            return Optional.empty();
+        } catch (SQLException e) {
+            return Optional.of(privilege + " on " + name + " (" + e.getMessage().strip() + ")");
+        }
+    }
+
+    private static String userName(Connection connection) {
+        try {
+            return connection.getMetaData().getUserName();
+        } catch (SQLException e) {
+            return "the service's user";
+        }
+    }
+
+    /** The schema version recorded beside the tables, against the one this release knows. */
+    private Check schemaVersion(Connection connection) {
+        String name = table + ": schema version";
+        String why = "a Slotted that finds a schema newer than it knows refuses to migrate or verify it;"
+                + " one made before versions were recorded is brought up to date by slotted migrate";
+        Integer recorded = query(connection, "SELECT MAX(version) FROM " + table + "_schema",
+                rows -> rows.next() ? rows.getInt(1) : null);
+        if (recorded == null || recorded == 0) {
+            return Check.finding(name, "none recorded", why, "run slotted migrate once as a user that may"
+                    + " create and alter tables, or the schema file (slotted schema prints it; docs/schema.md)");
+        }
+        if (recorded > SlottedSchema.VERSION) {
+            return Check.finding(name, recorded + ", newer than this release knows (" + SlottedSchema.VERSION + ")",
+                    why, "run the Slotted release that made it, or a newer one");
+        }
+        return Check.ok(name, recorded + (recorded == SlottedSchema.VERSION ? ", this release's" : ""), why);
     }
 
     private Optional<Check> spread(Connection connection) {

@@ -100,6 +100,60 @@ class CommandLineTest {
     }
 
     @Test
+    void schema_printsTheFileMigrateRuns_whichRunByHandMakesASchemaThatCounts_andMigrateFindsComplete()
+            throws SQLException {
+        Run forPostgres = run("schema", "--db-kind", "postgresql", "--table", "app.hits");
+        Run forTheDb = run("schema", "--db", h2Url);
+
+        assertThat(forPostgres.status()).as(forPostgres.err()).isZero();
+        assertThat(forPostgres.out()).isEqualTo(io.slotted.SlottedSchema.createScript("postgresql", "app.hits")
+                + System.lineSeparator());
+        assertThat(forTheDb.out()).contains("CREATE TABLE IF NOT EXISTS slotted_counters_buckets (")
+                .contains("MERGE INTO slotted_counters_schema");
+        try (Connection connection = DriverManager.getConnection(h2Url); Statement statement = connection.createStatement()) {
+            StringBuilder sql = new StringBuilder();
+            for (String line : forTheDb.out().split("\\R")) {
+                if (!line.startsWith("--")) {
+                    sql.append(line).append('\n');
+                }
+                if (line.endsWith(";")) {
+                    statement.execute(sql.substring(0, sql.lastIndexOf(";")));
+                    sql.setLength(0);
+                }
+            }
+        }
+        Run migrate = run("migrate", "--db", h2Url);
+        Run incr = run("incr", "1", "5", "--by", "3", "--db", h2Url);
+
+        assertThat(migrate.out()).as("migrate after the file").contains("exists")
+                .doesNotContain("created").doesNotContain("recorded");
+        assertThat(incr.out()).isEqualTo("1 5: 3 (+3)" + System.lineSeparator());
+    }
+
+    @Test
+    void schema_withAnUnknownKindOrVersion_exits2_sayingWhatToGive_andNeverEchoesTheUrlsPassword() {
+        Run kind = run("schema", "--db-kind", "oracle");
+        Run url = run("schema", "--db", "jdbc:sqlserver://db:1433;password=s3cret");
+        Run newer = run("schema", "--from", "2");
+        Run unversioned = run("schema", "--from", "0");
+        Run current = run("schema", "--from", "1");
+        Run table = run("schema", "--table", "no-dashes");
+
+        assertThat(kind.status()).isEqualTo(SlottedCommand.USAGE);
+        assertThat(kind.err()).contains("--db-kind must be one of mariadb, mysql, postgresql, h2, not 'oracle'");
+        assertThat(url.status()).isEqualTo(SlottedCommand.USAGE);
+        assertThat(url.err()).contains("give --db-kind").contains("'jdbc:sqlserver:'").doesNotContain("s3cret");
+        assertThat(newer.status()).isEqualTo(SlottedCommand.USAGE);
+        assertThat(newer.err()).contains("knows schema versions up to 1");
+        assertThat(unversioned.status()).isEqualTo(SlottedCommand.USAGE);
+        assertThat(unversioned.err()).contains("slotted migrate");
+        assertThat(current.status()).isZero();
+        assertThat(current.out()).contains("nothing to run");
+        assertThat(table.status()).isEqualTo(SlottedCommand.USAGE);
+        assertThat(table.err()).contains("--table: table must be an identifier");
+    }
+
+    @Test
     void incrAndGet_ofStringKeys_recordTheNamesOnce_andServeRefusesTypesTheDictionaryMapsElsewhere() {
         Run first = run("incr", "likes", "post:8f3a", "--by", "2", "--db", h2Url);
         Run second = run("incr", "likes", "post:8f3a", "--db", h2Url);

@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import com.zaxxer.hikari.HikariDataSource;
 import io.slotted.SlottedCounters;
+import io.slotted.SlottedSchema;
 import io.slotted.db.RestartableServer;
 import io.slotted.db.ServerTestDatabase;
 import io.slotted.server.doctor.locks.HotRow;
@@ -411,6 +412,48 @@ class DoctorSuite {
         Check many = finding(examine(Duration.ZERO, counters), counters + "_names: the name dictionary");
         assertThat(many.value()).isEqualTo("801 type names, 1 string ids");
         assertThat(many.advice()).contains("views_123:1");
+    }
+
+    @Test
+    void aServiceUserLackingAPrivilegeOnASlottedTable_isAFindingNamingItAndTheGrant_andTheSchemaVersionIsShown()
+            throws SQLException {
+        String schema = freshName();
+        String user = freshName() + "_user";
+        String counters = schema + ".slotted_counters";
+        db.createSchema(schema);
+        try {
+            try (SlottedCounters slotted = SlottedCounters.builder(db.dataSource()).table(counters).build()) {
+                slotted.migrate();
+            }
+            String url = db.createLeastPrivilegeUser(user, schema);
+            DoctorSettings settings = DoctorSettings.watching(Duration.ZERO, "").withTable(counters);
+            String privileges = counters + ": privileges";
+            Check granted;
+            try (HikariDataSource asTheUser = db.poolFor(url, user, 1)) {
+                granted = check(new Doctor(asTheUser, settings, Clock.systemUTC()).examine(), privileges);
+            }
+            db.revoke("DELETE", user, schema);
+            // A new connection: MariaDB applies a database-wide grant's change to sessions begun after it.
+            try (HikariDataSource asTheUser = db.poolFor(url, user + "-revoked", 1)) {
+                DoctorReport revoked = new Doctor(asTheUser, settings, Clock.systemUTC()).examine();
+
+                assertThat(granted.ok()).as(granted.toString()).isTrue();
+                Check lacking = finding(revoked, privileges);
+                assertThat(lacking.value()).contains("DELETE on " + counters + "_keys (")
+                        .contains("DELETE on " + counters + "_schema (").doesNotContain("INSERT on");
+                assertThat(lacking.advice()).contains("GRANT SELECT, INSERT, UPDATE, DELETE ON " + counters + ", "
+                        + counters + "_ledger");
+                Check version = check(revoked, counters + ": schema version");
+                assertThat(version.ok()).as(version.toString()).isTrue();
+                assertThat(version.value()).isEqualTo(SlottedSchema.VERSION + ", this release's");
+            }
+            db.execute("DELETE FROM " + counters + "_schema");
+            assertThat(finding(new Doctor(db.dataSource(), settings, Clock.systemUTC()).examine(),
+                    counters + ": schema version").value()).isEqualTo("none recorded");
+        } finally {
+            db.dropSchema(schema);
+            db.dropUser(user);
+        }
     }
 
     protected static Check check(DoctorReport report, String name) {

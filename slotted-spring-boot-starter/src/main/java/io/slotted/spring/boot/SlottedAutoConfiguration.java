@@ -6,6 +6,7 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.sql.init.dependency.DependsOnDatabaseInitialization;
 import org.springframework.context.annotation.Bean;
 
 /**
@@ -17,8 +18,12 @@ import org.springframework.context.annotation.Bean;
  * so that an increment inside a {@code @Transactional} method, which waits for a flush while its
  * transaction holds one of the application's connections, never waits for the application's pool.
  *
- * <p>The counters are migrated when they are made ({@code slotted.migrate}, on by default), so a
- * missing table is created and a wrong one stops start-up. They are closed when the context
+ * <p>The counters are migrated when they are made ({@code slotted.schema}, {@code migrate} by
+ * default), so a missing table is created and a wrong one stops start-up; with {@code verify} the
+ * schema is only checked, and a missing table or column stops start-up naming the file that makes
+ * it. Either way after the application's Flyway or Liquibase migrations, and any other database
+ * initializer Spring Boot knows, have run ({@link DependsOnDatabaseInitialization}), so that the
+ * schema they make is the one checked. They are closed when the context
  * closes — after the web server's graceful shutdown, which lets requests in progress finish, and
  * before the data source, which they depend on — and closing writes everything already accepted.
  */
@@ -52,16 +57,19 @@ public class SlottedAutoConfiguration {
      */
     @Bean
     @ConditionalOnMissingBean
+    @DependsOnDatabaseInitialization
     public SlottedCounters slottedCounters(DataSource dataSource, SlottedConnections connections,
             SlottedProperties properties) {
         SlottedCounters counters = CountersFromProperties.build(connections.dataSource(), properties);
-        if (properties.isMigrate()) {
-            try {
-                counters.migrate();
-            } catch (RuntimeException e) {
-                counters.close();
-                throw e;
+        try {
+            switch (properties.schemaHandling()) {
+                case MIGRATE -> counters.migrate();
+                case VERIFY -> counters.verifySchema();
+                case NONE -> { }
             }
+        } catch (RuntimeException e) {
+            counters.close();
+            throw e;
         }
         return properties.isJoinTransactions() ? new TransactionJoiningCounters(counters, dataSource) : counters;
     }

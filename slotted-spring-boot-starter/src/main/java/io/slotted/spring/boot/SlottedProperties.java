@@ -60,8 +60,19 @@ public class SlottedProperties {
     /** In buffered mode, whether reads add this process's accepted but unwritten increments. */
     private boolean readsIncludeUnwritten;
 
-    /** Whether to create the counter tables, or check them, when the application starts. */
+    /**
+     * The older spelling of {@code slotted.schema}: false is {@code none}. Used only when
+     * {@code slotted.schema} is not set.
+     */
     private boolean migrate = true;
+
+    /**
+     * What the starter does with the schema when the application starts, after Flyway or
+     * Liquibase: migrate (create what is missing), verify (check only, and refuse to start naming
+     * what is missing and the file that makes it) or none. Default: migrate, or none where
+     * slotted.migrate is false.
+     */
+    private Schema schema;
 
     /**
      * Whether add and increment called inside a Spring-managed transaction on the same DataSource
@@ -195,6 +206,23 @@ public class SlottedProperties {
         this.migrate = migrate;
     }
 
+    public Schema getSchema() {
+        return schema;
+    }
+
+    public void setSchema(Schema schema) {
+        this.schema = schema;
+    }
+
+    /**
+     * What is done with the schema at start: {@code slotted.schema}, else as {@code slotted.migrate} says.
+     *
+     * @return the schema handling
+     */
+    public Schema schemaHandling() {
+        return schema != null ? schema : migrate ? Schema.MIGRATE : Schema.NONE;
+    }
+
     public boolean isJoinTransactions() {
         return joinTransactions;
     }
@@ -314,5 +342,15 @@ public class SlottedProperties {
         public void setMaxRollUpLag(Duration maxRollUpLag) {
             this.maxRollUpLag = maxRollUpLag;
         }
+    }
+
+    /** What the starter does with the schema when the application starts ({@code slotted.schema}). */
+    public enum Schema {
+        /** Creates what is missing, as {@code migrate()} does; checks the rest. */
+        MIGRATE,
+        /** Checks only ({@code verifySchema()}): the schema is made by the application's migrations. */
+        VERIFY,
+        /** Neither. */
+        NONE
     }
 }

@@ -80,6 +80,11 @@ final class TransactionJoiningCounters implements SlottedCounters {
     }
 
     @Override
+    public MigrationReport verifySchema() {
+        return counters.verifySchema();
+    }
+
+    @Override
     public boolean add(int recordType, long recordId, long delta, String idempotencyKey) {
         return counters.add(recordType, recordId, delta, idempotencyKey);
     }

@@ -1,11 +1,13 @@
 package io.slotted.spring.boot;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.zaxxer.hikari.HikariDataSource;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.slotted.BucketUnit;
 import io.slotted.Limits;
+import io.slotted.SchemaException;
 import io.slotted.SlottedConfig;
 import io.slotted.SlottedCounters;
 import io.slotted.TimeBuckets;
@@ -13,6 +15,7 @@ import io.slotted.Window;
 import io.slotted.WriteMode;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.List;
 import java.util.UUID;
 import javax.sql.DataSource;
 import org.h2.jdbcx.JdbcDataSource;
@@ -112,6 +115,25 @@ class SlottedAutoConfigurationTest {
             assertThat(context.getBean(SlottedCounters.class).config().table()).isEqualTo("own_counters");
             assertThat(context).hasBean("ownCounters");
         });
+    }
+
+    @Test
+    void schemaNone_orTheOlderMigrateFalse_makesNoTable_verifyRefusesToStartWithout_andAnUnknownValueIsNamed() {
+        for (String none : List.of("slotted.schema=none", "slotted.migrate=false")) {
+            runner.withPropertyValues(none).run(context -> {
+                assertThat(context).hasNotFailed();
+                assertThatThrownBy(() -> context.getBean(SlottedCounters.class).verifySchema())
+                        .isInstanceOf(SchemaException.class).hasMessageContaining("lacks table slotted_counters;");
+            });
+        }
+        runner.withPropertyValues("slotted.schema=verify").run(context -> assertThat(context).hasFailed()
+                .getFailure().rootCause().isInstanceOf(SchemaException.class));
+        runner.withPropertyValues("slotted.schema=migrate", "slotted.migrate=false").run(context -> {
+            assertThat(context).hasNotFailed();
+            assertThat(context.getBean(SlottedCounters.class).verifySchema().created()).isFalse();
+        });
+        runner.withPropertyValues("slotted.schema=sometimes").run(context -> assertThat(context).hasFailed()
+                .getFailure().hasStackTraceContaining("slotted.schema"));
     }
 
     @Test

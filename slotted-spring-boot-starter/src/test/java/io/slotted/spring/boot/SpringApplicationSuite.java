@@ -235,6 +235,8 @@ abstract class SpringApplicationSuite {
                         "server.address=127.0.0.1",
                         "server.shutdown=graceful",
                         "spring.main.banner-mode=off",
+                        "spring.flyway.enabled=false", // the tables are migrate()'s here: SchemaToolsSuite runs the tools
+                        "spring.liquibase.enabled=false",
                         "slotted.table=" + table)
                 .properties(properties)
                 .run();

@@ -1,0 +1,94 @@
+package io.slotted.server.cli;
+
+import io.slotted.SlottedSchema;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code slotted schema}: prints the DDL {@code migrate} runs, for a database and a table name, so
+ * that it can go through the team's migrations (Flyway, Liquibase, review) instead. It connects
+ * to nothing.
+ */
+@Command(name = "schema", mixinStandardHelpOptions = true,
+        description = {"Prints the DDL that migrate runs, for a database kind and table name, to run with"
+                + " Flyway, Liquibase or by hand; connects to nothing.",
+            "The same file is in the Slotted jar as io/slotted/schema/<kind>/1-create.sql, for the default table."})
+final class SchemaCommand implements Callable<Integer> {
+    @Option(names = "--db-kind", paramLabel = "KIND",
+            description = "mariadb, mysql, postgresql or h2. Default: the kind of --db, else h2 (the embedded default).")
+    String kind;
+
+    @Option(names = "--db", paramLabel = "JDBC_URL", defaultValue = "${env:SLOTTED_DB_URL}",
+            description = "Only its kind is read (jdbc:mariadb:, jdbc:mysql:, jdbc:postgresql:, jdbc:h2:)."
+                    + " Env: SLOTTED_DB_URL.")
+    String url;
+
+    @Option(names = "--table", paramLabel = "NAME", defaultValue = SlottedSchema.DEFAULT_TABLE,
+            description = "The counter table, table or schema.table; its companions are named after it."
+                    + " Default: ${DEFAULT-VALUE}.")
+    String table;
+
+    @Option(names = "--from", paramLabel = "VERSION",
+            description = "Print only what upgrades a schema recorded at VERSION (its _schema table) to this"
+                    + " release's.")
+    Integer from;
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        String database = database();
+        String script;
+        try {
+            script = SlottedSchema.createScript(database, table);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), "--table: " + e.getMessage());
+        }
+        if (from == null) {
+            spec.commandLine().getOut().println(script);
+            return 0;
+        }
+        if (from > SlottedSchema.VERSION) {
+            throw new ParameterException(spec.commandLine(), "--from " + from + ": this release knows schema versions"
+                    + " up to " + SlottedSchema.VERSION + "; a newer schema needs the release that made it");
+        }
+        if (from < 1) {
+            throw new ParameterException(spec.commandLine(), "--from " + from + ": version 1 is the first recorded;"
+                    + " a schema made before versions were recorded (no " + table + "_schema table) is upgraded by"
+                    + " slotted migrate, which adds what it lacks, run once by a user allowed to create and alter"
+                    + " tables");
+        }
+        spec.commandLine().getOut().println("-- " + table + " is at schema version " + from + ", the latest this"
+                + " release knows: nothing to run.");
+        return 0;
+    }
+
+    private String database() {
+        if (kind != null) {
+            String chosen = kind.toLowerCase(Locale.ROOT);
+            if (!SlottedSchema.DATABASES.contains(chosen)) {
+                throw new ParameterException(spec.commandLine(), "--db-kind must be one of "
+                        + String.join(", ", SlottedSchema.DATABASES) + ", not '" + kind + "'");
+            }
+            return chosen;
+        }
+        if (url == null || url.isBlank()) {
+            return "h2";
+        }
+        for (String database : SlottedSchema.DATABASES) {
+            if (url.startsWith("jdbc:" + database + ":")) {
+                return database;
+            }
+        }
+        int kindEnd = url.indexOf(':', url.indexOf(':') + 1);
+        String prefix = kindEnd < 0 ? "" : url.substring(0, kindEnd + 1); // not the rest, which may hold a password
+        throw new ParameterException(spec.commandLine(), "--db: cannot tell the database kind of a URL beginning '"
+                + prefix + "'; give --db-kind (" + String.join(", ", SlottedSchema.DATABASES) + ")");
+    }
+}
