@@ -7,8 +7,8 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * The settings a {@link SlottedCounters} instance runs with. Immutable; made by
- * {@link SlottedCountersBuilder#build()}, which has already checked every value.
+ * The settings a {@link SlottedCounters} instance runs with. Immutable; made when the counters
+ * are built, from settings that have each been checked.
  */
 public final class SlottedConfig {
     private final String table;
@@ -33,28 +33,28 @@ public final class SlottedConfig {
     private final int newNamesPerSecond;
     private final int maxTypeNames;
 
-    SlottedConfig(SlottedCountersBuilder builder, int defaultSlots) {
-        this.table = builder.table;
-        this.writeMode = builder.writeMode;
+    SlottedConfig(Settings settings, int defaultSlots) {
+        this.table = settings.table;
+        this.writeMode = settings.writeMode;
         this.defaultSlots = defaultSlots;
-        this.slotsByType = Map.copyOf(builder.slotsByType);
-        this.bucketsByType = Map.copyOf(builder.bucketsByType);
-        this.limitsByType = Map.copyOf(builder.limitsByType);
-        this.expiringTypes = Set.copyOf(builder.expiringTypes);
-        this.maxAttempts = builder.maxAttempts;
-        this.retryBackoff = builder.retryBackoff;
-        this.flushers = builder.flushers;
-        this.queueCapacity = builder.queueCapacity;
-        this.queueFullWait = builder.queueFullWait;
-        this.flushInterval = builder.flushInterval;
-        this.outcomeResolutionTimeout = builder.outcomeResolutionTimeout;
-        this.idempotencyRetention = builder.idempotencyRetention;
-        this.rollUpEvery = builder.rollUpEvery;
-        this.readsIncludeUnwritten = builder.readsIncludeUnwritten;
-        this.clock = builder.clock;
-        this.ticker = builder.ticker;
-        this.newNamesPerSecond = builder.newNamesPerSecond;
-        this.maxTypeNames = builder.maxTypeNames;
+        this.slotsByType = Map.copyOf(settings.slotsByType);
+        this.bucketsByType = Map.copyOf(settings.bucketsByType);
+        this.limitsByType = Map.copyOf(settings.limitsByType);
+        this.expiringTypes = Set.copyOf(settings.expiringTypes);
+        this.maxAttempts = settings.maxAttempts;
+        this.retryBackoff = settings.retryBackoff;
+        this.flushers = settings.flushers;
+        this.queueCapacity = settings.queueCapacity;
+        this.queueFullWait = settings.queueFullWait;
+        this.flushInterval = settings.flushInterval;
+        this.outcomeResolutionTimeout = settings.outcomeResolutionTimeout;
+        this.idempotencyRetention = settings.idempotencyRetention;
+        this.rollUpEvery = settings.rollUpEvery;
+        this.readsIncludeUnwritten = settings.readsIncludeUnwritten;
+        this.clock = settings.clock;
+        this.ticker = settings.ticker;
+        this.newNamesPerSecond = settings.newNamesPerSecond;
+        this.maxTypeNames = settings.maxTypeNames;
     }
 
     /**

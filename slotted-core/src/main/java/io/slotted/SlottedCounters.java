@@ -1,5 +1,7 @@
 package io.slotted;
 
+import io.slotted.internal.sql.CounterKey;
+import io.slotted.internal.sql.SlotRange;
 import java.sql.Connection;
 import java.time.Instant;
 import java.util.Collection;
@@ -31,7 +33,7 @@ public interface SlottedCounters extends AutoCloseable {
      * lost can tell whether it landed. Every call taking a record type refuses it. Queries of your
      * own that sum the whole table should leave it out.
      */
-    int RESERVED_RECORD_TYPE = Integer.MIN_VALUE;
+    int RESERVED_RECORD_TYPE = CounterKey.RESERVED_RECORD_TYPE;
 
     /**
      * The largest amount one increment may add or, negated, subtract: 2^52 - 1
@@ -42,7 +44,7 @@ public interface SlottedCounters extends AutoCloseable {
      * {@link CounterOverflowException} and changes nothing; a subtraction always brings a counter
      * back.
      */
-    long MAX_DELTA = (1L << 52) - 1;
+    long MAX_DELTA = SlotRange.MAX_DELTA;
 
     /**
      * Starts configuring counters stored through the given data source. Slotted borrows a

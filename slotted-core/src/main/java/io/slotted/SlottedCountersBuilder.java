@@ -1,12 +1,11 @@
 package io.slotted;
 
 import io.slotted.internal.DefaultSlottedCounters;
+import io.slotted.internal.sql.SlotRange;
 import io.slotted.internal.sql.TableName;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.HashSet;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import javax.sql.DataSource;
@@ -19,7 +18,7 @@ import javax.sql.DataSource;
  */
 public final class SlottedCountersBuilder {
     /** The largest number of slots a counter may have. */
-    public static final int MAX_SLOTS = 1024;
+    public static final int MAX_SLOTS = SlotRange.MAX_SLOTS;
     /** The largest number of attempts a write may be given. */
     public static final int MAX_ATTEMPTS = 100;
 
@@ -30,35 +29,16 @@ public final class SlottedCountersBuilder {
      * The flushers of {@code GROUPED} and {@code BUFFERED} modes unless {@link #flushers(int)}
      * says otherwise; each keeps a connection of the data source while the counters are open.
      */
-    public static final int DEFAULT_FLUSHERS = 2;
+    public static final int DEFAULT_FLUSHERS = Settings.DEFAULT_FLUSHERS;
     /** New string ids a process records per second at most, by default. */
-    public static final int DEFAULT_NEW_NAMES_PER_SECOND = 10_000;
+    public static final int DEFAULT_NEW_NAMES_PER_SECOND = Settings.DEFAULT_NEW_NAMES_PER_SECOND;
     /** Type names the dictionary holds at most, by default. */
-    public static final int DEFAULT_MAX_TYPE_NAMES = 1_000;
+    public static final int DEFAULT_MAX_TYPE_NAMES = Settings.DEFAULT_MAX_TYPE_NAMES;
 
     private final DataSource dataSource;
     private final Set<String> given = new HashSet<>();
-    final Map<Integer, Integer> slotsByType = new HashMap<>();
-    final Map<Integer, TimeBuckets> bucketsByType = new HashMap<>();
-    final Map<Integer, Limits> limitsByType = new HashMap<>();
-    final Set<Integer> expiringTypes = new HashSet<>();
-    String table = "slotted_counters";
-    WriteMode writeMode = WriteMode.GROUPED;
+    private final Settings settings = new Settings();
     private Integer defaultSlots;
-    int maxAttempts = 5;
-    Duration retryBackoff = Duration.ofMillis(10);
-    int flushers = DEFAULT_FLUSHERS;
-    int queueCapacity = 100_000;
-    Duration queueFullWait = Duration.ofSeconds(1);
-    Duration flushInterval = Duration.ofMillis(200);
-    Duration outcomeResolutionTimeout = Duration.ofSeconds(30);
-    int newNamesPerSecond = DEFAULT_NEW_NAMES_PER_SECOND;
-    int maxTypeNames = DEFAULT_MAX_TYPE_NAMES;
-    Duration idempotencyRetention = Duration.ofHours(24);
-    Duration rollUpEvery = Duration.ZERO;
-    boolean readsIncludeUnwritten;
-    Clock clock = Clock.systemUTC();
-    Ticker ticker = Ticker.systemTicker();
 
     SlottedCountersBuilder(DataSource dataSource) {
         this.dataSource = Objects.requireNonNull(dataSource, "dataSource must not be null");
@@ -74,7 +54,7 @@ public final class SlottedCountersBuilder {
      */
     public SlottedCountersBuilder table(String table) {
         once("table");
-        this.table = TableName.parse(table).toString();
+        settings.table = TableName.parse(table).toString();
         return this;
     }
 
@@ -86,7 +66,7 @@ public final class SlottedCountersBuilder {
      */
     public SlottedCountersBuilder writeMode(WriteMode writeMode) {
         once("writeMode");
-        this.writeMode = Objects.requireNonNull(writeMode, "writeMode must not be null");
+        settings.writeMode = Objects.requireNonNull(writeMode, "writeMode must not be null");
         return this;
     }
 
@@ -117,7 +97,7 @@ public final class SlottedCountersBuilder {
     public SlottedCountersBuilder slots(int recordType, int slots) {
         CounterArguments.checkRecordType(recordType);
         once("slots for type " + recordType);
-        slotsByType.put(recordType, checkSlots(slots));
+        settings.slotsByType.put(recordType, checkSlots(slots));
         return this;
     }
 
@@ -140,7 +120,7 @@ public final class SlottedCountersBuilder {
         CounterArguments.checkRecordType(recordType);
         TimeBuckets buckets = new TimeBuckets(unit, retention);
         once("buckets for type " + recordType);
-        bucketsByType.put(recordType, buckets);
+        settings.bucketsByType.put(recordType, buckets);
         return this;
     }
 
@@ -176,7 +156,7 @@ public final class SlottedCountersBuilder {
                     + " lower bound, an upper bound or both, such as Limits.atLeast(0)");
         }
         once("limits for type " + recordType);
-        limitsByType.put(recordType, limits);
+        settings.limitsByType.put(recordType, limits);
         return this;
     }
 
@@ -198,7 +178,7 @@ public final class SlottedCountersBuilder {
     public SlottedCountersBuilder expiring(int recordType) {
         CounterArguments.checkRecordType(recordType);
         once("expiring type " + recordType);
-        expiringTypes.add(recordType);
+        settings.expiringTypes.add(recordType);
         return this;
     }
 
@@ -212,7 +192,7 @@ public final class SlottedCountersBuilder {
      */
     public SlottedCountersBuilder maxAttempts(int maxAttempts) {
         once("maxAttempts");
-        this.maxAttempts = checkRange("maxAttempts", maxAttempts, 1, MAX_ATTEMPTS);
+        settings.maxAttempts = checkRange("maxAttempts", maxAttempts, 1, MAX_ATTEMPTS);
         return this;
     }
 
@@ -226,7 +206,7 @@ public final class SlottedCountersBuilder {
      */
     public SlottedCountersBuilder retryBackoff(Duration retryBackoff) {
         once("retryBackoff");
-        this.retryBackoff = checkDuration("retryBackoff", retryBackoff, Duration.ZERO,
+        settings.retryBackoff = checkDuration("retryBackoff", retryBackoff, Duration.ZERO,
                 Duration.ofSeconds(10));
         return this;
     }
@@ -246,7 +226,7 @@ public final class SlottedCountersBuilder {
      */
     public SlottedCountersBuilder flushers(int flushers) {
         once("flushers");
-        this.flushers = checkRange("flushers", flushers, 1, MAX_FLUSHERS);
+        settings.flushers = checkRange("flushers", flushers, 1, MAX_FLUSHERS);
         return this;
     }
 
@@ -265,7 +245,7 @@ public final class SlottedCountersBuilder {
      */
     public SlottedCountersBuilder newNamesPerSecond(int perSecond) {
         once("newNamesPerSecond");
-        this.newNamesPerSecond = checkRange("newNamesPerSecond", perSecond, 1, 1_000_000);
+        settings.newNamesPerSecond = checkRange("newNamesPerSecond", perSecond, 1, 1_000_000);
         return this;
     }
 
@@ -282,7 +262,7 @@ public final class SlottedCountersBuilder {
      */
     public SlottedCountersBuilder maxTypeNames(int max) {
         once("maxTypeNames");
-        this.maxTypeNames = checkRange("maxTypeNames", max, 0, 1_000_000);
+        settings.maxTypeNames = checkRange("maxTypeNames", max, 0, 1_000_000);
         return this;
     }
 
@@ -297,7 +277,7 @@ public final class SlottedCountersBuilder {
      */
     public SlottedCountersBuilder queueCapacity(int queueCapacity) {
         once("queueCapacity");
-        this.queueCapacity = checkRange("queueCapacity", queueCapacity, 1, 10_000_000);
+        settings.queueCapacity = checkRange("queueCapacity", queueCapacity, 1, 10_000_000);
         return this;
     }
 
@@ -310,7 +290,7 @@ public final class SlottedCountersBuilder {
      */
     public SlottedCountersBuilder queueFullWait(Duration queueFullWait) {
         once("queueFullWait");
-        this.queueFullWait = checkDuration("queueFullWait", queueFullWait, Duration.ZERO,
+        settings.queueFullWait = checkDuration("queueFullWait", queueFullWait, Duration.ZERO,
                 Duration.ofHours(1));
         return this;
     }
@@ -325,7 +305,7 @@ public final class SlottedCountersBuilder {
      */
     public SlottedCountersBuilder flushInterval(Duration flushInterval) {
         once("flushInterval");
-        this.flushInterval = checkDuration("flushInterval", flushInterval, Duration.ofMillis(1),
+        settings.flushInterval = checkDuration("flushInterval", flushInterval, Duration.ofMillis(1),
                 Duration.ofHours(1));
         return this;
     }
@@ -341,7 +321,7 @@ public final class SlottedCountersBuilder {
      */
     public SlottedCountersBuilder outcomeResolutionTimeout(Duration timeout) {
         once("outcomeResolutionTimeout");
-        this.outcomeResolutionTimeout = checkDuration("outcomeResolutionTimeout", timeout,
+        settings.outcomeResolutionTimeout = checkDuration("outcomeResolutionTimeout", timeout,
                 Duration.ZERO, Duration.ofHours(1));
         return this;
     }
@@ -356,7 +336,7 @@ public final class SlottedCountersBuilder {
      */
     public SlottedCountersBuilder idempotencyRetention(Duration retention) {
         once("idempotencyRetention");
-        this.idempotencyRetention = checkDuration("idempotencyRetention", retention,
+        settings.idempotencyRetention = checkDuration("idempotencyRetention", retention,
                 Duration.ofMinutes(1), Duration.ofDays(365));
         return this;
     }
@@ -375,7 +355,7 @@ public final class SlottedCountersBuilder {
      */
     public SlottedCountersBuilder rollUpEvery(Duration interval) {
         once("rollUpEvery");
-        this.rollUpEvery = checkDuration("rollUpEvery", interval, Duration.ofMillis(10),
+        settings.rollUpEvery = checkDuration("rollUpEvery", interval, Duration.ofMillis(10),
                 Duration.ofHours(1));
         return this;
     }
@@ -393,7 +373,7 @@ public final class SlottedCountersBuilder {
      */
     public SlottedCountersBuilder readsIncludeUnwritten(boolean include) {
         once("readsIncludeUnwritten");
-        this.readsIncludeUnwritten = include;
+        settings.readsIncludeUnwritten = include;
         return this;
     }
 
@@ -406,7 +386,7 @@ public final class SlottedCountersBuilder {
      */
     public SlottedCountersBuilder clock(Clock clock) {
         once("clock");
-        this.clock = Objects.requireNonNull(clock, "clock must not be null");
+        settings.clock = Objects.requireNonNull(clock, "clock must not be null");
         return this;
     }
 
@@ -420,7 +400,7 @@ public final class SlottedCountersBuilder {
      */
     public SlottedCountersBuilder ticker(Ticker ticker) {
         once("ticker");
-        this.ticker = Objects.requireNonNull(ticker, "ticker must not be null");
+        settings.ticker = Objects.requireNonNull(ticker, "ticker must not be null");
         return this;
     }
 
@@ -439,31 +419,31 @@ public final class SlottedCountersBuilder {
      * for tests of the engine's parts, which need a configuration but no threads or connections.
      */
     SlottedConfig config() {
-        if (readsIncludeUnwritten && writeMode != WriteMode.BUFFERED) {
+        if (settings.readsIncludeUnwritten && settings.writeMode != WriteMode.BUFFERED) {
             throw new IllegalStateException("readsIncludeUnwritten applies to BUFFERED mode only:"
-                    + " in " + writeMode + " mode an increment is written before add returns");
+                    + " in " + settings.writeMode + " mode an increment is written before add returns");
         }
-        if (!limitsByType.isEmpty() && writeMode == WriteMode.BUFFERED) {
+        if (!settings.limitsByType.isEmpty() && settings.writeMode == WriteMode.BUFFERED) {
             throw new IllegalStateException("limits need a mode that tells each caller whether its increment"
                     + " was applied: BUFFERED releases callers before their increments are decided; use"
                     + " GROUPED or DIRECT");
         }
-        limitsByType.forEach((type, limits) -> {
-            if (limits.windowed() && bucketsByType.containsKey(type)) {
+        settings.limitsByType.forEach((type, limits) -> {
+            if (limits.windowed() && settings.bucketsByType.containsKey(type)) {
                 throw new IllegalStateException("type " + type + " has limits per window (" + limits + "), whose"
                         + " windows are its time buckets: give it no buckets of its own");
             }
         });
-        for (int type : expiringTypes) {
-            if (limitsByType.containsKey(type) || bucketsByType.containsKey(type)) {
+        for (int type : settings.expiringTypes) {
+            if (settings.limitsByType.containsKey(type) || settings.bucketsByType.containsKey(type)) {
                 throw new IllegalStateException("type " + type + " expires, and an expiring type takes no "
-                        + (limitsByType.containsKey(type) ? "limits" : "time buckets") + ": a counter that"
-                        + " expires starts again from 0, which its " + (limitsByType.containsKey(type)
+                        + (settings.limitsByType.containsKey(type) ? "limits" : "time buckets") + ": a counter that"
+                        + " expires starts again from 0, which its " + (settings.limitsByType.containsKey(type)
                         ? "limits" : "buckets") + " would not see; give it one or the other");
             }
         }
-        int slots = defaultSlots != null ? defaultSlots : writeMode.defaultSlots();
-        return new SlottedConfig(this, slots);
+        int slots = defaultSlots != null ? defaultSlots : settings.writeMode.defaultSlots();
+        return new SlottedConfig(settings, slots);
     }
 
     private void once(String setting) {

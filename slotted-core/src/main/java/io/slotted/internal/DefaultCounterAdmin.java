@@ -5,13 +5,13 @@ import io.slotted.CounterArguments;
 import io.slotted.Progress;
 import io.slotted.RecountReport;
 import io.slotted.RegisteredType;
-import io.slotted.SlottedCountersBuilder;
 import io.slotted.internal.admin.CounterSetter;
 import io.slotted.internal.admin.Recount;
 import io.slotted.internal.admin.SlotShrinker;
 import io.slotted.internal.progress.Steps;
 import io.slotted.internal.registry.RegisteredTypes;
 import io.slotted.internal.sql.CounterKey;
+import io.slotted.internal.sql.SlotRange;
 import java.util.List;
 import java.util.Objects;
 
@@ -55,9 +55,9 @@ final class DefaultCounterAdmin implements CounterAdmin {
     public long shrink(int recordType, int slots, Progress progress) {
         Objects.requireNonNull(progress, "progress must not be null");
         CounterArguments.checkRecordType(recordType);
-        if (slots < 1 || slots > SlottedCountersBuilder.MAX_SLOTS) {
+        if (slots < 1 || slots > SlotRange.MAX_SLOTS) {
             throw new IllegalArgumentException("slots must be between 1 and "
-                    + SlottedCountersBuilder.MAX_SLOTS + ", but was " + slots);
+                    + SlotRange.MAX_SLOTS + ", but was " + slots);
         }
         checkOpen.run();
         return shrinker.shrink(recordType, slots, new Steps(progress));

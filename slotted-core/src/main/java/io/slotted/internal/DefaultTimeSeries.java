@@ -47,7 +47,7 @@ final class DefaultTimeSeries implements TimeSeries {
         CounterArguments.checkRecordType(recordType);
         TimeBuckets kept = config.buckets(recordType).orElseThrow(() -> new IllegalArgumentException(
                 "record_type " + recordType + " keeps no time buckets; configure them with"
-                        + " SlottedCountersBuilder.buckets(" + recordType + ", unit, retention)"));
+                        + " the builder's buckets(" + recordType + ", unit, retention)"));
         checkOpen.run();
         return BucketWindow.of(recordType, kept, from, to, config.clock().instant());
     }

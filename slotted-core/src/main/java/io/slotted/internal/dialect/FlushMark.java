@@ -1,6 +1,6 @@
 package io.slotted.internal.dialect;
 
-import io.slotted.SlottedCounters;
+import io.slotted.internal.sql.CounterKey;
 
 /**
  * A flusher's mark: one reserved row of the counter table that a one-statement flush sets to its
@@ -18,7 +18,7 @@ import io.slotted.SlottedCounters;
  */
 public record FlushMark(int recordId, int slot, int value) {
     /** The record type reserved for marks. */
-    public static final int RECORD_TYPE = SlottedCounters.RESERVED_RECORD_TYPE;
+    public static final int RECORD_TYPE = CounterKey.RESERVED_RECORD_TYPE;
 
     /** The row as a SQL tuple of numbers: {@code (type, id, slot, value)}. */
     String tuple() {

@@ -4,11 +4,11 @@ import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import io.slotted.CounterNames;
 import io.slotted.SlottedConfig;
-import io.slotted.SlottedCounters;
 import io.slotted.SlottedException;
 import io.slotted.internal.jdbc.Database;
 import io.slotted.internal.jdbc.Retrier;
 import io.slotted.internal.schema.SchemaMigrator;
+import io.slotted.internal.sql.CounterKey;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -88,14 +88,14 @@ public final class NameDictionary implements CounterNames, AutoCloseable {
     @Override
     public CompletableFuture<Integer> typeAsync(String name) {
         IdText.checkTypeName(name);
-        return look(NumberSpace.TYPES, SlottedCounters.RESERVED_RECORD_TYPE, name, true)
+        return look(NumberSpace.TYPES, CounterKey.RESERVED_RECORD_TYPE, name, true)
                 .thenApply(number -> (int) number.getAsLong());
     }
 
     @Override
     public CompletableFuture<OptionalInt> findTypeAsync(String name) {
         IdText.checkTypeName(name);
-        return look(NumberSpace.TYPES, SlottedCounters.RESERVED_RECORD_TYPE, name, false)
+        return look(NumberSpace.TYPES, CounterKey.RESERVED_RECORD_TYPE, name, false)
                 .thenApply(number -> number.isPresent() ? OptionalInt.of((int) number.getAsLong())
                         : OptionalInt.empty());
     }
@@ -138,7 +138,7 @@ public final class NameDictionary implements CounterNames, AutoCloseable {
                     + " but " + name + " was given " + recordType);
         }
         OptionalLong recorded = retrier.write("pin a type name", (connection, dialect) ->
-                rows.claimExactly(connection, dialect, SlottedCounters.RESERVED_RECORD_TYPE, name, recordType));
+                rows.claimExactly(connection, dialect, CounterKey.RESERVED_RECORD_TYPE, name, recordType));
         if (recorded.isEmpty()) {
             throw new IllegalStateException("type name '" + name + "' cannot be pinned to " + recordType
                     + ": the name dictionary maps " + recordType + " to another name; pick another"
@@ -150,7 +150,7 @@ public final class NameDictionary implements CounterNames, AutoCloseable {
                     + " counters are stored under that number; pin it to " + recorded.getAsLong()
                     + " or leave it out");
         }
-        cache.put(new Key(SlottedCounters.RESERVED_RECORD_TYPE, name), (long) recordType);
+        cache.put(new Key(CounterKey.RESERVED_RECORD_TYPE, name), (long) recordType);
     }
 
     @Override
@@ -179,7 +179,7 @@ public final class NameDictionary implements CounterNames, AutoCloseable {
     }
 
     private static int checkedType(int recordType) {
-        if (recordType == SlottedCounters.RESERVED_RECORD_TYPE) {
+        if (recordType == CounterKey.RESERVED_RECORD_TYPE) {
             throw new IllegalArgumentException("record type " + recordType + " is reserved for"
                     + " Slotted's own rows; use another");
         }

@@ -7,6 +7,11 @@ package io.slotted.internal.sql;
  * @param recordId the owner's id
  */
 public record CounterKey(int recordType, long recordId) implements Comparable<CounterKey> {
+    /**
+     * The record type no counter may have, which Slotted keeps for its own rows: the flushers'
+     * marks in the counter table and the type names in the name dictionary.
+     */
+    public static final int RESERVED_RECORD_TYPE = Integer.MIN_VALUE;
 
     @Override
     public int compareTo(CounterKey other) {

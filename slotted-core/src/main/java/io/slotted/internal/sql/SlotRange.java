@@ -1,13 +1,11 @@
 package io.slotted.internal.sql;
 
-import io.slotted.SlottedCounters;
-import io.slotted.SlottedCountersBuilder;
 
 /**
  * The range every slot row keeps, so that no counter's total can leave the signed 64-bit range,
  * in any process, on any write path, with no read before a write and no lock but the row's own.
  *
- * <p>A counter is at most {@link SlottedCountersBuilder#MAX_SLOTS} (1,024) slot rows and, for a type bound in fold mode, its
+ * <p>A counter is at most {@link #MAX_SLOTS} (1,024) slot rows and, for a type bound in fold mode, its
  * owner column. Each slot row holds a value in {@code [-2^52, 2^52 - 1]} and a folded owner column
  * one in {@code [-2^62, 2^62 - 1]}, so the slots together stay within {@code ±2^62} and slots plus
  * column within {@code [-2^63, 2^63 - 1]}: every total is a {@code long}, whatever happens
@@ -22,8 +20,10 @@ import io.slotted.SlottedCountersBuilder;
  * {@link #MAX_DELTA} before writing.
  */
 public final class SlotRange {
+    /** The largest number of slots a counter may have. */
+    public static final int MAX_SLOTS = 1024;
     /** The largest slot value, and so the largest amount one increment may add: 2^52 - 1. */
-    public static final long MAX_DELTA = SlottedCounters.MAX_DELTA;
+    public static final long MAX_DELTA = (1L << 52) - 1;
     /** The largest value a folded owner column may hold: 2^62 - 1. */
     public static final long COLUMN_MAX = (1L << 62) - 1;
     /** The smallest value a folded owner column may hold: -2^62. */
@@ -32,7 +32,7 @@ public final class SlotRange {
      * What a slot's new value is multiplied and divided by: 2^11, twice the most slots, the
      * factor that makes the product overflow exactly outside {@code [-2^52, 2^52 - 1]}.
      */
-    public static final int CHECK_FACTOR = 2 * SlottedCountersBuilder.MAX_SLOTS;
+    public static final int CHECK_FACTOR = 2 * MAX_SLOTS;
 
     private SlotRange() {
     }

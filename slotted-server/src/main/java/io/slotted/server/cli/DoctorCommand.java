@@ -17,7 +17,7 @@ import picocli.CommandLine.Model.CommandSpec;
  * {@code slotted doctor}: samples a MariaDB/MySQL or PostgreSQL database's row-lock waits for a
  * window, names the hot rows with the waiting statements and what to do, and checks the
  * durability settings and Slotted's own tables. Exit status 0 when there is nothing to fix,
- * {@value SlottedCommand#FINDINGS} when the report has findings.
+ * {@value ExitStatus#FINDINGS} when the report has findings.
  */
 @Command(name = "doctor", mixinStandardHelpOptions = true,
         description = "Finds the hot rows of any MariaDB/MySQL or PostgreSQL database and checks"
@@ -51,6 +51,6 @@ final class DoctorCommand implements Callable<Integer> {
         spec.commandLine().getOut().print(json ? report.toJson() + System.lineSeparator()
                 : DoctorText.render(report));
         spec.commandLine().getOut().flush();
-        return report.hasFindings() ? SlottedCommand.FINDINGS : 0;
+        return report.hasFindings() ? ExitStatus.FINDINGS : 0;
     }
 }

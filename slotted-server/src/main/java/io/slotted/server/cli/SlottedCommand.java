@@ -33,8 +33,8 @@ import picocli.CommandLine;
  *
  * <p>Exit status: 0 on success; 2 on a usage error, with a one-line reason on standard error; 1 on a
  * runtime failure, with one line naming the cause, such as the database that could not be reached;
- * {@value #FINDINGS} from a command that ran but found something left to fix ({@code recount}:
- * differences that remain); and {@value #STOPPED} from a command that walks a table when
+ * {@value ExitStatus#FINDINGS} from a command that ran but found something left to fix ({@code recount}:
+ * differences that remain); and {@value ExitStatus#STOPPED} from a command that walks a table when
  * {@code Ctrl-C} stopped it, with a line saying how far it got.
  * This class is the one place that decides between 1 and 2: a picocli {@link ParameterException}
  * (a bad option) and an {@link IllegalArgumentException} (a setting the command or the library
@@ -48,17 +48,6 @@ import picocli.CommandLine;
             RecountCommand.class, ShrinkCommand.class, DoctorCommand.class, SeriesCommand.class,
             TopCommand.class, TokenCommand.class, BenchCommand.class})
 public final class SlottedCommand implements Callable<Integer> {
-    /** Exit status of a usage error. */
-    public static final int USAGE = 2;
-    /** Exit status of a runtime failure. */
-    public static final int FAILURE = 1;
-    /** Exit status of a command that ran and found something left to fix. */
-    public static final int FINDINGS = 3;
-    /**
-     * Exit status of a command stopped by {@code Ctrl-C} at a point where nothing was left half
-     * done: 128 + SIGINT, as a shell reports an interrupted command.
-     */
-    public static final int STOPPED = 130;
 
     @Spec
     CommandSpec spec;
@@ -89,22 +78,22 @@ public final class SlottedCommand implements Callable<Integer> {
     private static int usageError(ParameterException e, String[] args) {
         CommandLine command = e.getCommandLine();
         String name = command.getCommandSpec().qualifiedName();
-        return report(command, FailureMessage.own(e) + " (see '" + name + " --help')", USAGE);
+        return report(command, FailureMessage.own(e) + " (see '" + name + " --help')", ExitStatus.USAGE);
     }
 
     private static int failure(Exception e, CommandLine command, ParseResult parsed) {
         if (e instanceof IllegalArgumentException) {
-            return report(command, FailureMessage.own(e), USAGE);
+            return report(command, FailureMessage.own(e), ExitStatus.USAGE);
         }
         if (e instanceof StoppedException) {
-            return report(command, e.getMessage(), STOPPED);
+            return report(command, e.getMessage(), ExitStatus.STOPPED);
         }
         LoggerFactory.getLogger(SlottedCommand.class)
                 .debug("{} failed", command.getCommandSpec().qualifiedName(), e);
         // These already name their cause, with the database's passwords masked: its raw message
         // underneath may quote one.
         boolean explained = e instanceof DatabaseFailure || e instanceof ServiceFailure;
-        return report(command, explained ? FailureMessage.own(e) : FailureMessage.of(e), FAILURE);
+        return report(command, explained ? FailureMessage.own(e) : FailureMessage.of(e), ExitStatus.FAILURE);
     }
 
     private static int report(CommandLine command, String reason, int status) {

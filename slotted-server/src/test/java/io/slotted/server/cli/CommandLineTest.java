@@ -139,17 +139,17 @@ class CommandLineTest {
         Run current = run("schema", "--from", "1");
         Run table = run("schema", "--table", "no-dashes");
 
-        assertThat(kind.status()).isEqualTo(SlottedCommand.USAGE);
+        assertThat(kind.status()).isEqualTo(ExitStatus.USAGE);
         assertThat(kind.err()).contains("--db-kind must be one of mariadb, mysql, postgresql, h2, not 'oracle'");
-        assertThat(url.status()).isEqualTo(SlottedCommand.USAGE);
+        assertThat(url.status()).isEqualTo(ExitStatus.USAGE);
         assertThat(url.err()).contains("give --db-kind").contains("'jdbc:sqlserver:'").doesNotContain("s3cret");
-        assertThat(newer.status()).isEqualTo(SlottedCommand.USAGE);
+        assertThat(newer.status()).isEqualTo(ExitStatus.USAGE);
         assertThat(newer.err()).contains("knows schema versions up to 1");
-        assertThat(unversioned.status()).isEqualTo(SlottedCommand.USAGE);
+        assertThat(unversioned.status()).isEqualTo(ExitStatus.USAGE);
         assertThat(unversioned.err()).contains("slotted migrate");
         assertThat(current.status()).isZero();
         assertThat(current.out()).contains("nothing to run");
-        assertThat(table.status()).isEqualTo(SlottedCommand.USAGE);
+        assertThat(table.status()).isEqualTo(ExitStatus.USAGE);
         assertThat(table.err()).contains("--table: table must be an identifier");
     }
 
@@ -233,13 +233,13 @@ class CommandLineTest {
                 .isEqualTo(7);
         assertThat(top.status()).as(top.err()).isZero();
         assertThat(top.out().lines()).containsExactly("5 7", "6 5");
-        assertThat(withoutBuckets.status()).isEqualTo(SlottedCommand.USAGE);
+        assertThat(withoutBuckets.status()).isEqualTo(ExitStatus.USAGE);
         assertThat(withoutBuckets.err()).contains("keeps no time buckets here").contains("--buckets 1=hour:30d");
-        assertThat(garbled.status()).isEqualTo(SlottedCommand.USAGE);
+        assertThat(garbled.status()).isEqualTo(ExitStatus.USAGE);
         assertThat(garbled.err()).contains("--from 'yesterday' is neither an ISO-8601 instant");
-        assertThat(backwards.status()).isEqualTo(SlottedCommand.USAGE);
+        assertThat(backwards.status()).isEqualTo(ExitStatus.USAGE);
         assertThat(backwards.err()).contains("must be after from");
-        assertThat(badN.status()).isEqualTo(SlottedCommand.USAGE);
+        assertThat(badN.status()).isEqualTo(ExitStatus.USAGE);
         assertThat(badN.err()).contains("n must be between 1 and 1000, but was 0");
     }
 
@@ -281,7 +281,7 @@ class CommandLineTest {
         Run fixed = run("recount", "1", "--source", source, "--fix", "--db", h2Url);
         Run after = run("recount", "1", "--source", source, "--db", h2Url);
 
-        assertThat(found.status()).as(found.err()).isEqualTo(SlottedCommand.FINDINGS);
+        assertThat(found.status()).as(found.err()).isEqualTo(ExitStatus.FINDINGS);
         assertThat(found.out().lines()).containsExactly(
                 "checked 3 counters of 1: 3 differ, 0 fixed, 0 unsettled",
                 "largest differences:",
@@ -331,24 +331,24 @@ class CommandLineTest {
         Run badQuery = run("recount", "1", "--source", "SELECT nope FROM nowhere_at_all", "--db", h2Url);
         Run oneColumn = run("recount", "1", "--source", "SELECT 1", "--db", h2Url);
 
-        assertThat(tooLarge.status()).as("%s", tooLarge).isEqualTo(SlottedCommand.USAGE);
+        assertThat(tooLarge.status()).as("%s", tooLarge).isEqualTo(ExitStatus.USAGE);
         assertThat(tooLarge.err()).contains("3000000000");
         assertThat(h2Long("SELECT n FROM small WHERE id = 1")).isZero();
-        assertThat(unknownOwner.status()).as("%s", unknownOwner).isEqualTo(SlottedCommand.USAGE);
+        assertThat(unknownOwner.status()).as("%s", unknownOwner).isEqualTo(ExitStatus.USAGE);
         assertThat(unknownOwner.err()).contains("does not exist");
-        assertThat(badColumn.status()).as("%s", badColumn).isEqualTo(SlottedCommand.USAGE);
+        assertThat(badColumn.status()).as("%s", badColumn).isEqualTo(ExitStatus.USAGE);
         assertThat(badColumn.err()).contains("no_such_column");
-        assertThat(unbound.status()).as("%s", unbound).isEqualTo(SlottedCommand.FAILURE);
+        assertThat(unbound.status()).as("%s", unbound).isEqualTo(ExitStatus.FAILURE);
         assertThat(unbound.err()).contains("is not bound");
         assertThat(adopt.status()).as("%s", adopt).isZero();
         assertThat(adopt.out()).startsWith("bound 1 to repos.id.downloads_count in copy mode");
-        assertThat(twice.status()).as("%s", twice).isEqualTo(SlottedCommand.FAILURE);
+        assertThat(twice.status()).as("%s", twice).isEqualTo(ExitStatus.FAILURE);
         assertThat(twice.err()).contains("already bound to repos.id.downloads_count in copy mode");
-        assertThat(noSlots.status()).as("%s", noSlots).isEqualTo(SlottedCommand.USAGE);
+        assertThat(noSlots.status()).as("%s", noSlots).isEqualTo(ExitStatus.USAGE);
         assertThat(noSlots.err()).contains("slots must be between 1 and 1024, but was 0");
-        assertThat(badQuery.status()).as("%s", badQuery).isEqualTo(SlottedCommand.USAGE);
+        assertThat(badQuery.status()).as("%s", badQuery).isEqualTo(ExitStatus.USAGE);
         assertThat(badQuery.err()).contains("source query failed");
-        assertThat(oneColumn.status()).as("%s", oneColumn).isEqualTo(SlottedCommand.USAGE);
+        assertThat(oneColumn.status()).as("%s", oneColumn).isEqualTo(ExitStatus.USAGE);
         for (Run refused : List.of(tooLarge, unknownOwner, badColumn, unbound, twice, noSlots, badQuery,
                 oneColumn)) {
             assertThat(refused.err().lines()).as(refused.err()).hasSize(1);
@@ -396,7 +396,7 @@ class CommandLineTest {
             assertThat(release.status()).as(release.err()).isZero();
             assertThat(release.out()).contains("counters written into owner columns: 1");
             assertThat(columns(mariaDb, owner)).containsEntry(5L, 3L).containsEntry(6L, 107L);
-            assertThat(again.status()).isEqualTo(SlottedCommand.FAILURE);
+            assertThat(again.status()).isEqualTo(ExitStatus.FAILURE);
             assertThat(again.err()).contains("is not bound");
         } finally {
             mariaDb.execute("DROP DATABASE IF EXISTS " + schema);
@@ -486,7 +486,7 @@ class CommandLineTest {
     void bench_isAUsageError_sayingWhereTheBenchmarkIs() {
         Run bench = run("bench", "--writers", "2");
 
-        assertThat(bench.status()).isEqualTo(SlottedCommand.USAGE);
+        assertThat(bench.status()).isEqualTo(ExitStatus.USAGE);
         assertThat(bench.err().lines()).as(bench.err()).hasSize(1);
         assertThat(bench.err()).contains("./slotted bench");
         assertThat(bench.out()).isEmpty();
@@ -813,21 +813,21 @@ class CommandLineTest {
         Run cannotWrite = run("token", "create", "ops", "--scope", "read", "--tokens",
                 dir.resolve("no-such-directory").resolve("tokens").toString());
 
-        assertThat(taken.status()).as("%s", taken).isEqualTo(SlottedCommand.USAGE);
+        assertThat(taken.status()).as("%s", taken).isEqualTo(ExitStatus.USAGE);
         assertThat(taken.err()).contains("the token name 'ci' is taken by line 1");
-        assertThat(badName.status()).as("%s", badName).isEqualTo(SlottedCommand.USAGE);
+        assertThat(badName.status()).as("%s", badName).isEqualTo(ExitStatus.USAGE);
         assertThat(badName.err()).contains("[A-Za-z0-9][A-Za-z0-9._-]{0,63}", "but was 'c/i'");
-        assertThat(badScope.status()).as("%s", badScope).isEqualTo(SlottedCommand.USAGE);
+        assertThat(badScope.status()).as("%s", badScope).isEqualTo(ExitStatus.USAGE);
         assertThat(badScope.err()).contains("unknown scope 'fly'");
-        assertThat(noScope.status()).as("%s", noScope).isEqualTo(SlottedCommand.USAGE);
+        assertThat(noScope.status()).as("%s", noScope).isEqualTo(ExitStatus.USAGE);
         assertThat(noScope.err()).contains("--scope");
-        assertThat(createInMalformed.status()).as("%s", createInMalformed).isEqualTo(SlottedCommand.USAGE);
+        assertThat(createInMalformed.status()).as("%s", createInMalformed).isEqualTo(ExitStatus.USAGE);
         assertThat(createInMalformed.err()).contains(malformed + " line 1: unknown scope 'fly'");
-        assertThat(hashMalformed.status()).as("%s", hashMalformed).isEqualTo(SlottedCommand.USAGE);
+        assertThat(hashMalformed.status()).as("%s", hashMalformed).isEqualTo(ExitStatus.USAGE);
         assertThat(hashMalformed.err()).contains(malformed + " line 1");
-        assertThat(hashMissing.status()).as("%s", hashMissing).isEqualTo(SlottedCommand.USAGE);
+        assertThat(hashMissing.status()).as("%s", hashMissing).isEqualTo(ExitStatus.USAGE);
         assertThat(hashMissing.err()).contains("does not exist");
-        assertThat(cannotWrite.status()).as("%s", cannotWrite).isEqualTo(SlottedCommand.FAILURE);
+        assertThat(cannotWrite.status()).as("%s", cannotWrite).isEqualTo(ExitStatus.FAILURE);
         assertThat(cannotWrite.err()).contains("cannot write the token file");
         for (Run refused : List.of(taken, badName, badScope, noScope, createInMalformed, hashMalformed,
                 hashMissing, cannotWrite)) {

@@ -184,7 +184,7 @@ class LongCommandsProgressTest {
     void recount_onATerminal_drawsABar_andEndsWithItsSummary() throws Exception {
         Ended ended = onTerminal("recount", "1", "--source", SOURCE, "--db", url).end();
 
-        assertThat(ended.status()).as("differences found: %s", ended).isEqualTo(SlottedCommand.FINDINGS);
+        assertThat(ended.status()).as("differences found: %s", ended).isEqualTo(ExitStatus.FINDINGS);
         assertThat(ended.out()).contains("reading the source", "reading the counters", "rows/s", "█")
                 .contains("1000000/? rows")
                 .contains("checked 1000000 counters of 1: " + WRONG + " differ, 0 fixed");
@@ -195,7 +195,7 @@ class LongCommandsProgressTest {
     void recount_piped_printsPlainLines_andEndsWithItsSummary() throws Exception {
         Ended ended = piped("recount", "1", "--source", SOURCE, "--db", url).end();
 
-        assertThat(ended.status()).as("%s", ended).isEqualTo(SlottedCommand.FINDINGS);
+        assertThat(ended.status()).as("%s", ended).isEqualTo(ExitStatus.FINDINGS);
         assertThat(ended.err()).as("the progress, on standard error").doesNotContain("\r", "█")
                 .containsPattern("slotted recount: reading the counters: [0-9,]+ rows \\([0-9,]+/s\\)\n")
                 .containsPattern("slotted recount: reading the counters: 1,000,000 rows in \\d+\\.\\d s");
@@ -211,7 +211,7 @@ class LongCommandsProgressTest {
         interrupt(run.process);
         Ended ended = run.end();
 
-        assertThat(ended.status()).as("%s", ended).isEqualTo(SlottedCommand.STOPPED);
+        assertThat(ended.status()).as("%s", ended).isEqualTo(ExitStatus.STOPPED);
         assertThat(ended.err()).contains("slotted recount: stopping at the next point where nothing is left half done")
                 .contains("slotted recount: stopped while reading record_type 1 and its source; nothing was changed");
         assertThat(query("SELECT SUM(count) FROM slotted_counters WHERE record_type = 1")).isEqualTo(COUNTERS);
@@ -227,7 +227,7 @@ class LongCommandsProgressTest {
         typeCtrlC(run);
         Ended ended = run.end();
 
-        assertThat(ended.status()).as("%s", ended).isEqualTo(SlottedCommand.STOPPED);
+        assertThat(ended.status()).as("%s", ended).isEqualTo(ExitStatus.STOPPED);
         assertThat(ended.out()).contains("counters/s", "█", "stopping at the next point where nothing is left half done")
                 .contains("slotted shrink: stopped after moving")
                 .contains("every read stays exact: run the shrink again");
@@ -247,7 +247,7 @@ class LongCommandsProgressTest {
         interrupt(run.process);
         Ended ended = run.end();
 
-        assertThat(ended.status()).as("%s", ended).isEqualTo(SlottedCommand.STOPPED);
+        assertThat(ended.status()).as("%s", ended).isEqualTo(ExitStatus.STOPPED);
         assertThat(ended.err()).contains("slotted shrink: stopped after moving");
         assertEveryCounterExact();
         assertThat(query("SELECT COUNT(*) FROM slotted_counters WHERE record_type = 1 AND slot >= 2"))

@@ -3,7 +3,7 @@ package io.slotted.server.cli.owner;
 import io.slotted.RecountReport.Difference;
 import io.slotted.RecountReport;
 import io.slotted.server.cli.DatabaseOptions;
-import io.slotted.server.cli.SlottedCommand;
+import io.slotted.server.cli.ExitStatus;
 import io.slotted.server.cli.TypeNamesOption;
 import io.slotted.server.cli.progress.CommandProgress;
 import io.slotted.server.config.CounterType;
@@ -28,7 +28,7 @@ import picocli.CommandLine.Spec;
  * fix makes: increments were in flight), and the largest differences as a small table.
  *
  * <p>Exit status 0 when nothing differs or every difference was fixed, and
- * {@value SlottedCommand#FINDINGS} when differences remain: found without {@code --fix}, or left
+ * {@value ExitStatus#FINDINGS} when differences remain: found without {@code --fix}, or left
  * unsettled by it (run it again). A query that fails or does not return two integer columns with
  * distinct ids is a usage error, with the database's message.
  */
@@ -76,7 +76,7 @@ public final class RecountCommand implements Callable<Integer> {
         }
         RecountReport report = found.get();
         print(counterType, report);
-        return report.fixed() == report.differing() ? 0 : SlottedCommand.FINDINGS;
+        return report.fixed() == report.differing() ? 0 : ExitStatus.FINDINGS;
     }
 
     private void print(CounterType counterType, RecountReport report) {
