@@ -65,4 +65,25 @@ public final class SlottedSchema {
     public static String createScript(String database, String table) {
         return SchemaScript.of(database).text(TableName.parse(table));
     }
+
+    /**
+     * What upgrades a schema recorded at a version to this release's, for a counter table: for 0,
+     * a schema made before versions were recorded (no {@code _schema} table), the columns added
+     * since, to be followed by {@link #createScript}, whose statements leave what exists alone and
+     * record the version; for this release's version, nothing.
+     *
+     * @param database one of {@link #DATABASES}
+     * @param table the counter table, {@code table} or {@code schema.table}
+     * @param from the version recorded, 0 for none
+     * @return the script, with its comments; empty when there is nothing to run
+     * @throws IllegalArgumentException if there is no file for the database, the name is not a
+     *     plain identifier, or the version is not one this release knows
+     */
+    public static String upgradeScript(String database, String table, int from) {
+        if (from < 0 || from > VERSION) {
+            throw new IllegalArgumentException("schema version " + from + " is not one this release knows (0, for a"
+                    + " schema made before versions were recorded, to " + VERSION + ")");
+        }
+        return from == VERSION ? "" : SchemaScript.fromUnversioned(database).text(TableName.parse(table));
+    }
 }

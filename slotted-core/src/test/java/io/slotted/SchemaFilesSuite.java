@@ -148,6 +148,42 @@ class SchemaFilesSuite {
         counters.close();
     }
 
+    /**
+     * A schema made before versions were recorded, upgraded by hand as the files say (the upgrade
+     * file, then the create file), is the schema this release verifies; and migrate() upgrades
+     * such a schema the same way, by the statements of the same file.
+     */
+    @Test
+    void anUnversionedSchema_upgradedByTheFilesByHandOrByMigrate_isVerified() throws SQLException {
+        String fresh = newSchema();
+        runAsAToolDoes(script().text(TableName.parse(fresh + ".slotted_counters")));
+        for (boolean byHand : List.of(true, false)) {
+            String schema = newSchema();
+            String table = schema + ".slotted_counters";
+            runAsAToolDoes(script().text(TableName.parse(table)));
+            for (String column : List.of("lower_bound", "upper_bound", "limit_window", "expiring")) {
+                db.execute("ALTER TABLE " + table + "_types DROP COLUMN " + column);
+            }
+            db.execute("DROP TABLE " + table + "_schema");
+            SlottedCounters counters = SlottedCounters.builder(db.dataSource()).table(table).build();
+            assertThatThrownBy(counters::verifySchema).isInstanceOf(SchemaException.class)
+                    .hasMessageContaining("lacks columns lower_bound, upper_bound, limit_window, expiring of table");
+
+            if (byHand) {
+                runAsAToolDoes(SlottedSchema.upgradeScript(database(), table, 0));
+                runAsAToolDoes(SlottedSchema.createScript(database(), table));
+            } else {
+                assertThat(counters.migrate().actions()).contains("added to " + table + "_types the columns"
+                        + " lower_bound and upper_bound (the types' limits), and limit_window (the window of limits"
+                        + " per window), and expiring (the types whose counters may expire)");
+            }
+
+            assertThat(counters.verifySchema().created()).as(byHand ? "by hand" : "by migrate").isFalse();
+            assertThat(describe(schema, "slotted_counters_types")).isEqualTo(describe(fresh, "slotted_counters_types"));
+            counters.close();
+        }
+    }
+
     @Test
     void verifySchema_passesOnTheFilesSchema_andNamesEverythingMissingAndTheFile_changingNothing() throws SQLException {
         String schema = newSchema();
@@ -232,6 +268,10 @@ class SchemaFilesSuite {
         assertThat(describe(table.substring(0, table.indexOf('.')), "slotted_counters_expiry"))
                 .as("the missing table, not made").isEmpty();
         counters.close();
+    }
+
+    private String database() {
+        return script().resource().split("/")[3];
     }
 
     private SchemaScript script() {

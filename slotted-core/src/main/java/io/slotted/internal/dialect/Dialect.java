@@ -135,6 +135,15 @@ public abstract class Dialect {
     }
 
     /**
+     * The database's schema file that upgrades a schema made before versions were recorded.
+     *
+     * @return the file
+     */
+    public final SchemaScript schemaUpgradeFromUnversioned() {
+        return SchemaScript.fromUnversioned(schemaDatabase());
+    }
+
+    /**
      * The query of the schema version recorded in the schema table: one row, null when it holds none.
      *
      * @param schema the schema table
@@ -313,16 +322,14 @@ public abstract class Dialect {
     }
 
     /**
-     * The statement that converts an existing key column to {@link #keyColumnType()} when the
-     * column, made by an earlier release, does not compare keys exactly. The keys table is
-     * Slotted's own, so it may be altered; the user's counter table never is.
+     * Whether an existing idempotency key column compares keys exactly; one made by an earlier
+     * release may not, and is converted by the statement of the schema file that upgrades it.
      *
-     * @param keys the checked table name
      * @param jdbcType the existing column's {@link java.sql.Types} constant
-     * @return an {@code ALTER TABLE} statement, or empty when the column compares exactly
+     * @return true where nothing needs converting
      */
-    public Optional<String> exactKeyColumnSql(TableName keys, int jdbcType) {
-        return Optional.empty();
+    public boolean keyColumnComparesExactly(int jdbcType) {
+        return true;
     }
 
     /**

@@ -179,33 +179,16 @@ public class MariaDbDialect extends Dialect {
     }
 
     /**
-     * Bytes, so that keys differing only in case or in trailing spaces stay different keys. A
-     * {@code VARCHAR} would need a NO PAD collation, which MariaDB and MySQL name differently;
-     * {@code ascii_bin}, which both have, is PAD SPACE and ignores trailing spaces when comparing.
-     */
-    private static String keyColumnType() {
-        return "VARBINARY(128)";
-    }
-
-    /**
      * Earlier releases made the key column {@code VARCHAR(128) CHARACTER SET ascii COLLATE
-     * ascii_bin}, in which "k" and "k " were one key. Keys are ASCII, so they keep their bytes in
-     * the conversion, and keys that were distinct stay distinct.
+     * ascii_bin}, in which "k" and "k " were one key; the schema files make it bytes, compared
+     * exactly ({@code VARBINARY}: a {@code VARCHAR} would need a NO PAD collation, which MariaDB
+     * and MySQL name differently).
      */
     @Override
-    public Optional<String> exactKeyColumnSql(TableName keys, int jdbcType) {
-        if (jdbcType == Types.VARBINARY) {
-            return Optional.empty();
-        }
-        return Optional.of("ALTER TABLE " + keys + " MODIFY idempotency_key " + keyColumnType()
-                + " NOT NULL");
+    public boolean keyColumnComparesExactly(int jdbcType) {
+        return jdbcType == Types.VARBINARY;
     }
 
-    /**
-     * {@code INSERT IGNORE} rather than {@code ON DUPLICATE KEY UPDATE}: with the found-rows flag
-     * that Connector/J sets by default, the latter reports 1 for an unchanged existing row too. The
-     * values are checked before binding, so IGNORE has nothing else to hide.
-     */
     @Override
     public String insertKeyIfAbsentSql(TableName keys) {
         return "INSERT IGNORE INTO " + keys + " (" + KEY_COLUMNS + ") VALUES (?, ?, ?, ?)";

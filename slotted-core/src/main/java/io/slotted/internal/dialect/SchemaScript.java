@@ -13,9 +13,10 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * One database's schema file, {@code io/slotted/schema/<database>/1-create.sql} in the core jar: the
- * DDL of the counter table and its companions for the default table name, the one source that
- * {@code migrate()} runs and that Flyway, Liquibase or a person runs instead (docs/schema.md).
+ * One of a database's schema files in the core jar, {@code io/slotted/schema/<database>/}: the DDL
+ * of the counter table and its companions for the default table name ({@code 1-create.sql}), and
+ * what upgrades a schema made before versions were recorded ({@code 0-to-1.sql}); the one source
+ * that {@code migrate()} runs and that Flyway, Liquibase or a person runs instead (docs/schema.md).
  *
  * <p>The file is written for {@value #DEFAULT_TABLE}; for another table every name beginning with
  * it is rewritten: a table, wherever it is referred to, as the configured (possibly schema-qualified)
@@ -40,11 +41,11 @@ public final class SchemaScript {
     /** The storage parameters at the end of a {@code CREATE TABLE}. */
     private static final Pattern PARAMETERS = Pattern.compile("\\)\\s*WITH\\s*\\(([^)]*)\\)\\s*$");
 
-    private final String database;
+    private final String resource;
     private final String text;
 
-    private SchemaScript(String database, String text) {
-        this.database = database;
+    private SchemaScript(String resource, String text) {
+        this.resource = resource;
         this.text = text;
     }
 
@@ -56,17 +57,34 @@ public final class SchemaScript {
      * @throws IllegalArgumentException if Slotted has no schema file for it
      */
     public static SchemaScript of(String database) {
+        return load(database, "1-create.sql");
+    }
+
+    /**
+     * Loads a database's file that upgrades a schema made before versions were recorded to
+     * version 1: the columns added since, and on MariaDB and MySQL the key column made exact.
+     *
+     * @param database one of {@link #DATABASES}
+     * @return the file
+     * @throws IllegalArgumentException if Slotted has no schema file for it
+     */
+    public static SchemaScript fromUnversioned(String database) {
+        return load(database, "0-to-1.sql");
+    }
+
+    private static SchemaScript load(String database, String file) {
         if (!DATABASES.contains(database)) {
             throw new IllegalArgumentException("no schema file for database '" + database + "'; there are files"
                     + " for " + String.join(", ", DATABASES));
         }
-        try (InputStream in = SchemaScript.class.getClassLoader().getResourceAsStream(resource(database))) {
+        String resource = "io/slotted/schema/" + database + "/" + file;
+        try (InputStream in = SchemaScript.class.getClassLoader().getResourceAsStream(resource)) {
             if (in == null) {
-                throw new IllegalStateException(resource(database) + " is missing from the Slotted jar");
+                throw new IllegalStateException(resource + " is missing from the Slotted jar");
             }
-            return new SchemaScript(database, new String(in.readAllBytes(), StandardCharsets.UTF_8));
+            return new SchemaScript(resource, new String(in.readAllBytes(), StandardCharsets.UTF_8));
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot read " + resource(database), e);
+            throw new UncheckedIOException("cannot read " + resource, e);
         }
     }
 
@@ -76,11 +94,7 @@ public final class SchemaScript {
      * @return the resource path, without a leading slash
      */
     public String resource() {
-        return resource(database);
-    }
-
-    private static String resource(String database) {
-        return "io/slotted/schema/" + database + "/1-create.sql";
+        return resource;
     }
 
     /**
@@ -113,9 +127,28 @@ public final class SchemaScript {
             }
         }
         if (statements.isEmpty()) {
-            throw new IllegalStateException(resource(database) + " makes no table " + DEFAULT_TABLE + suffix);
+            throw new IllegalStateException(resource + " makes no table " + DEFAULT_TABLE + suffix);
         }
         return statements;
+    }
+
+    /**
+     * The statement that adds or changes one column of a table, if the file has one.
+     *
+     * @param table the counter table
+     * @param suffix the companion's suffix, empty for the counter table itself
+     * @param column the column's name
+     * @return the statement, without its semicolon
+     */
+    public Optional<String> alteringColumn(TableName table, String suffix, String column) {
+        Pattern altering = Pattern.compile("(?i)\\b(?:ADD(?: IF NOT EXISTS)?|MODIFY)\\s+" + Pattern.quote(column) + "\\b");
+        for (String statement : statements()) {
+            Matcher subject = SUBJECT.matcher(statement);
+            if (subject.find() && subject.group(1).equalsIgnoreCase(suffix) && altering.matcher(statement).find()) {
+                return Optional.of(rename(statement, table));
+            }
+        }
+        return Optional.empty();
     }
 
     /**

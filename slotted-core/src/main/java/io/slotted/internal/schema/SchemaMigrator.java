@@ -221,21 +221,29 @@ public final class SchemaMigrator {
         }
         List<String> added = new ArrayList<>();
         if (!existing.get().columns().containsKey("lower_bound")) {
-            for (String alter : dialect.registryStatements(registry).addLimitColumns()) {
-                run(connection, alter);
-            }
+            addColumns(connection, dialect, counters, REGISTRY_SUFFIX, "lower_bound", "upper_bound");
             added.add("lower_bound and upper_bound (the types' limits)");
         }
         if (!existing.get().columns().containsKey("limit_window")) {
-            run(connection, dialect.registryStatements(registry).addWindowColumn());
+            addColumns(connection, dialect, counters, REGISTRY_SUFFIX, "limit_window");
             added.add("limit_window (the window of limits per window)");
         }
         if (!existing.get().columns().containsKey("expiring")) {
-            run(connection, dialect.registryStatements(registry).addExpiringColumn());
+            addColumns(connection, dialect, counters, REGISTRY_SUFFIX, "expiring");
             added.add("expiring (the types whose counters may expire)");
         }
         return added.isEmpty() ? Optional.empty()
                 : Optional.of("added to " + registry + " the columns " + String.join(", and ", added));
+    }
+
+    /** Runs the statements of the file upgrading an unversioned schema that add or change these columns. */
+    private static void addColumns(Connection connection, Dialect dialect, TableName counters, String suffix,
+            String... columns) throws SQLException {
+        SchemaScript upgrade = dialect.schemaUpgradeFromUnversioned();
+        for (String column : columns) {
+            runAll(connection, dialect, List.of(upgrade.alteringColumn(counters, suffix, column).orElseThrow(() ->
+                    new IllegalStateException(upgrade.resource() + " does not add column " + column))));
+        }
     }
 
     /** Creates a companion, and what goes with it, by its statements of the schema file, if it is missing. */
@@ -302,21 +310,19 @@ public final class SchemaMigrator {
         TableName keys = counters.withSuffix(KEYS_SUFFIX);
         Optional<TableShape> existing = TableShape.read(connection, dialect, keys);
         if (existing.isPresent()) {
-            return upgradeKeyColumn(connection, dialect, keys, existing.get());
+            return upgradeKeyColumn(connection, dialect, counters, keys, existing.get());
         }
         runAll(connection, dialect, dialect.schemaScript().statements(counters, KEYS_SUFFIX));
         return Optional.of("created table " + keys + " (callers' idempotency keys)");
     }
 
     private static Optional<String> upgradeKeyColumn(Connection connection, Dialect dialect,
-            TableName keys, TableShape shape) throws SQLException {
+            TableName counters, TableName keys, TableShape shape) throws SQLException {
         TableShape.Column column = shape.columns().get("idempotency_key");
-        Optional<String> alter = column == null ? Optional.empty()
-                : dialect.exactKeyColumnSql(keys, column.jdbcType());
-        if (alter.isEmpty()) {
+        if (column == null || dialect.keyColumnComparesExactly(column.jdbcType())) {
             return Optional.empty();
         }
-        run(connection, alter.get());
+        addColumns(connection, dialect, counters, KEYS_SUFFIX, "idempotency_key");
         return Optional.of("converted column idempotency_key of table " + keys + " from "
                 + column.typeName() + " to a type that compares keys exactly (keys differing only"
                 + " in trailing spaces were one key)");

@@ -34,8 +34,8 @@ final class SchemaCommand implements Callable<Integer> {
     String table;
 
     @Option(names = "--from", paramLabel = "VERSION",
-            description = "Print only what upgrades a schema recorded at VERSION (its _schema table) to this"
-                    + " release's.")
+            description = "Print only what upgrades a schema recorded at VERSION (its _schema table; 0 where"
+                    + " there is none) to this release's.")
     Integer from;
 
     @Spec
@@ -58,14 +58,14 @@ final class SchemaCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "--from " + from + ": this release knows schema versions"
                     + " up to " + SlottedSchema.VERSION + "; a newer schema needs the release that made it");
         }
-        if (from < 1) {
-            throw new ParameterException(spec.commandLine(), "--from " + from + ": version 1 is the first recorded;"
-                    + " a schema made before versions were recorded (no " + table + "_schema table) is upgraded by"
-                    + " slotted migrate, which adds what it lacks, run once by a user allowed to create and alter"
-                    + " tables");
+        if (from < 0) {
+            throw new ParameterException(spec.commandLine(), "--from " + from + ": give the version recorded in "
+                    + table + "_schema, or 0 where there is no such table (a schema made before versions were"
+                    + " recorded)");
         }
-        spec.commandLine().getOut().println("-- " + table + " is at schema version " + from + ", the latest this"
-                + " release knows: nothing to run.");
+        String upgrade = SlottedSchema.upgradeScript(database, table, from);
+        spec.commandLine().getOut().println(upgrade.isEmpty() ? "-- " + table + " is at schema version " + from
+                + ", the latest this release knows: nothing to run." : upgrade);
         return 0;
     }
 

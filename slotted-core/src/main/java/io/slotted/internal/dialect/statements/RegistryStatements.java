@@ -1,7 +1,6 @@
 package io.slotted.internal.dialect.statements;
 
 import io.slotted.internal.sql.TableName;
-import java.util.List;
 
 /**
  * The statements of the type registry ({@code TypeRegistry}): one row per counter type with an
@@ -87,34 +86,6 @@ public class RegistryStatements {
      */
     public String rolledUp() {
         return "UPDATE " + registry + " SET rolled_up_ms = ? WHERE record_type = ?";
-    }
-
-    /**
-     * Adds the limits' columns to a registry made before types had limits.
-     *
-     * @return one {@code ALTER TABLE} statement per column
-     */
-    public List<String> addLimitColumns() {
-        return List.of("ALTER TABLE " + registry + " ADD lower_bound BIGINT",
-                "ALTER TABLE " + registry + " ADD upper_bound BIGINT");
-    }
-
-    /**
-     * Adds the limits' window column to a registry made before limits could apply per window.
-     *
-     * @return the {@code ALTER TABLE} statement
-     */
-    public String addWindowColumn() {
-        return "ALTER TABLE " + registry + " ADD limit_window VARCHAR(64)";
-    }
-
-    /**
-     * Adds the column that says a type's counters expire to a registry made before they could.
-     *
-     * @return the {@code ALTER TABLE} statement
-     */
-    public String addExpiringColumn() {
-        return "ALTER TABLE " + registry + " ADD expiring SMALLINT";
     }
 
     /**

@@ -1,0 +1,15 @@
+-- Slotted's schema for PostgreSQL: what upgrades a schema made by a release before schema versions were
+-- recorded (no slotted_counters_schema table) to version 1.
+--
+-- `migrate()` runs, of these, the statements for what the schema lacks, then the tables and the
+-- version record of 1-create.sql. By hand: run this file (each statement adds a column only if it
+-- is missing), then run 1-create.sql, whose statements leave what exists alone and end by recording
+-- version 1. `slotted schema --from 0` prints this file for any table name. A released version's
+-- file is never changed.
+
+-- The type registry's columns added after its first release: the limits, the window of limits per
+-- window, and whether a type's counters expire.
+ALTER TABLE slotted_counters_types ADD IF NOT EXISTS lower_bound BIGINT;
+ALTER TABLE slotted_counters_types ADD IF NOT EXISTS upper_bound BIGINT;
+ALTER TABLE slotted_counters_types ADD IF NOT EXISTS limit_window VARCHAR(64);
+ALTER TABLE slotted_counters_types ADD IF NOT EXISTS expiring SMALLINT;
