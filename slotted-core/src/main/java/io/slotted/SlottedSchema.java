@@ -1,6 +1,6 @@
 package io.slotted;
 
-import io.slotted.internal.dialect.SchemaScript;
+import io.slotted.internal.dialect.schema.SchemaScript;
 import io.slotted.internal.schema.SchemaMigrator;
 import io.slotted.internal.sql.TableName;
 import java.util.List;

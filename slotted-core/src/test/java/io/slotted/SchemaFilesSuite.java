@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.slotted.db.SchemaCatalog;
 import io.slotted.db.TestDatabase;
 import io.slotted.internal.dialect.Dialects;
-import io.slotted.internal.dialect.SchemaScript;
+import io.slotted.internal.dialect.schema.SchemaScript;
 import io.slotted.internal.schema.SchemaMigrator;
 import io.slotted.internal.sql.TableName;
 import java.io.IOException;
@@ -282,21 +282,9 @@ class SchemaFilesSuite {
         }
     }
 
-    /** Runs a script statement by statement, split at the semicolons that end its lines, as tools split one. */
     private void runAsAToolDoes(String script) throws SQLException {
-        try (Connection connection = db.dataSource().getConnection(); Statement statement = connection.createStatement()) {
-            StringBuilder sql = new StringBuilder();
-            for (String line : script.split("\n")) {
-                if (line.startsWith("--")) {
-                    continue;
-                }
-                sql.append(line).append('\n');
-                if (line.endsWith(";")) {
-                    statement.execute(sql.substring(0, sql.lastIndexOf(";")));
-                    sql.setLength(0);
-                }
-            }
-            assertThat(sql.toString().strip()).as("text after the last statement").isEmpty();
+        try (Connection connection = db.dataSource().getConnection()) {
+            SchemaCatalog.runAsAToolDoes(connection, script);
         }
     }
 

@@ -1,5 +1,7 @@
 package io.slotted.db;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.slotted.internal.dialect.Dialect;
 import io.slotted.internal.dialect.Dialects;
 import java.sql.Connection;
@@ -7,14 +9,16 @@ import java.sql.DatabaseMetaData;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * A table as the database's catalogs describe it, to compare a schema made one way with one made
- * another: its columns, primary key and indexes (by their columns, since some databases name the
- * indexes behind keys themselves), and its storage engine or parameters.
+ * A schema made one way against one made another: a script run as a migration tool runs it, and a
+ * table as the database's catalogs describe it (its columns, primary key and indexes, by their
+ * columns since some databases name the indexes behind keys themselves, and its storage engine or
+ * parameters).
  */
 public final class SchemaCatalog {
     private SchemaCatalog() {
@@ -73,6 +77,30 @@ public final class SchemaCatalog {
             description.put("storage", storage(db, connection, s, t));
         }
         return description;
+    }
+
+    /**
+     * Runs a schema script statement by statement, split at the semicolons that end its lines, as
+     * migration tools split one; comment lines are left out.
+     *
+     * @param connection where to run it
+     * @param script the script, as {@code slotted schema} prints it
+     */
+    public static void runAsAToolDoes(Connection connection, String script) throws SQLException {
+        try (Statement statement = connection.createStatement()) {
+            StringBuilder sql = new StringBuilder();
+            for (String line : script.split("\\R")) {
+                if (line.startsWith("--")) {
+                    continue;
+                }
+                sql.append(line).append('\n');
+                if (line.endsWith(";")) {
+                    statement.execute(sql.substring(0, sql.lastIndexOf(";")));
+                    sql.setLength(0);
+                }
+            }
+            assertThat(sql.toString().strip()).as("text after the last statement").isEmpty();
+        }
     }
 
     private static String storage(TestDatabase db, Connection connection, String schema, String table)

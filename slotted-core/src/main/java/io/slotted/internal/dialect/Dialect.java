@@ -1,6 +1,7 @@
 package io.slotted.internal.dialect;
 
 import io.slotted.OwnerColumn;
+import io.slotted.internal.dialect.schema.SchemaScript;
 import io.slotted.internal.dialect.statements.BucketStatements;
 import io.slotted.internal.dialect.statements.ExpiryStatements;
 import io.slotted.internal.dialect.statements.KeyStatements;

@@ -4,7 +4,7 @@ import io.slotted.MigrationReport;
 import io.slotted.SchemaException;
 import io.slotted.internal.dialect.Dialect;
 import io.slotted.internal.dialect.Failure;
-import io.slotted.internal.dialect.SchemaScript;
+import io.slotted.internal.dialect.schema.SchemaScript;
 import io.slotted.internal.progress.Steps;
 import io.slotted.internal.sql.TableName;
 import java.sql.Connection;
@@ -57,11 +57,11 @@ public final class SchemaMigrator {
     public static final String EXPIRY_SUFFIX = "_expiry";
     /** The schema table's name is the counter table's plus this. */
     public static final String SCHEMA_SUFFIX = "_schema";
-    /** The counter table and its seven companions. */
-    private static final int TABLES = 8;
     /** The counter table's suffix (none) and its companions', in the order {@code migrate()} makes them. */
     public static final List<String> SUFFIXES = List.of("", LEDGER_SUFFIX, KEYS_SUFFIX, REGISTRY_SUFFIX,
             BUCKETS_SUFFIX, NAMES_SUFFIX, EXPIRY_SUFFIX, SCHEMA_SUFFIX);
+    /** The counter table and its seven companions. */
+    private static final int TABLES = SUFFIXES.size();
 
     private SchemaMigrator() {
     }

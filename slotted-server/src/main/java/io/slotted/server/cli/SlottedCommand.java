@@ -9,6 +9,8 @@ import io.slotted.server.cli.owner.RecountCommand;
 import io.slotted.server.cli.owner.ReleaseCommand;
 import io.slotted.server.cli.owner.RollupCommand;
 import io.slotted.server.cli.owner.ShrinkCommand;
+import io.slotted.server.cli.schema.MigrateCommand;
+import io.slotted.server.cli.schema.SchemaCommand;
 import io.slotted.server.cli.token.TokenCommand;
 import io.slotted.server.store.DatabaseFailure;
 import io.slotted.server.store.FailureMessage;

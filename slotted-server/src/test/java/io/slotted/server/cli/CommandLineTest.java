@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.slotted.db.MariaDbTestDatabase;
 import io.slotted.db.PostgresTestDatabase;
+import io.slotted.db.SchemaCatalog;
 import io.slotted.db.TestDatabase;
 import io.slotted.server.auth.AccessDecision;
 import io.slotted.server.auth.AccessTokens;
@@ -110,17 +111,8 @@ class CommandLineTest {
                 + System.lineSeparator());
         assertThat(forTheDb.out()).contains("CREATE TABLE IF NOT EXISTS slotted_counters_buckets (")
                 .contains("MERGE INTO slotted_counters_schema");
-        try (Connection connection = DriverManager.getConnection(h2Url); Statement statement = connection.createStatement()) {
-            StringBuilder sql = new StringBuilder();
-            for (String line : forTheDb.out().split("\\R")) {
-                if (!line.startsWith("--")) {
-                    sql.append(line).append('\n');
-                }
-                if (line.endsWith(";")) {
-                    statement.execute(sql.substring(0, sql.lastIndexOf(";")));
-                    sql.setLength(0);
-                }
-            }
+        try (Connection connection = DriverManager.getConnection(h2Url)) {
+            SchemaCatalog.runAsAToolDoes(connection, forTheDb.out());
         }
         Run migrate = run("migrate", "--db", h2Url);
         Run incr = run("incr", "1", "5", "--by", "3", "--db", h2Url);

@@ -1,6 +1,7 @@
-package io.slotted.server.cli;
+package io.slotted.server.cli.schema;
 
 import io.slotted.MigrationReport;
+import io.slotted.server.cli.DatabaseOptions;
 import io.slotted.server.cli.progress.CommandProgress;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -11,7 +12,7 @@ import picocli.CommandLine.Spec;
 /** {@code slotted migrate}: creates the counter table and its companions, or checks them. */
 @Command(name = "migrate", mixinStandardHelpOptions = true,
         description = "Creates the schema if it is missing, or checks the one there; says what it did.")
-final class MigrateCommand implements Callable<Integer> {
+public final class MigrateCommand implements Callable<Integer> {
     @Mixin
     DatabaseOptions db;
 

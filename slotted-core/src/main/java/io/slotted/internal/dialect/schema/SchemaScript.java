@@ -1,4 +1,4 @@
-package io.slotted.internal.dialect;
+package io.slotted.internal.dialect.schema;
 
 import io.slotted.internal.sql.TableName;
 import java.io.IOException;
@@ -8,7 +8,9 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -40,6 +42,9 @@ public final class SchemaScript {
             "(?i)(?:CREATE TABLE IF NOT EXISTS|\\bON|\\bINTO|ALTER TABLE)\\s+" + DEFAULT_TABLE + "(\\w*)\\b");
     /** The storage parameters at the end of a {@code CREATE TABLE}. */
     private static final Pattern PARAMETERS = Pattern.compile("\\)\\s*WITH\\s*\\(([^)]*)\\)\\s*$");
+
+    /** The files read so far, by resource: they never change, and a migration asks for them table by table. */
+    private static final Map<String, SchemaScript> LOADED = new ConcurrentHashMap<>();
 
     private final String resource;
     private final String text;
@@ -77,7 +82,10 @@ public final class SchemaScript {
             throw new IllegalArgumentException("no schema file for database '" + database + "'; there are files"
                     + " for " + String.join(", ", DATABASES));
         }
-        String resource = "io/slotted/schema/" + database + "/" + file;
+        return LOADED.computeIfAbsent("io/slotted/schema/" + database + "/" + file, SchemaScript::read);
+    }
+
+    private static SchemaScript read(String resource) {
         try (InputStream in = SchemaScript.class.getClassLoader().getResourceAsStream(resource)) {
             if (in == null) {
                 throw new IllegalStateException(resource + " is missing from the Slotted jar");

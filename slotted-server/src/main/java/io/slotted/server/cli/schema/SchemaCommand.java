@@ -1,4 +1,4 @@
-package io.slotted.server.cli;
+package io.slotted.server.cli.schema;
 
 import io.slotted.SlottedSchema;
 import java.util.Locale;
@@ -18,7 +18,7 @@ import picocli.CommandLine.Spec;
         description = {"Prints the DDL that migrate runs, for a database kind and table name, to run with"
                 + " Flyway, Liquibase or by hand; connects to nothing.",
             "The same file is in the Slotted jar as io/slotted/schema/<kind>/1-create.sql, for the default table."})
-final class SchemaCommand implements Callable<Integer> {
+public final class SchemaCommand implements Callable<Integer> {
     @Option(names = "--db-kind", paramLabel = "KIND",
             description = "mariadb, mysql, postgresql or h2. Default: the kind of --db, else h2 (the embedded default).")
     String kind;
