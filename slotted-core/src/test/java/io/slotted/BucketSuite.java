@@ -279,6 +279,177 @@ class BucketSuite extends CounterTableTest {
                 .limit(n).toList();
     }
 
+    // ---------------------------------------------------------------- pending rows
+
+    /**
+     * A group-commit flush writes a bucketed counter's increments as one pending row per counter
+     * and bucket in the counter table; the keeper moves the rows of a closed bucket into the
+     * bucket table. Here the closed hour's rows are moved while writers go on writing the next
+     * hour and readers read the closed one: every series, top-N and total read during the move is
+     * exact, and once both hours are closed and moved no pending row is left.
+     */
+    @Test
+    void pendingRows_movedWhileWritersWriteAndReadersRead_everyReadExact() throws Exception {
+        clock.set(NINE);
+        SlottedCounters counters = migrated(hourly().flushers(4).slots(8));
+        long seed = 20261206L;
+        System.out.println(db + " " + mode + ": pending rows seed " + seed);
+        int ids = 20;
+        long[][] expected = new long[2][ids];
+        runConcurrently(16, t -> addRandomly(counters, new Random(seed + t), ids, expected[0]));
+        awaitWritten(counters, 16 * 200);
+        if (mode != WriteMode.DIRECT) {
+            assertThat(pendingRows()).as("pending rows written by the flushes of the first hour").isPositive();
+        }
+        clock.advance(HOUR.plus(Duration.ofMinutes(1)));
+        List<RankedCounter> firstHourTop = expectedTop(List.of(asMap(expected[0])), ids);
+
+        AtomicBoolean writing = new AtomicBoolean(true);
+        AtomicLong reads = new AtomicLong();
+        List<CompletableFuture<Void>> readers = new ArrayList<>();
+        for (int r = 0; r < 2; r++) {
+            readers.add(CompletableFuture.runAsync(() -> {
+                while (writing.get()) {
+                    assertThat(counters.timeSeries().top(TYPE, NINE, NINE.plus(HOUR), ids))
+                            .containsExactlyElementsOf(firstHourTop);
+                    long id = reads.incrementAndGet() % ids;
+                    assertThat(counters.timeSeries().series(TYPE, id, NINE, NINE.plus(HOUR)))
+                            .extracting(BucketCount::count).containsExactly(expected[0][(int) id]);
+                }
+            }));
+        }
+        CompletableFuture<Void> keeper = CompletableFuture.runAsync(() -> {
+            while (writing.get()) {
+                keepNow(counters);
+            }
+        });
+        runConcurrently(16, t -> addRandomly(counters, new Random(seed + 100 + t), ids, expected[1]));
+        awaitWritten(counters, 2 * 16 * 200);
+        writing.set(false);
+        keeper.get(1, TimeUnit.MINUTES);
+        for (CompletableFuture<Void> reader : readers) {
+            reader.get(1, TimeUnit.MINUTES);
+        }
+        assertThat(reads.get()).as("reads of the closed hour while it was moved").isPositive();
+        assertThat(pendingRowsBefore(NINE.plus(HOUR))).as("pending rows of the closed hour left").isZero();
+
+        clock.advance(HOUR);
+        keepNow(counters);
+        assertThat(pendingRows()).as("pending rows once both hours closed").isZero();
+        for (int id = 0; id < ids; id++) {
+            assertThat(counters.timeSeries().series(TYPE, id, NINE, NINE.plus(HOUR.multipliedBy(2))))
+                    .extracting(BucketCount::count).as("counter %d", id)
+                    .containsExactly(expected[0][id], expected[1][id]);
+            assertThat(counters.get(TYPE, id)).isEqualTo(expected[0][id] + expected[1][id]);
+        }
+        assertThat(counters.timeSeries().top(TYPE, NINE, NINE.plus(HOUR.multipliedBy(2)), ids))
+                .containsExactlyElementsOf(expectedTop(List.of(asMap(expected[0]), asMap(expected[1])), ids));
+    }
+
+    /** 200 increments of positive deltas, recorded in {@code expected} once acknowledged. */
+    private static void addRandomly(SlottedCounters counters, Random random, int ids, long[] expected) {
+        for (int i = 0; i < 200; i++) {
+            int id = random.nextInt(ids);
+            long delta = 1 + random.nextInt(9);
+            counters.add(TYPE, id, delta);
+            synchronized (expected) {
+                expected[id] += delta;
+            }
+        }
+    }
+
+    private static Map<Long, Long> asMap(long[] counts) {
+        Map<Long, Long> map = new HashMap<>();
+        for (int id = 0; id < counts.length; id++) {
+            map.put((long) id, counts[id]);
+        }
+        return map;
+    }
+
+    /**
+     * A flush that lands after its bucket's pending rows were moved — here a process whose clock
+     * is two hours behind, so that every increment it accepts counts in an hour whose rows were
+     * moved — writes its pending rows again: they count once in the total, the series and the
+     * top-N, before the next move and after it.
+     */
+    @Test
+    void flushLandingAfterItsBucketWasMoved_isCountedOnce() {
+        clock.set(NINE.plus(Duration.ofMinutes(10)));
+        SlottedCounters counters = migrated(hourly());
+        counters.add(TYPE, 1, 5);
+        awaitWritten(counters, 1);
+        clock.set(NINE.plus(HOUR.multipliedBy(2)).plus(Duration.ofMinutes(10)));
+        keepNow(counters);
+        assertThat(pendingRows()).isZero();
+
+        MutableClock behind = new MutableClock();
+        behind.set(NINE.plus(Duration.ofMinutes(20)));
+        SlottedCounters late = counters(SlottedCounters.builder(db.dataSource()).table(table).writeMode(mode)
+                .clock(behind).flushInterval(Duration.ofMillis(20)).buckets(TYPE, BucketUnit.HOUR, Duration.ofDays(30)));
+        late.add(TYPE, 1, 7);
+        late.addAll(List.of(new Increment(TYPE, 1, 3), new Increment(TYPE, 2, 4)));
+        awaitWritten(late, 3);
+        late.close();
+        if (mode != WriteMode.DIRECT) {
+            assertThat(pendingRowsBefore(NINE.plus(HOUR))).as("pending rows of the moved hour").isPositive();
+        }
+        for (int pass = 0; pass < 2; pass++) {
+            assertThat(counters.get(TYPE, 1)).isEqualTo(15);
+            assertThat(counters.get(TYPE, 2)).isEqualTo(4);
+            assertThat(counters.timeSeries().series(TYPE, 1, NINE, NINE.plus(HOUR.multipliedBy(2))))
+                    .extracting(BucketCount::count).containsExactly(15L, 0L);
+            assertThat(counters.timeSeries().top(TYPE, NINE, NINE.plus(HOUR), 10))
+                    .containsExactly(new RankedCounter(1, 15), new RankedCounter(2, 4));
+            keepNow(counters);
+            assertThat(pendingRows()).isZero();
+        }
+    }
+
+    /**
+     * A set leaves a counter's pending rows where they are, since their bucket still counts them,
+     * and sets the other rows to what the total needs beside them.
+     */
+    @Test
+    void set_leavesPendingRowsToTheirBucket() {
+        clock.set(NINE.plus(Duration.ofMinutes(10)));
+        SlottedCounters counters = migrated(hourly());
+        counters.add(TYPE, 1, 5);
+        counters.add(TYPE, 1, 6);
+        awaitWritten(counters, 2);
+        if (mode != WriteMode.DIRECT) {
+            assertThat(pendingRows()).as("pending rows before the set").isPositive();
+        }
+        counters.admin().set(TYPE, 1, 100);
+        assertThat(counters.get(TYPE, 1)).isEqualTo(100);
+        assertThat(counters.timeSeries().series(TYPE, 1, NINE, NINE.plus(HOUR))).extracting(BucketCount::count)
+                .containsExactly(11L);
+        clock.advance(HOUR);
+        keepNow(counters);
+        assertThat(pendingRows()).isZero();
+        assertThat(counters.get(TYPE, 1)).isEqualTo(100);
+        assertThat(counters.timeSeries().series(TYPE, 1, NINE, NINE.plus(HOUR))).extracting(BucketCount::count)
+                .containsExactly(11L);
+    }
+
+    /**
+     * A bucketed type with limits writes no pending rows, in the one mode that takes limits and
+     * group-commits, whatever this class's mode: its decisions read and move its rows under its
+     * lock, and its buckets are exact as ever.
+     */
+    @Test
+    void limitedBucketedType_writesNoPendingRows() {
+        clock.set(NINE.plus(Duration.ofMinutes(10)));
+        SlottedCounters counters = migrated(SlottedCounters.builder(db.dataSource()).table(table)
+                .writeMode(WriteMode.GROUPED).clock(clock).buckets(TYPE, BucketUnit.HOUR, Duration.ofDays(30))
+                .limits(TYPE, Limits.atMost(1_000)));
+        counters.add(TYPE, 1, 5);
+        counters.addAll(List.of(new Increment(TYPE, 1, 4), new Increment(TYPE, 2, 3)));
+        assertThat(pendingRows()).isZero();
+        assertThat(counters.get(TYPE, 1)).isEqualTo(9);
+        assertThat(counters.timeSeries().top(TYPE, NINE, NINE.plus(HOUR), 10))
+                .containsExactly(new RankedCounter(1, 9), new RankedCounter(2, 3));
+    }
+
     // ---------------------------------------------------------------- retention
 
     /**
@@ -389,6 +560,16 @@ class BucketSuite extends CounterTableTest {
     private static BucketKeeperKept keepNow(SlottedCounters counters) {
         var kept = ((DefaultSlottedCounters) counters).keepBucketsNow();
         return new BucketKeeperKept(kept.pruned(), kept.folded());
+    }
+
+    private long pendingRows() {
+        return queryLong("SELECT COUNT(*) FROM " + table + " WHERE slot <= -1048576");
+    }
+
+    /** The pending rows of the buckets before a time: a pending slot is -2^20 - (hour × 16 + share). */
+    private long pendingRowsBefore(Instant end) {
+        long hour = end.getEpochSecond() / 3600;
+        return queryLong("SELECT COUNT(*) FROM " + table + " WHERE slot <= -1048576 AND slot > " + (-1048576 - hour * 16));
     }
 
     private long bucketRows() {

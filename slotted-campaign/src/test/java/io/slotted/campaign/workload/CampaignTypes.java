@@ -25,7 +25,10 @@ public final class CampaignTypes {
     public static final int FOLDED = 3;
     /** Counters bound to an owner column in copy mode, rolled up while they are written, and set now and then. */
     public static final int COPIED = 4;
-    /** Counters that keep hourly time buckets too. */
+    /**
+     * Counters that keep time buckets too, a minute long, so that every minute of a run closes one,
+     * whose pending rows the bucket keepers move while increments go on.
+     */
     public static final int BUCKETED = 5;
     /** Counters bound to an owner column in copy mode and released, cycle after cycle ({@link ReleaseCycles}). */
     public static final int RELEASED = 6;

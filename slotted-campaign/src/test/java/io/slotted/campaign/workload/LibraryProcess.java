@@ -66,7 +66,7 @@ public final class LibraryProcess implements AutoCloseable {
     private static SlottedCounters countersOn(javax.sql.DataSource dataSource, String table, WriteMode mode,
             boolean rollsUp) {
         SlottedCountersBuilder builder = SlottedCounters.builder(dataSource).table(table).writeMode(mode).flushers(2)
-                .buckets(CampaignTypes.BUCKETED, BucketUnit.HOUR, Duration.ofDays(2))
+                .buckets(CampaignTypes.BUCKETED, BucketUnit.MINUTE, Duration.ofDays(2))
                 .expiring(CampaignTypes.EXPIRING);
         if (mode != WriteMode.BUFFERED) {
             builder.limits(CampaignTypes.STOCK, Limits.atLeast(0)).limits(CampaignTypes.QUOTA, CampaignTypes.QUOTA_LIMITS);

@@ -29,8 +29,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Looks after the time bucket table in the background: prunes buckets past their retention and
- * folds the slots of closed buckets; and, for the types with limits per window, whose windows are
+ * Looks after the time bucket table in the background: moves the pending rows of closed buckets
+ * into the bucket table ({@link PendingMover}), prunes buckets past their retention and folds the
+ * slots of closed buckets; and, for the types with limits per window, whose windows are
  * their buckets, prunes every window older than the one before the current one (kept for
  * increments accepted just before its end and written after, and for reads of the last window).
  *
@@ -60,12 +61,21 @@ public final class BucketKeeper implements AutoCloseable {
     /** How many closed buckets back a new keeper starts folding. */
     private static final int FOLD_LOOKBACK = 48;
     private static final long TICK_MILLIS = 1_000;
+    /**
+     * How often the background looks for pending rows of closed buckets when no bucket has closed
+     * since it last did: for a flush held up until after its bucket's rows were moved. Those rows
+     * are counted wherever they are; looking reads the type's rows of the counter table.
+     */
+    private static final Duration MOVE_STRAGGLERS = Duration.ofMinutes(1);
 
     private final Database database;
     private final Retrier retrier;
     private final SlottedConfig config;
+    private final PendingMover mover;
     /** Per type, the start of the next bucket to fold; touched only under {@link #running}. */
     private final Map<Integer, Long> nextToFold = new HashMap<>();
+    /** Per type, the first bucket left pending by the last move, and when that move was. */
+    private final Map<Integer, Moved> moved = new HashMap<>();
     private final ReentrantLock running = new ReentrantLock();
     private Periodic background;
 
@@ -80,6 +90,7 @@ public final class BucketKeeper implements AutoCloseable {
         this.database = database;
         this.retrier = retrier;
         this.config = config;
+        this.mover = new PendingMover(database, retrier);
     }
 
     /** Starts the background work, if any type keeps buckets or has limits per window. */
@@ -96,12 +107,17 @@ public final class BucketKeeper implements AutoCloseable {
      * @return how many rows were pruned and how many were folded away
      */
     public Kept keepNow() {
+        return keep(true);
+    }
+
+    private Kept keep(boolean moveAnyway) {
         running.lock();
         try {
             Instant now = config.clock().instant();
             long pruned = 0;
             long folded = 0;
             for (Map.Entry<Integer, TimeBuckets> type : config.buckets().entrySet()) {
+                movePending(type.getKey(), type.getValue(), now, moveAnyway);
                 pruned += prune(type.getKey(), type.getValue(), now);
                 folded += fold(type.getKey(), type.getValue(), now);
             }
@@ -127,7 +143,7 @@ public final class BucketKeeper implements AutoCloseable {
 
     private void tick() {
         try {
-            keepNow();
+            keep(false);
         } catch (RuntimeException e) {
             // Passing failures (the database down) are tried again next tick; nothing is lost.
             LOG.warn("time bucket pruning and folding in {} failed; trying again in {} ms: {}",
@@ -144,6 +160,25 @@ public final class BucketKeeper implements AutoCloseable {
             }
         });
         return windows;
+    }
+
+    /**
+     * Moves a type's pending rows of the buckets closed by now (their end plus {@link #GRACE}):
+     * whenever another bucket has closed, at least every {@link #MOVE_STRAGGLERS}, and when asked.
+     */
+    private void movePending(int recordType, TimeBuckets buckets, Instant now, boolean anyway) {
+        long end = buckets.unit().startOf(now.minus(GRACE)).getEpochSecond();
+        Moved last = moved.get(recordType);
+        if (!anyway && last != null && last.end() == end
+                && now.isBefore(last.at().plus(MOVE_STRAGGLERS))) {
+            return;
+        }
+        mover.moveBefore(recordType, buckets.unit(), end);
+        moved.put(recordType, new Moved(end, now));
+    }
+
+    /** The first bucket a move left pending, and when it was. */
+    private record Moved(long end, Instant at) {
     }
 
     private long prune(int recordType, TimeBuckets buckets, Instant now) {

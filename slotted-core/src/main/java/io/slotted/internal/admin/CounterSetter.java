@@ -104,10 +104,13 @@ public final class CounterSetter {
                 }
                 List<CounterRows> locked = List.copyOf(SlotRows.lock(connection, database.slotStatements(),
                         key.recordType(), List.of(key.recordId()), SlotRows.EVERY_SLOT).values());
+                // Increments pending for a bucket stay in their rows, which the bucket still counts
+                // (PendingSlots): the other rows are set to what the total needs beside them.
+                long settled = Math.subtractExact(count, locked.isEmpty() ? 0 : locked.get(0).pendingTotal());
                 boolean inColumn = folds.isPresent()
-                        && setOwnerColumn(connection, folds.get(), key, count);
-                List<SlotRow> rows = inColumn || count == 0 ? List.of()
-                        : SlotRows.spread(key, count, registry.slots(key.recordType()));
+                        && setOwnerColumn(connection, folds.get(), key, settled);
+                List<SlotRow> rows = inColumn || settled == 0 ? List.of()
+                        : SlotRows.spread(key, settled, registry.slots(key.recordType()));
                 SlotRows.delete(connection, database.slotStatements(), key.recordType(), locked);
                 for (SlotRow row : rows) {
                     SlotRows.upsertOne(connection, dialect, database.table(), row, stats::retried);

@@ -81,10 +81,11 @@ public abstract class Dialect {
      * The statements that read, lock and delete time bucket rows outside the flush.
      *
      * @param buckets the bucket table
+     * @param counters the counter table, which holds the pending rows of buckets
      * @return the statements
      */
-    public BucketStatements bucketStatements(TableName buckets) {
-        return new BucketStatements(buckets);
+    public BucketStatements bucketStatements(TableName buckets, TableName counters) {
+        return new BucketStatements(buckets, counters);
     }
 
     /**
@@ -247,29 +248,6 @@ public abstract class Dialect {
      */
     public int rowsPerAddingStatement() {
         return 1_000;
-    }
-
-    /**
-     * The query of a top-N: per counter, the sum of its rows in a range of buckets, the highest
-     * {@code n} first, ties by id. Binds the record type, the first bucket's start, the end and
-     * {@code n}.
-     *
-     * @param buckets the checked bucket table name
-     * @return the SQL text
-     */
-    public String topSql(TableName buckets) {
-        return "SELECT " + groupsManyRows() + "record_id, SUM(count) AS total FROM " + buckets
-                + " WHERE record_type = ? AND bucket_start >= ? AND bucket_start < ?"
-                + " GROUP BY record_id HAVING SUM(count) <> 0 ORDER BY total DESC, record_id LIMIT ?";
-    }
-
-    /**
-     * A hint that a query's grouping has about as many groups as rows, or an empty string.
-     *
-     * @return text to put after {@code SELECT}
-     */
-    protected String groupsManyRows() {
-        return "";
     }
 
     /** The bucket rows as comma-separated tuples. */

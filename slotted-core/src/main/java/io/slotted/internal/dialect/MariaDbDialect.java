@@ -1,5 +1,6 @@
 package io.slotted.internal.dialect;
 
+import io.slotted.internal.dialect.statements.BucketStatements;
 import io.slotted.internal.sql.CounterKey;
 import io.slotted.internal.sql.SlotRange;
 import io.slotted.internal.sql.TableName;
@@ -262,8 +263,13 @@ public class MariaDbDialect extends Dialect {
      * measured faster with 100,000 groups (docs/benchmarks.md, "Time buckets").
      */
     @Override
-    protected String groupsManyRows() {
-        return "SQL_BIG_RESULT ";
+    public BucketStatements bucketStatements(TableName buckets, TableName counters) {
+        return new BucketStatements(buckets, counters) {
+            @Override
+            protected String groupsManyRows() {
+                return "SQL_BIG_RESULT ";
+            }
+        };
     }
 
     @Override

@@ -91,8 +91,9 @@ final class FlushWriter {
                 flusherId, config.clock());
         this.bounded = new BoundedCounters(database, registry, BucketClock.of(config, registry::limits));
         this.expiring = new ExpiringCounters(database, config, registry);
-        this.oneStatement = new OneStatementFlush(database, ledger, held, bounded, expiring);
-        this.ledgerFlush = new LedgerFlush(database, ledger, keys, held, stats, bounded, expiring);
+        OneRowPerBucket oneRowPerBucket = new OneRowPerBucket(config.buckets(), registry, bounded, expiring);
+        this.oneStatement = new OneStatementFlush(database, ledger, held, bounded, expiring, oneRowPerBucket);
+        this.ledgerFlush = new LedgerFlush(database, ledger, keys, held, stats, bounded, expiring, oneRowPerBucket);
         this.attempts = new FlushAttempts(database.table(), config, stats);
         this.registry = registry;
         this.reader = reader;

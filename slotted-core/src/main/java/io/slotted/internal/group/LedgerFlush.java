@@ -54,10 +54,12 @@ final class LedgerFlush {
     private final HeldConnection held;
     private final StatsRecorder stats;
     private final BoundedCounters bounded;
+    private final OneRowPerBucket oneRowPerBucket;
     private final ExpiringCounters expiring;
 
     LedgerFlush(Database database, FlushLedger ledger, IdempotencyKeys keys, HeldConnection held,
-            StatsRecorder stats, BoundedCounters bounded, ExpiringCounters expiring) {
+            StatsRecorder stats, BoundedCounters bounded, ExpiringCounters expiring, OneRowPerBucket oneRowPerBucket) {
+        this.oneRowPerBucket = oneRowPerBucket;
         this.bounded = bounded;
         this.expiring = expiring;
         this.database = database;
@@ -153,8 +155,10 @@ final class LedgerFlush {
         } else {
             decideLimits(connection, flush, verdicts, applied);
         }
-        SlotRows.upsert(connection, dialect, database.table(), applied.counterRows(held::slotFor));
-        BucketRows.upsert(connection, dialect, database.buckets(), applied.bucketRows(held::slotFor));
+        OneRowPerBucket.Rows rows = oneRowPerBucket.split(applied.counterRows(held::slotFor),
+                applied.bucketRows(held::slotFor), Integer.MAX_VALUE);
+        SlotRows.upsert(connection, dialect, database.table(), rows.rows());
+        BucketRows.upsert(connection, dialect, database.buckets(), rows.bucketRows());
         Map<CounterKey, Long> totals = learn.isEmpty() ? Map.of()
                 : WrittenTotals.query(connection, dialect, database.table(), learn);
         commit.pass();

@@ -39,10 +39,12 @@ import java.util.stream.Collectors;
  * them), has rows to write, and has no more counters than the dialect puts in one statement
  * ({@link Dialect#rowsPerAddingStatement}) and no counter of an expiring type, on a database that
  * has the upsert; and only as a flush's first try, or a retry after failures that left nothing
- * behind. When counters of the flush keep time buckets, the bucket rows go in the same statement
- * where the database writes two tables in one ({@link Dialect#oneStatementBucketedFlushSql});
- * elsewhere the statement and the bucket rows' upserts go as one batch in a transaction, which the
- * drivers send in one round trip, and commit together. A flush whose bounded counters the
+ * behind. A counter that keeps time buckets is written as its pending rows, one per bucket, in
+ * the same upsert ({@link OneRowPerBucket}). One whose type cannot (limits, an owner column it
+ * folds into) keeps its bucket rows: in the same statement where the database writes two tables in
+ * one ({@link Dialect#oneStatementBucketedFlushSql}); elsewhere the statement and the bucket rows'
+ * upserts go as one batch in a transaction, which the drivers send in one round trip, and commit
+ * together. A flush whose bounded counters the
  * flusher's allowances can take spends them and sets the mark in one statement
  * ({@link Dialect#spendAndMarkAloneSql}), alone when it has nothing else to write, else in a
  * transaction with the other rows after it.
@@ -59,9 +61,11 @@ final class OneStatementFlush {
     private final HeldConnection held;
     private final BoundedCounters bounded;
     private final ExpiringCounters expiring;
+    private final OneRowPerBucket oneRowPerBucket;
 
     OneStatementFlush(Database database, FlushLedger ledger, HeldConnection held, BoundedCounters bounded,
-            ExpiringCounters expiring) {
+            ExpiringCounters expiring, OneRowPerBucket oneRowPerBucket) {
+        this.oneRowPerBucket = oneRowPerBucket;
         this.bounded = bounded;
         this.expiring = expiring;
         this.database = database;
@@ -96,9 +100,12 @@ final class OneStatementFlush {
             spends = fromAllowances.get();
         }
         Set<CounterKey> spent = spends.stream().map(AllowanceSpend::key).collect(Collectors.toSet());
-        List<SlotRow> rows = new ArrayList<>(flush.deltas().counterRows(held::slotFor));
-        rows.removeIf(row -> spent.contains(row.key()));
-        List<BucketRow> bucketRows = flush.deltas().bucketRows(held::slotFor);
+        List<SlotRow> counterRows = new ArrayList<>(flush.deltas().counterRows(held::slotFor));
+        counterRows.removeIf(row -> spent.contains(row.key()));
+        OneRowPerBucket.Rows split = oneRowPerBucket.split(counterRows, flush.deltas().bucketRows(held::slotFor),
+                dialect.rowsPerAddingStatement());
+        List<SlotRow> rows = split.rows();
+        List<BucketRow> bucketRows = split.bucketRows();
         if (spends.isEmpty()) {
             return rows.isEmpty() ? Optional.empty() : upsert(ledger.mark(seq), rows, bucketRows, prepare);
         }

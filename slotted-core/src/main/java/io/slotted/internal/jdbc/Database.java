@@ -66,7 +66,7 @@ public final class Database {
         if (known == null) {
             known = Dialects.detect(connection);
             slotStatements = known.slotStatements(table);
-            bucketStatements = known.bucketStatements(buckets());
+            bucketStatements = known.bucketStatements(buckets(), table);
             dialect = known; // last: whoever sees the dialect sees its statements
         }
         return known;

@@ -40,7 +40,12 @@ public enum Mutation {
      * without locking its expiry row first: a write racing the clearing can carry an expired
      * increment into the counter's next life, or two clearings delete each other's increments.
      */
-    EXPIRY_WITHOUT_LOCK;
+    EXPIRY_WITHOUT_LOCK,
+    /**
+     * A read of time buckets sums the bucket table alone, leaving out the increments a flush wrote
+     * as pending rows of the counter table that the bucket keeper has not moved yet.
+     */
+    BUCKET_READ_WITHOUT_PENDING;
 
     /** The system property that plants one. */
     public static final String PROPERTY = "slotted.mutation";

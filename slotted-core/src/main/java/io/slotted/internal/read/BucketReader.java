@@ -1,11 +1,15 @@
 package io.slotted.internal.read;
 
 import io.slotted.BucketCount;
+import io.slotted.BucketUnit;
 import io.slotted.RankedCounter;
 import io.slotted.internal.bucket.BucketWindow;
+import io.slotted.internal.bucket.PendingSlots;
 import io.slotted.internal.jdbc.Database;
 import io.slotted.internal.jdbc.Retrier;
+import io.slotted.internal.mutation.Mutation;
 import io.slotted.internal.sql.CounterKey;
+import java.math.BigDecimal;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.time.Instant;
@@ -15,7 +19,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Reads time buckets: one counter's series, and the top counters of a window.
+ * Reads time buckets: one counter's series, and the top counters of a window. A bucket's count is
+ * its rows in the bucket table and its pending rows in the counter table ({@code PendingSlots}),
+ * read in one statement.
  *
  * <p>A series reads the counter's rows through the bucket table's per-counter index and fills in
  * the buckets without rows as zeros. A top-N sums, per counter, every row of the window's buckets
@@ -46,20 +52,30 @@ public final class BucketReader {
      * @return one entry per bucket of the window, oldest first, zeros included
      */
     public List<BucketCount> series(CounterKey key, BucketWindow window) {
+        BucketUnit unit = window.buckets().unit();
+        PendingSlots.Range pending = pendingSlots(window);
         Map<Long, Long> found = retrier.read("read the series of counter " + key, (connection, dialect) -> {
-            Map<Long, Long> sums = new HashMap<>();
+            Map<Long, BigDecimal> sums = new HashMap<>();
             try (PreparedStatement select = connection.prepareStatement(database.bucketStatements().series())) {
                 select.setInt(1, key.recordType());
                 select.setLong(2, key.recordId());
                 select.setLong(3, window.firstStart());
                 select.setLong(4, window.end());
+                select.setInt(5, key.recordType());
+                select.setLong(6, key.recordId());
+                select.setInt(7, pending.low());
+                select.setInt(8, pending.high());
                 try (ResultSet rows = select.executeQuery()) {
                     while (rows.next()) {
-                        sums.put(rows.getLong(1), CounterReader.toLong(rows.getBigDecimal(2), key));
+                        int slot = rows.getInt(3);
+                        long start = slot == 0 ? rows.getLong(1) : PendingSlots.bucketStart(slot, unit);
+                        sums.merge(start, rows.getBigDecimal(2), BigDecimal::add);
                     }
                 }
             }
-            return sums;
+            Map<Long, Long> counts = new HashMap<>();
+            sums.forEach((start, sum) -> counts.put(start, CounterReader.toLong(sum, key)));
+            return counts;
         });
         List<BucketCount> series = new ArrayList<>(window.count());
         for (long start : window.starts()) {
@@ -77,14 +93,18 @@ public final class BucketReader {
      * @return up to {@code n} counters with a non-zero sum, highest first, ties by id
      */
     public List<RankedCounter> top(int recordType, BucketWindow window, int n) {
+        PendingSlots.Range pending = pendingSlots(window);
         return retrier.read("read the top " + n + " counters of record_type " + recordType,
                 (connection, dialect) -> {
                     List<RankedCounter> top = new ArrayList<>(n);
-                    try (PreparedStatement select = connection.prepareStatement(dialect.topSql(database.buckets()))) {
+                    try (PreparedStatement select = connection.prepareStatement(database.bucketStatements().top())) {
                         select.setInt(1, recordType);
                         select.setLong(2, window.firstStart());
                         select.setLong(3, window.end());
-                        select.setInt(4, n);
+                        select.setInt(4, recordType);
+                        select.setInt(5, pending.low());
+                        select.setInt(6, pending.high());
+                        select.setInt(7, n);
                         try (ResultSet rows = select.executeQuery()) {
                             while (rows.next()) {
                                 long id = rows.getLong(1);
@@ -95,5 +115,13 @@ public final class BucketReader {
                     }
                     return top;
                 });
+    }
+
+    /** The pending slots of a window's buckets. */
+    private static PendingSlots.Range pendingSlots(BucketWindow window) {
+        if (Mutation.BUCKET_READ_WITHOUT_PENDING.planted()) {
+            return new PendingSlots.Range(PendingSlots.TOP, PendingSlots.TOP - 1);
+        }
+        return PendingSlots.range(window.firstStart(), window.end(), window.buckets().unit());
     }
 }

@@ -39,7 +39,7 @@ enum ColumnUpdate {
 
         @Override
         List<Long> counters(Connection connection, SlotStatements sql, int recordType) throws SQLException {
-            return SlotRows.ids(connection, sql, recordType, SlotRows.EVERY_SLOT);
+            return SlotRows.ids(connection, sql, recordType, SlotRows.SETTLED_SLOTS);
         }
     };
 

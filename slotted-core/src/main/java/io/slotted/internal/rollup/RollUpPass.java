@@ -167,7 +167,7 @@ final class RollUpPass {
             ColumnRange range) throws SQLException {
         Map<Long, Long> columns = lockOwnerRows(connection, owner, chunk);
         Map<Long, CounterRows> sums = SlotRows.read(connection, database.slotStatements(), type, chunk,
-                SlotRows.EVERY_SLOT);
+                SlotRows.SETTLED_SLOTS);
         Taken taken = writeColumns(connection, owner, type, sums.values(), columns, range, ColumnUpdate.ADD);
         if (!SlotRows.subtract(connection, database.slotStatements(), type, taken.rows())) {
             connection.rollback();
@@ -258,7 +258,8 @@ final class RollUpPass {
      */
     private Taken take(Connection connection, OwnerStatements owner, int type, List<Long> chunk,
             ColumnRange range, ColumnUpdate update) throws SQLException {
-        Map<Long, CounterRows> sums = SlotRows.lock(connection, database.slotStatements(), type, chunk, SlotRows.EVERY_SLOT);
+        Map<Long, CounterRows> sums = SlotRows.lock(connection, database.slotStatements(), type, chunk,
+                SlotRows.SETTLED_SLOTS);
         Map<Long, Long> columns = lockOwnerRows(connection, owner, List.copyOf(sums.keySet()));
         return writeColumns(connection, owner, type, sums.values(), columns, range, update);
     }

@@ -57,4 +57,16 @@ public final class SlotRange {
     public static long capacity(int slots) {
         return slots * MAX_DELTA;
     }
+
+    /**
+     * Whether a slot is one of a bounded counter's allowance rows: -1 for the first flusher's
+     * share down to {@code -MAX_SLOTS}. Lower slots hold a bucketed counter's pending increments
+     * ({@code PendingSlots}), which are no allowance.
+     *
+     * @param slot a slot of the counter table
+     * @return true if it is an allowance row's
+     */
+    public static boolean allowance(int slot) {
+        return slot < 0 && slot >= -MAX_SLOTS;
+    }
 }

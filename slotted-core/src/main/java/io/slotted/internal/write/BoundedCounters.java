@@ -15,6 +15,7 @@ import io.slotted.internal.mutation.Mutation;
 import io.slotted.internal.registry.TypeRegistry;
 import io.slotted.internal.sql.BucketKey;
 import io.slotted.internal.sql.CounterKey;
+import io.slotted.internal.sql.SlotRange;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -481,7 +482,7 @@ public final class BoundedCounters {
         long others = 0;
         boolean takeBack = false;
         for (Map.Entry<Integer, Long> row : rows.entrySet()) {
-            if (row.getKey() < 0 && row.getKey() != allowanceSlot) {
+            if (SlotRange.allowance(row.getKey()) && row.getKey() != allowanceSlot) {
                 long held = side.held(row.getValue());
                 takeBack |= held < 0;
                 others = saturatedAdd(others, Math.max(held, 0));
@@ -494,7 +495,7 @@ public final class BoundedCounters {
         long toSlotZero = 0;
         for (Map.Entry<Integer, Long> row : rows.entrySet()) {
             int slot = row.getKey();
-            if (slot < 0 && slot != allowanceSlot && takeBack && row.getValue() != 0) {
+            if (SlotRange.allowance(slot) && slot != allowanceSlot && takeBack && row.getValue() != 0) {
                 moves.add(new SlotRow(key, slot, -row.getValue()));
                 toSlotZero += row.getValue();
             }

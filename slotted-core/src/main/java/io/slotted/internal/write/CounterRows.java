@@ -1,5 +1,7 @@
 package io.slotted.internal.write;
 
+import io.slotted.internal.bucket.PendingSlots;
+import io.slotted.internal.sql.SlotRange;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -57,17 +59,34 @@ public final class CounterRows {
     }
 
     /**
-     * The locked rows below a slot, as rows locked by themselves.
+     * The locked allowance rows ({@link SlotRange#allowance}), as rows locked by themselves.
      *
-     * @param slot the first slot left out
-     * @return the rows in lower slots
+     * @return the allowance rows
      */
-    CounterRows belowSlot(int slot) {
-        CounterRows below = new CounterRows(recordId);
-        for (int i = 0; i < slots.size() && slots.get(i) < slot; i++) {
-            below.add(slots.get(i), counts.get(i));
+    CounterRows allowances() {
+        CounterRows allowances = new CounterRows(recordId);
+        for (int i = 0; i < slots.size(); i++) {
+            if (SlotRange.allowance(slots.get(i))) {
+                allowances.add(slots.get(i), counts.get(i));
+            }
         }
-        return below;
+        return allowances;
+    }
+
+    /**
+     * The sum of the locked rows that hold a bucketed counter's pending increments
+     * ({@link PendingSlots}), which a set leaves where they are: their buckets still count them.
+     *
+     * @return the sum; it fits, since the rows' whole sum was read as a total
+     */
+    public long pendingTotal() {
+        long pending = 0;
+        for (int i = 0; i < slots.size(); i++) {
+            if (PendingSlots.pending(slots.get(i))) {
+                pending += counts.get(i);
+            }
+        }
+        return pending;
     }
 
     /**

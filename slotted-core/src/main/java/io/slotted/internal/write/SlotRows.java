@@ -1,5 +1,6 @@
 package io.slotted.internal.write;
 
+import io.slotted.internal.bucket.PendingSlots;
 import io.slotted.internal.dialect.statements.SlotStatements;
 import io.slotted.CounterOverflowException;
 import io.slotted.internal.dialect.Dialect;
@@ -36,6 +37,13 @@ public final class SlotRows {
      * rows below slot 0 included ({@link BoundedCounters}).
      */
     public static final int EVERY_SLOT = Integer.MIN_VALUE;
+
+    /**
+     * The lowest slot that is not a pending one: rows from it up are a counter's rows but those
+     * holding a bucketed counter's increments not yet in its buckets ({@link PendingSlots}),
+     * which a roll-up leaves to the bucket keeper, since its buckets still count them.
+     */
+    public static final int SETTLED_SLOTS = -SlotRange.MAX_SLOTS;
 
     /**
      * H2's {@code MERGE} can lose the race to create a new slot row; repeating it finds the row.
@@ -265,6 +273,8 @@ public final class SlotRows {
      * other writers are not touched. Allowance rows (below slot 0) are set to 0 instead, as
      * {@link #zero} does: they are never deleted, since a flusher spends from one it has seen
      * without taking the counter's lock ({@link BoundedCounters}), and counts on finding it.
+     * Pending rows ({@link PendingSlots}) are left as they are: their buckets still count them, so
+     * a caller that took them into account (a set) writes its total beside them.
      *
      * @param connection the connection holding the locks
      * @param sql the counter table's statements
@@ -283,7 +293,7 @@ public final class SlotRows {
         List<CounterRows> allowances = new ArrayList<>();
         try (PreparedStatement delete = connection.prepareStatement(sql.deleteSlot())) {
             for (CounterRows rows : locked) {
-                allowances.add(rows.belowSlot(0));
+                allowances.add(rows.allowances());
                 for (int slot : rows.slots()) {
                     if (slot >= 0) {
                         bindKey(delete, 1, recordType, rows.recordId(), slot);

@@ -1,6 +1,7 @@
 package io.slotted.server.doctor;
 
 import io.slotted.SlottedCounters;
+import io.slotted.SlottedCountersBuilder;
 import io.slotted.SlottedSchema;
 import io.slotted.server.config.NameBounds;
 import io.slotted.server.doctor.dialect.DoctorDialect;
@@ -199,11 +200,16 @@ final class SlottedTableChecks {
         return Check.ok(name, recorded + (recorded == SlottedSchema.VERSION ? ", this release's" : ""), why);
     }
 
+    /** The lowest slot of a counter with limits' allowance rows. */
+    private static final int LOWEST_ALLOWANCE = -SlottedCountersBuilder.MAX_SLOTS;
+
     private Optional<Check> spread(Connection connection) {
-        // Rows below slot 0 are the allowances of counters with limits, counted apart.
+        // Rows below slot 0 are the allowances of counters with limits (down to -1,024) and, far
+        // below, the increments of bucketed counters pending for their buckets: counted apart.
         String sql = "SELECT record_type, COUNT(DISTINCT record_id), SUM(CASE WHEN slot >= 0 THEN 1 ELSE 0 END),"
                 + " MAX(slot), SUM(CASE WHEN slot >= 0 AND count = 0 THEN 1 ELSE 0 END),"
-                + " SUM(CASE WHEN slot < 0 THEN 1 ELSE 0 END) FROM " + table
+                + " SUM(CASE WHEN slot < 0 AND slot >= " + LOWEST_ALLOWANCE + " THEN 1 ELSE 0 END),"
+                + " SUM(CASE WHEN slot < " + LOWEST_ALLOWANCE + " THEN 1 ELSE 0 END) FROM " + table
                 + " WHERE record_type <> " + SlottedCounters.RESERVED_RECORD_TYPE
                 + " GROUP BY record_type ORDER BY record_type";
         List<String> types = new ArrayList<>();
@@ -213,12 +219,15 @@ final class SlottedTableChecks {
                 long slotRows = rows.getLong(3);
                 long zero = rows.getLong(5);
                 long allowances = rows.getLong(6);
+                long pending = rows.getLong(7);
                 types.add(String.format(Locale.ROOT, "type %d: %,d counters in %,d slot rows (%.1f each,"
-                        + " highest slot %d%s)%s", rows.getInt(1), counters, slotRows,
+                        + " highest slot %d%s)%s%s", rows.getInt(1), counters, slotRows,
                         counters == 0 ? 0.0 : (double) slotRows / counters, rows.getInt(4),
                         zero == 0 ? "" : String.format(Locale.ROOT, ", %,d of the rows at 0", zero),
                         allowances == 0 ? "" : String.format(Locale.ROOT, " and %,d allowance rows of its limits,"
-                                + " below slot 0", allowances)));
+                                + " below slot 0", allowances),
+                        pending == 0 ? "" : String.format(Locale.ROOT, " and %,d rows of increments pending for"
+                                + " their time buckets", pending)));
             }
             return null;
         });
@@ -228,7 +237,8 @@ final class SlottedTableChecks {
                         + " slot row is an ordinary hot row; a fold-mode roll-up leaves the rows it folds"
                         + " at 0 for the next increments to update, and deletes those that stay at 0 for a"
                         + " minute; a type with limits keeps up to one allowance row per flusher share of"
-                        + " each counter it decided, never deleted"));
+                        + " each counter it decided, never deleted; a bucketed type's flushes write a row per"
+                        + " counter and bucket, which the bucket keeper moves into the buckets once they close"));
     }
 
     /** The original pattern's table: an auto-increment id, which each new slot row consumes. */
