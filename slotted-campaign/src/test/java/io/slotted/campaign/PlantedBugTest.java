@@ -31,7 +31,8 @@ class PlantedBugTest {
             new Planted(Mutation.ACK_BEFORE_COMMIT, "mariadb"), new Planted(Mutation.SPEND_UNCHECKED, "mariadb"),
             new Planted(Mutation.COPY_RELEASE_BY_CHUNK, "mariadb"),
             new Planted(Mutation.SET_WITHOUT_COUNTER_LOCK, "postgresql"),
-            new Planted(Mutation.WINDOW_UNCHECKED, "mariadb"));
+            new Planted(Mutation.WINDOW_UNCHECKED, "mariadb"),
+            new Planted(Mutation.BUCKET_READ_WITHOUT_PENDING, "mariadb"));
 
     /** A bug and the database whose behaviour exposes it. */
     private record Planted(Mutation mutation, String database) {
