@@ -12,14 +12,21 @@ import java.time.Duration;
 
 /**
  * {@code grouped-hourly}: Slotted's default {@code GROUPED} mode with the counter type also counting
- * per hour (kept 30 days), so every flush writes a bucket row per counter besides its slot row, in
- * the same transaction. Compared with {@code grouped} in the same run, it shows what time buckets
- * cost the writers.
+ * per hour (kept 30 days), so every flush writes a counter's increments as its pending row of the
+ * hour (docs/time-buckets.md), which the keeper moves into the bucket table once the hour has
+ * closed. Compared with {@code grouped} in the same run, it shows what time buckets cost the
+ * writers.
  *
  * <p>Exactness covers the buckets too: after the cell, every counter's buckets must add up to its
  * total, or the cell fails.
  */
 public final class BucketStrategy implements Strategy {
+    /**
+     * The highest slot of the counter table's pending rows: a bucket's increments a flush wrote
+     * there, which count in the bucket until the keeper moves them into the bucket table
+     * (docs/time-buckets.md, "Storage").
+     */
+    private static final int PENDING_SLOTS = -(1 << 20);
     /** The background keeper's pruning and folding hold a connection. */
     private static final int KEEPER_CONNECTIONS = 1;
 
@@ -76,9 +83,12 @@ public final class BucketStrategy implements Strategy {
         private long[] bucketSums() throws SQLException {
             long[] sums = new long[run.keySpace()];
             try (Connection connection = run.pool().getConnection();
-                    PreparedStatement select = connection.prepareStatement("SELECT record_id, SUM(count) FROM "
-                            + run.table() + "_buckets WHERE record_type = ? GROUP BY record_id")) {
+                    PreparedStatement select = connection.prepareStatement("SELECT record_id, SUM(n) FROM"
+                            + " (SELECT record_id, count AS n FROM " + run.table() + "_buckets WHERE record_type = ?"
+                            + " UNION ALL SELECT record_id, count AS n FROM " + run.table() + " WHERE record_type = ?"
+                            + " AND slot <= " + PENDING_SLOTS + ") b GROUP BY record_id")) {
                 select.setInt(1, SlottedStrategy.RECORD_TYPE);
+                select.setInt(2, SlottedStrategy.RECORD_TYPE);
                 try (ResultSet rows = select.executeQuery()) {
                     while (rows.next()) {
                         sums[(int) rows.getLong(1) - 1] = rows.getLong(2);

@@ -34,7 +34,8 @@ import java.util.function.ToIntFunction;
 public final class SlotRows {
     /**
      * The lowest slot: rows from it up are all a counter's rows, its bounded counters' allowance
-     * rows below slot 0 included ({@link BoundedCounters}).
+     * rows below slot 0 ({@link BoundedCounters}) and its pending rows far below them
+     * ({@link PendingSlots}) included.
      */
     public static final int EVERY_SLOT = Integer.MIN_VALUE;
 
