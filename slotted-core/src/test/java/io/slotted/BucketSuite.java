@@ -385,7 +385,8 @@ class BucketSuite extends CounterTableTest {
         MutableClock behind = new MutableClock();
         behind.set(NINE.plus(Duration.ofMinutes(20)));
         SlottedCounters late = counters(SlottedCounters.builder(db.dataSource()).table(table).writeMode(mode)
-                .clock(behind).flushInterval(Duration.ofMillis(20)).buckets(TYPE, BucketUnit.HOUR, Duration.ofDays(30)));
+                .clock(behind).flushInterval(Duration.ofMillis(20))
+                .buckets(TYPE, BucketUnit.HOUR, Duration.ofDays(30)));
         late.add(TYPE, 1, 7);
         late.addAll(List.of(new Increment(TYPE, 1, 3), new Increment(TYPE, 2, 4)));
         awaitWritten(late, 3);
@@ -429,6 +430,44 @@ class BucketSuite extends CounterTableTest {
         assertThat(counters.get(TYPE, 1)).isEqualTo(100);
         assertThat(counters.timeSeries().series(TYPE, 1, NINE, NINE.plus(HOUR))).extracting(BucketCount::count)
                 .containsExactly(11L);
+    }
+
+    /**
+     * A bucketed counter whose slot rows are full: a group-commit flush writes its increments as a
+     * pending row of their bucket, which has room of its own, so they are applied where a slot row
+     * would refuse them (in DIRECT mode, which writes the slot row, they are refused); the keeper
+     * finds no room to move the row into and leaves it where it is, still counted, going on with
+     * the rest of its work; once there is room, it moves it.
+     */
+    @Test
+    void counterWithFullSlots_keepsBucketedIncrementsPending_untilItsSlotRowHasRoom() {
+        clock.set(NINE.plus(Duration.ofMinutes(10)));
+        SlottedCounters counters = migrated(hourly().slots(1));
+        counters.admin().set(TYPE, 1, SlottedCounters.MAX_DELTA);
+        if (mode == WriteMode.DIRECT) {
+            assertThatThrownBy(() -> counters.add(TYPE, 1, 10)).isInstanceOf(CounterOverflowException.class);
+            assertThat(counters.get(TYPE, 1)).isEqualTo(SlottedCounters.MAX_DELTA);
+            return;
+        }
+        counters.add(TYPE, 1, 10);
+        counters.add(TYPE, 2, 3);
+        awaitWritten(counters, 2);
+        assertThat(counters.get(TYPE, 1)).isEqualTo(SlottedCounters.MAX_DELTA + 10);
+        clock.advance(HOUR);
+        keepNow(counters);
+        assertThat(pendingRows()).as("the full counter's pending row, left; the other's moved").isEqualTo(1);
+        assertThat(counters.get(TYPE, 1)).isEqualTo(SlottedCounters.MAX_DELTA + 10);
+        assertThat(counters.timeSeries().series(TYPE, 1, NINE, NINE.plus(HOUR))).extracting(BucketCount::count)
+                .containsExactly(10L);
+        assertThat(counters.timeSeries().top(TYPE, NINE, NINE.plus(HOUR), 10))
+                .containsExactly(new RankedCounter(1, 10), new RankedCounter(2, 3));
+
+        counters.admin().set(TYPE, 1, 0);
+        keepNow(counters);
+        assertThat(pendingRows()).isZero();
+        assertThat(counters.get(TYPE, 1)).isZero();
+        assertThat(counters.timeSeries().series(TYPE, 1, NINE, NINE.plus(HOUR))).extracting(BucketCount::count)
+                .containsExactly(10L);
     }
 
     /**
@@ -569,7 +608,8 @@ class BucketSuite extends CounterTableTest {
     /** The pending rows of the buckets before a time: a pending slot is -2^20 - (hour × 16 + share). */
     private long pendingRowsBefore(Instant end) {
         long hour = end.getEpochSecond() / 3600;
-        return queryLong("SELECT COUNT(*) FROM " + table + " WHERE slot <= -1048576 AND slot > " + (-1048576 - hour * 16));
+        return queryLong("SELECT COUNT(*) FROM " + table + " WHERE slot <= -1048576 AND slot > "
+                + (-1048576 - hour * 16));
     }
 
     private long bucketRows() {

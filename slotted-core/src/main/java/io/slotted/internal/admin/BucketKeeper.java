@@ -146,8 +146,8 @@ public final class BucketKeeper implements AutoCloseable {
             keep(false);
         } catch (RuntimeException e) {
             // Passing failures (the database down) are tried again next tick; nothing is lost.
-            LOG.warn("time bucket upkeep (moving pending rows, pruning, folding) of {} failed; trying again in {} ms: {}",
-                    database.buckets(), TICK_MILLIS, e.getMessage());
+            LOG.warn("time bucket upkeep (moving pending rows, pruning, folding) of {} failed; trying again in"
+                    + " {} ms: {}", database.buckets(), TICK_MILLIS, e.getMessage());
         }
     }
 

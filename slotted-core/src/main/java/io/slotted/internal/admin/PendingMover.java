@@ -1,6 +1,7 @@
 package io.slotted.internal.admin;
 
 import io.slotted.BucketUnit;
+import io.slotted.CounterOverflowException;
 import io.slotted.internal.bucket.PendingSlots;
 import io.slotted.internal.dialect.BucketRow;
 import io.slotted.internal.dialect.Dialect;
@@ -20,6 +21,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Moves the pending rows of closed buckets ({@link PendingSlots}) into the counter's slot row and
@@ -34,6 +37,7 @@ import java.util.TreeMap;
  * by a later pass. Rows are locked as every writer takes them: counter rows before bucket rows.
  */
 final class PendingMover {
+    private static final Logger LOG = LoggerFactory.getLogger(PendingMover.class);
     /** Counters per transaction. */
     private static final int CHUNK = 500;
 
@@ -62,15 +66,36 @@ final class PendingMover {
                 (connection, dialect) -> idsPending(connection, recordType, range));
         long moved = 0;
         for (int from = 0; from < ids.size(); from += CHUNK) {
-            List<Long> chunk = ids.subList(from, Math.min(ids.size(), from + CHUNK));
-            moved += retrier.write("move the pending bucket rows of " + chunk.size() + " counters of record_type "
+            moved += moveChunk(recordType, unit, range, ids.subList(from, Math.min(ids.size(), from + CHUNK)));
+        }
+        return moved;
+    }
+
+    /**
+     * Moves a chunk in one transaction. A counter whose slot row has no room for what its pending
+     * row holds (its slots near what they hold, {@code SlotRange}) is found and left pending, where
+     * totals and buckets still count it, as a roll-up leaves a counter its column cannot hold.
+     */
+    private long moveChunk(int recordType, BucketUnit unit, PendingSlots.Range range, List<Long> chunk) {
+        try {
+            return retrier.write("move the pending bucket rows of " + chunk.size() + " counters of record_type "
                     + recordType, (connection, dialect) -> Transactions.inTransaction(connection, () -> {
                         long rows = move(connection, dialect, recordType, unit, range, chunk);
                         connection.commit();
                         return rows;
                     }));
+        } catch (CounterOverflowException e) {
+            if (chunk.size() == 1) {
+                LOG.warn("left the pending rows of counter (record_type={}, record_id={}) where they are, still"
+                        + " counted in its total and its buckets: {}", recordType, chunk.get(0), e.getMessage());
+                return 0;
+            }
+            long moved = 0;
+            for (Long id : chunk) {
+                moved += moveChunk(recordType, unit, range, List.of(id));
+            }
+            return moved;
         }
-        return moved;
     }
 
     private List<Long> idsPending(Connection connection, int recordType, PendingSlots.Range range)
@@ -94,7 +119,8 @@ final class PendingMover {
         Map<SlotKey, Long> settled = new TreeMap<>();
         Map<BucketSlot, Long> buckets = new TreeMap<>();
         List<SlotKey> pending = new ArrayList<>();
-        try (PreparedStatement lock = connection.prepareStatement(database.bucketStatements().lockPending(ids.size()))) {
+        String sql = database.bucketStatements().lockPending(ids.size());
+        try (PreparedStatement lock = connection.prepareStatement(sql)) {
             lock.setInt(1, recordType);
             lock.setInt(2, range.low());
             lock.setInt(3, range.high());

@@ -58,7 +58,8 @@ final class LedgerFlush {
     private final ExpiringCounters expiring;
 
     LedgerFlush(Database database, FlushLedger ledger, IdempotencyKeys keys, HeldConnection held,
-            StatsRecorder stats, BoundedCounters bounded, ExpiringCounters expiring, OneRowPerBucket oneRowPerBucket) {
+            StatsRecorder stats, BoundedCounters bounded, ExpiringCounters expiring,
+            OneRowPerBucket oneRowPerBucket) {
         this.oneRowPerBucket = oneRowPerBucket;
         this.bounded = bounded;
         this.expiring = expiring;
