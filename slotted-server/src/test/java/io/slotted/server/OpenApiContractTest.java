@@ -78,6 +78,8 @@ class OpenApiContractTest {
     private static final TimeBuckets HOURS = new TimeBuckets(BucketUnit.HOUR, Duration.ofDays(30));
     /** Type names the service may hold: its two pinned ones and {@code uploads}, so {@code extras} is one too many. */
     private static final int TYPE_NAMES = 3;
+    /** A type without time buckets, by number. */
+    private static final int UNBUCKETED_TYPE = 2;
     /** A type kept at 0 or above, as stock is, by number. */
     private static final int STOCK_TYPE = 9;
     /** A type with a quota of 1 a day, by number. */
@@ -316,8 +318,10 @@ class OpenApiContractTest {
     /** The answers of the handlers: their 2xx, 4xx and 422s, and requests that reach no operation. */
     private List<WireRequest> table() {
         String keyed = "/v1/counters/downloads/10/increment";
-        String edge = "/v1/counters/downloads/11/increment";
-        long full = service.store().counters().config().slots(1) * SlottedCounters.MAX_DELTA;
+        // A type without time buckets: a bucketed type's increments land first in pending rows with
+        // room of their own (docs/library.md, "The range of a count").
+        String edge = "/v1/counters/" + UNBUCKETED_TYPE + "/11/increment";
+        long full = service.store().counters().config().slots(UNBUCKETED_TYPE) * SlottedCounters.MAX_DELTA;
         String batch = "{\"increments\": [{\"type\": \"downloads\", \"id\": 12}]}";
         String thousandAndOne = Stream.iterate(0, i -> i + 1).limit(HttpFrontEnd.MAX_IDS + 1)
                 .map(String::valueOf).collect(Collectors.joining(","));
@@ -348,7 +352,8 @@ class OpenApiContractTest {
                 post("an increment over 1 MiB", INCREMENT, WRITER).json("{\"delta\": 1" + OVER_THE_BODY_LIMIT + "}"),
                 post("an increment as text", INCREMENT, WRITER).body("text/plain", "{\"delta\": 1}"),
                 post("an increment past MAX_DELTA", edge, WRITER).json("{\"delta\": " + Long.MAX_VALUE + "}"),
-                put("a set to the edge", "/v1/counters/downloads/11", ADMIN).json("{\"count\": " + full + "}"),
+                put("a set to the edge", "/v1/counters/" + UNBUCKETED_TYPE + "/11", ADMIN)
+                        .json("{\"count\": " + full + "}"),
                 post("an increment past the edge", edge, WRITER).json("{\"delta\": 1}"),
                 get("a read of a bad id", "/v1/counters/downloads/" + ID_TOO_LONG, READER),
                 get("a read of a string id", "/v1/counters/downloads/post%3A8f3a", READER),
@@ -374,7 +379,7 @@ class OpenApiContractTest {
                 post("a batch over 1 MiB", BATCH, WRITER).json(batch + OVER_THE_BODY_LIMIT),
                 post("a batch as text", BATCH, WRITER).body("text/plain", batch),
                 post("a batch past the edge", BATCH, WRITER)
-                        .json("{\"increments\": [{\"type\": \"downloads\", \"id\": 11}]}"),
+                        .json("{\"increments\": [{\"type\": " + UNBUCKETED_TYPE + ", \"id\": 11}]}"),
                 get("a series without buckets", "/v1/counters/views/1/series?" + window, READER),
                 get("a series of an unknown type", "/v1/counters/downlods/1/series?" + window, READER),
                 get("a series without from", "/v1/counters/downloads/1/series?to=2026-11-22", READER),
