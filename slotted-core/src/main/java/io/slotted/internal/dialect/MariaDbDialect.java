@@ -1,6 +1,8 @@
 package io.slotted.internal.dialect;
 
 import io.slotted.internal.dialect.statements.BucketStatements;
+import io.slotted.internal.dialect.statements.MariaDbSlotStatements;
+import io.slotted.internal.dialect.statements.SlotStatements;
 import io.slotted.internal.sql.CounterKey;
 import io.slotted.internal.sql.SlotRange;
 import io.slotted.internal.sql.TableName;
@@ -262,6 +264,11 @@ public class MariaDbDialect extends Dialect {
      * {@code SQL_BIG_RESULT} makes it sort the rows by id and aggregate them in order, which
      * measured faster with 100,000 groups (docs/benchmarks.md, "Time buckets").
      */
+    @Override
+    public SlotStatements slotStatements(TableName counters) {
+        return new MariaDbSlotStatements(counters);
+    }
+
     @Override
     public BucketStatements bucketStatements(TableName buckets, TableName counters) {
         return new BucketStatements(buckets, counters) {

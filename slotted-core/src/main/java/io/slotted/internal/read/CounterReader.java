@@ -21,6 +21,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -217,6 +218,10 @@ public final class CounterReader {
                         at = bindIds(statement, at, ids);
                     }
                     statement.setInt(at++, recordType);
+                    if (owner.isPresent()) {
+                        statement.setLong(at++, Collections.min(ids));
+                        statement.setLong(at++, Collections.max(ids));
+                    }
                     bindIds(statement, at, ids);
                     return collect(recordType, statement);
                 }

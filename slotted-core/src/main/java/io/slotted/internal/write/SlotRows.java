@@ -339,23 +339,28 @@ public final class SlotRows {
      */
     public static boolean subtract(Connection connection, SlotStatements sql, int recordType,
             Collection<CounterRows> read) throws SQLException {
-        int[] updated;
-        try (PreparedStatement update = connection.prepareStatement(sql.subtractFromSlot())) {
-            int rows = 0;
-            for (CounterRows counter : read) {
-                List<Integer> slots = counter.slots();
-                List<Long> counts = counter.counts();
-                for (int i = 0; i < slots.size(); i++) {
-                    if (counts.get(i) != 0) {
-                        update.setLong(1, counts.get(i));
-                        bindKey(update, 2, recordType, counter.recordId(), slots.get(i));
-                        update.addBatch();
-                        rows++;
-                    }
+        List<long[]> taken = new ArrayList<>();
+        for (CounterRows counter : read) {
+            List<Integer> slots = counter.slots();
+            List<Long> counts = counter.counts();
+            for (int i = 0; i < slots.size(); i++) {
+                if (counts.get(i) != 0) {
+                    taken.add(new long[] {counter.recordId(), slots.get(i), counts.get(i)});
                 }
             }
-            if (rows == 0) {
-                return true;
+        }
+        if (taken.isEmpty()) {
+            return true;
+        }
+        if (sql.subtractFromSlots(1) != null) { // else the dialect sends a batch
+            return subtractAtOnce(connection, sql, recordType, taken);
+        }
+        int[] updated;
+        try (PreparedStatement update = connection.prepareStatement(sql.subtractFromSlot())) {
+            for (long[] row : taken) {
+                update.setLong(1, row[2]);
+                bindKey(update, 2, recordType, row[0], (int) row[1]);
+                update.addBatch();
             }
             updated = update.executeBatch();
         }
@@ -369,6 +374,27 @@ public final class SlotRows {
         // A driver sending the batch in bulk (MariaDB's useBulkStmts) does not say which rows it
         // updated; the rows this transaction now holds say whether each was there.
         return !unknown || stillThere(connection, sql, recordType, read);
+    }
+
+    /** {@link #subtract} where the dialect takes many rows in one statement: every row must be found. */
+    private static boolean subtractAtOnce(Connection connection, SlotStatements sql, int recordType,
+            List<long[]> taken) throws SQLException {
+        for (int from = 0; from < taken.size(); from += SlotStatements.SUBTRACTED_AT_ONCE) {
+            List<long[]> part = taken.subList(from, Math.min(taken.size(), from + SlotStatements.SUBTRACTED_AT_ONCE));
+            try (PreparedStatement update = connection.prepareStatement(sql.subtractFromSlots(part.size()))) {
+                int index = 1;
+                for (long[] row : part) {
+                    update.setLong(index++, row[0]);
+                    update.setInt(index++, (int) row[1]);
+                    update.setLong(index++, row[2]);
+                }
+                update.setInt(index, recordType);
+                if (update.executeUpdate() != part.size()) {
+                    return false;
+                }
+            }
+        }
+        return true;
     }
 
     private static boolean stillThere(Connection connection, SlotStatements sql, int recordType,

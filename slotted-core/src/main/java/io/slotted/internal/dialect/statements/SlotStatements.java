@@ -109,6 +109,22 @@ public class SlotStatements {
     }
 
     /**
+     * Takes an amount out of each of some slot rows, each by its whole key, in one statement; or
+     * null where the rows go as a batch of {@link #subtractFromSlot()}, which is as cheap where the
+     * database plans a prepared statement once and the driver sends the batch in one round trip.
+     * Binds (id, slot, amount) for each row, in the order the rows are to be locked, then the type.
+     *
+     * @param rows how many rows, at most {@link #SUBTRACTED_AT_ONCE}
+     * @return the SQL text, whose update count is the number of rows it found, or null
+     */
+    public String subtractFromSlots(int rows) {
+        return null;
+    }
+
+    /** The most rows {@link #subtractFromSlots} takes from in one statement. */
+    public static final int SUBTRACTED_AT_ONCE = 1_000;
+
+    /**
      * Deletes one slot row by its whole key if it holds 0. Binds type, id and slot.
      *
      * @return the SQL text
