@@ -244,17 +244,6 @@ class AllowancesSuite extends CounterTableTest {
     }
 
     private long sum(int recordType) {
-        try (Connection connection = db.dataSource().getConnection();
-                PreparedStatement select = connection.prepareStatement("SELECT COALESCE(SUM(count), 0) FROM "
-                        + table + " WHERE record_type = ? AND record_id = ?")) {
-            select.setInt(1, recordType);
-            select.setLong(2, ITEM);
-            try (ResultSet row = select.executeQuery()) {
-                row.next();
-                return row.getLong(1);
-            }
-        } catch (SQLException e) {
-            throw new IllegalStateException(e);
-        }
+        return sumOfRows(recordType, ITEM);
     }
 }

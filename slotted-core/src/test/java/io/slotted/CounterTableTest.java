@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.slotted.db.TestDatabase;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
@@ -69,6 +70,22 @@ abstract class CounterTableTest {
             assertThat(update.executeUpdate()).isPositive();
         }
         return holder;
+    }
+
+    /** A counter's total as its rows in the test's table hold it, read past the counters. */
+    protected long sumOfRows(int recordType, long recordId) {
+        try (Connection connection = db.dataSource().getConnection();
+                PreparedStatement select = connection.prepareStatement("SELECT COALESCE(SUM(count), 0) FROM "
+                        + table + " WHERE record_type = ? AND record_id = ?")) {
+            select.setInt(1, recordType);
+            select.setLong(2, recordId);
+            try (ResultSet row = select.executeQuery()) {
+                row.next();
+                return row.getLong(1);
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     /** Runs {@code task} on {@code threads} threads started together; rethrows the first failure. */

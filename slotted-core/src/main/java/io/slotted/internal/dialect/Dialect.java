@@ -345,6 +345,21 @@ public abstract class Dialect {
     }
 
     /**
+     * Whether a transaction at the connection's default isolation keeps one snapshot from its
+     * first plain read on: InnoDB's {@code REPEATABLE READ}. A write transaction there runs at
+     * {@code READ COMMITTED} instead ({@code Transactions.readCommitted}), since its reads
+     * after its locks (a registry read, the totals it learns before COMMIT) must see every row as
+     * committed then: at a snapshot taken before another counter's locks, the totals learned mixed
+     * rows as they were with rows as this transaction wrote them. PostgreSQL and H2 read committed
+     * by default, and are left as they are, at no cost.
+     *
+     * @return true if write transactions ask for {@code READ COMMITTED}
+     */
+    public boolean snapshotPerTransactionByDefault() {
+        return false;
+    }
+
+    /**
      * Whether one statement reading two tables sees both as of one moment. True where each
      * statement reads one snapshot (MariaDB and MySQL's InnoDB, PostgreSQL); where it is false, a
      * fold-mode read runs in a {@link #snapshotIsolation()} transaction instead.

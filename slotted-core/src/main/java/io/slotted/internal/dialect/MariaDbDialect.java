@@ -87,6 +87,12 @@ public class MariaDbDialect extends Dialect {
         return galera;
     }
 
+    /** InnoDB's default, {@code REPEATABLE READ}. */
+    @Override
+    public boolean snapshotPerTransactionByDefault() {
+        return true;
+    }
+
     /**
      * Turns on the read check of {@code wsrep_sync_wait} (its bit 1) unless the session has it
      * already, and gives the session back its own value after, not the server's default: an

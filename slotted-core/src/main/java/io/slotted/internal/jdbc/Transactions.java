@@ -53,6 +53,53 @@ public final class Transactions {
     }
 
     /**
+     * Sets a connection that write transactions run on to {@code READ COMMITTED} where its
+     * database's default isolation would keep one snapshot per transaction
+     * ({@link Dialect#snapshotPerTransactionByDefault}); elsewhere sends nothing.
+     *
+     * @param connection a connection with no transaction open
+     * @param dialect its database's dialect
+     * @return what to give the connection back after the transaction
+     * @throws SQLException if the level cannot be read or set
+     */
+    public static Isolation readCommitted(Connection connection, Dialect dialect) throws SQLException {
+        if (!dialect.snapshotPerTransactionByDefault()) {
+            return Isolation.UNCHANGED;
+        }
+        int was = connection.getTransactionIsolation(); // MariaDB's driver knows it without asking
+        if (was == Connection.TRANSACTION_READ_COMMITTED) {
+            return Isolation.UNCHANGED;
+        }
+        connection.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
+        return new Isolation(was);
+    }
+
+    /**
+     * The isolation level a connection had before {@link #readCommitted}, to give it back.
+     *
+     * @param level a {@link Connection} isolation constant; {@link Connection#TRANSACTION_NONE} if
+     *     the level was not changed
+     */
+    public record Isolation(int level) {
+        /** Nothing to give back. */
+        public static final Isolation UNCHANGED = new Isolation(Connection.TRANSACTION_NONE);
+
+        /**
+         * Gives the connection its level back, if it was changed, after a transaction that may
+         * have failed: a failure here never takes the place of the transaction's.
+         *
+         * @param connection the connection
+         * @param failure the transaction's failure, or null if it succeeded
+         * @throws SQLException if the transaction succeeded and the level could not be set
+         */
+        public void restore(Connection connection, SQLException failure) throws SQLException {
+            if (level != Connection.TRANSACTION_NONE) {
+                restoreAfter(failure, () -> connection.setTransactionIsolation(level));
+            }
+        }
+    }
+
+    /**
      * Runs work in one read-committed transaction on a pooled connection, rolling back on any
      * failure and giving the connection back as it was. The work commits itself. Read committed
      * because the work that uses this locks what it reads ({@code FOR UPDATE}) and must not lock

@@ -81,7 +81,9 @@ import java.util.function.Function;
  * that transaction ends, so that the writes that take it are one after another. Holding it, the
  * write reads and locks every row of the counter, allowances included, waiting for any flush
  * still spending one, so the total it sums includes every write committed before and cannot
- * change under it. It decides its increments one by one, in the order given, against that total:
+ * move towards the bound under it: write transactions read committed, so a row another flush
+ * inserts meanwhile (a restock, in a slot the counter did not have) is not locked, but such a
+ * row only moves the total away from the bound, which leaves every decision made within it. It decides its increments one by one, in the order given, against that total:
  * an increment that keeps the total within the limits is applied and moves the total on, one that
  * would take it outside is refused. Then it moves headroom: if the other allowances together
  * exceed the headroom left after its increments, it takes them all back into slot 0 (so no

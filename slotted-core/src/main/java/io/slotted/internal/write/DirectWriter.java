@@ -359,8 +359,8 @@ public final class DirectWriter implements CounterWriter {
     }
 
     /**
-     * Writes deltas in one transaction, with an idempotency key if there is one, and queries the
-     * totals of the counters in {@code learn} before COMMIT, but for those whose type folds into an
+     * Writes deltas in one read-committed transaction, with an idempotency key if there is one,
+     * and queries the totals of the counters in {@code learn} before COMMIT, but for those whose type folds into an
      * owner column, as the registry says once re-read for this transaction: their totals hold the
      * column too, and are read after. (Decided before the registry was read, a new process's first
      * batch took a folded counter's slots for its total, without the column.) The increments of bounded counters
@@ -376,6 +376,7 @@ public final class DirectWriter implements CounterWriter {
             bounded.agree(connection, counters);
             expiring.agree(connection, counters);
             boolean autoCommit = connection.getAutoCommit();
+            Transactions.Isolation isolation = Transactions.readCommitted(connection, dialect);
             connection.setAutoCommit(false);
             SQLException failure = null;
             try {
@@ -415,6 +416,7 @@ public final class DirectWriter implements CounterWriter {
                 throw e;
             } finally {
                 Transactions.restoreAutoCommit(connection, autoCommit, failure);
+                isolation.restore(connection, failure);
             }
         });
         if (written.verdict().outcome() == IdempotencyKeys.Outcome.CONFLICT) {

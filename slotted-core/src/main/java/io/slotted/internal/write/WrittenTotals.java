@@ -20,7 +20,9 @@ import java.util.Map;
  * connection: in the same packet where the connections take several statements
  * ({@link Dialect#flushThenTotalsSql}), one round trip; else right after it in auto-commit, or
  * before COMMIT in its transaction, where it sees the transaction's own rows and everything
- * committed before it. {@code DIRECT} mode on PostgreSQL asks its upsert itself
+ * committed before it: write transactions read committed, on InnoDB too
+ * ({@code Transactions.readCommitted}), so no snapshot taken earlier in the transaction hides
+ * what others committed since. {@code DIRECT} mode on PostgreSQL asks its upsert itself
  * ({@link Dialect#upsertAnsweringTotalSql}). Either way the total includes the write and every increment acknowledged
  * before it was accepted. A counter the answer leaves out (one whose increments cancelled out in a
  * flush writes no row) or whose total is past 64 bits (rows written outside Slotted) is not

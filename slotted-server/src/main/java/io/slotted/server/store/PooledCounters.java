@@ -141,6 +141,9 @@ public final class PooledCounters implements AutoCloseable {
             // A flush and the query of its totals then go in one packet, one round trip: every
             // INCR answers a total. The service's statements are its own, with only numbers written in.
             pool.addDataSourceProperty("allowMultiQueries", "true");
+            // The counters' write transactions read committed; a pool lending connections at that
+            // level spares each of them two statements, setting it and setting it back.
+            pool.setTransactionIsolation("TRANSACTION_READ_COMMITTED");
         }
         socketTimeout(settings.jdbcUrl(), socketTimeout)
                 .ifPresent(timeout -> pool.addDataSourceProperty(SOCKET_TIMEOUT, timeout));

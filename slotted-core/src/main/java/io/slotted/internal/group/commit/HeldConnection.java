@@ -2,6 +2,7 @@ package io.slotted.internal.group.commit;
 
 import io.slotted.Ticker;
 import io.slotted.internal.jdbc.Database;
+import io.slotted.internal.jdbc.Transactions;
 import io.slotted.internal.sql.CounterKey;
 import io.slotted.internal.write.BoundedCounters;
 import io.slotted.internal.write.SlotPicker;
@@ -56,6 +57,11 @@ public final class HeldConnection {
     private int draw;
     /** When {@link #draw} was drawn, by the ticker. */
     private long drawnAt;
+    /**
+     * The isolation level the connection was lent with, given back with it: the flusher's
+     * transactions read committed (see {@code Dialect.snapshotPerTransactionByDefault}).
+     */
+    private Transactions.Isolation isolation = Transactions.Isolation.UNCHANGED;
     /** Whether the data source's connections take several statements in one packet; null until asked. */
     private Boolean multiStatements;
 
@@ -106,6 +112,7 @@ public final class HeldConnection {
     private Connection borrow() throws SQLException {
         Connection borrowed = database.connect();
         try {
+            isolation = Transactions.readCommitted(borrowed, database.dialect());
             learnShare(borrowed);
             if (multiStatements == null) {
                 multiStatements = database.dialect().takesMultiStatements(borrowed);
@@ -145,6 +152,11 @@ public final class HeldConnection {
     /** Gives the connection back to the pool: after it failed, and when the counters close. */
     public void release() {
         if (held != null) {
+            try {
+                isolation.restore(held, null);
+            } catch (SQLException | RuntimeException e) {
+                // A connection that failed cannot be set; the pool discards it.
+            }
             try {
                 held.close();
             } catch (SQLException | RuntimeException e) {
