@@ -7,6 +7,7 @@ import io.slotted.db.SchemaCatalog;
 import io.slotted.db.TestDatabase;
 import io.slotted.internal.dialect.Dialects;
 import io.slotted.internal.dialect.schema.SchemaScript;
+import io.slotted.internal.registry.TypeRegistry;
 import io.slotted.internal.schema.SchemaMigrator;
 import io.slotted.internal.sql.TableName;
 import java.io.IOException;
@@ -22,6 +23,7 @@ import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -268,6 +270,59 @@ class SchemaFilesSuite {
         assertThat(describe(table.substring(0, table.indexOf('.')), "slotted_counters_expiry"))
                 .as("the missing table, not made").isEmpty();
         counters.close();
+    }
+
+    @Test
+    void aProcessStillRunningWhenANewerReleaseUpgradesTheSchema_refusesEveryWrite_andReadsGoOn() throws Exception {
+        String table = newSchema() + ".slotted_counters";
+        SlottedCounters grouped = SlottedCounters.builder(db.dataSource()).table(table).build();
+        SlottedCounters direct = SlottedCounters.builder(db.dataSource()).table(table).writeMode(WriteMode.DIRECT)
+                .build();
+        try {
+            grouped.migrate();
+            grouped.add(1, 7L, 5);
+            direct.add(1, 7L, 5);
+
+            db.execute("INSERT INTO " + table + "_schema (version, description) VALUES ("
+                    + (SchemaScript.VERSION + 1) + ", 'a later release')");
+            long applied = 10;
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            boolean refused = false;
+            while (!refused && System.nanoTime() < deadline) {
+                try {
+                    grouped.add(1, 7L, 1);
+                    applied++;
+                } catch (SchemaException e) {
+                    refused = true;
+                }
+            }
+            assertThat(refused).as("refused within the second the registry's view is kept").isTrue();
+            Thread.sleep(TypeRegistry.REFRESH.toMillis() + 100);
+
+            String newer = "is now version " + (SchemaScript.VERSION + 1);
+            assertThatThrownBy(() -> grouped.add(1, 7L, 1)).isInstanceOf(SchemaException.class)
+                    .hasMessageContaining(newer).hasMessageContaining("Nothing was applied");
+            assertThatThrownBy(() -> grouped.addAndGet(1, 7L, 1)).isInstanceOf(SchemaException.class);
+            assertThatThrownBy(() -> direct.add(1, 7L, 1)).isInstanceOf(SchemaException.class)
+                    .hasMessageContaining(newer);
+            assertThatThrownBy(() -> direct.addAndGet(1, 7L, 1)).isInstanceOf(SchemaException.class);
+            assertThatThrownBy(() -> grouped.addAll(List.of(new Increment(1, 7L, 1), new Increment(1, 8L, 1))))
+                    .isInstanceOf(SchemaException.class);
+            assertThatThrownBy(() -> grouped.add(1, 7L, 1, "key-1")).isInstanceOf(SchemaException.class);
+            assertThatThrownBy(() -> grouped.admin().set(1, 7L, 0)).isInstanceOf(SchemaException.class);
+            try (Connection own = db.dataSource().getConnection()) {
+                own.setAutoCommit(false);
+                assertThatThrownBy(() -> direct.add(own, 1, 7L, 1)).as("inside the caller's transaction")
+                        .isInstanceOf(SchemaException.class);
+                own.rollback();
+            }
+
+            assertThat(grouped.get(1, 7L)).as("reads go on, and nothing refused was applied").isEqualTo(applied);
+            assertThat(direct.getAll(1, List.of(7L, 8L))).containsEntry(7L, applied);
+        } finally {
+            grouped.close();
+            direct.close();
+        }
     }
 
     private String database() {

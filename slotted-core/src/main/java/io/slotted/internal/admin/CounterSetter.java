@@ -85,7 +85,7 @@ public final class CounterSetter {
                     + " counters expiring(" + key.recordType() + ") to set counters of it with an expiry");
         }
         retrier.write("set counter " + key + " to " + count, (connection, dialect) -> {
-            registry.refreshIfStale(connection);
+            registry.refreshForWriting(connection);
             Limits limits = registry.limits(key.recordType());
             if (limits.windowed() || !limits.allow(count)) {
                 throw LimitExceededException.ofSet(key.toString(), count, limits);

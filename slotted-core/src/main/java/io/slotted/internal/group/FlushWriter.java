@@ -250,6 +250,9 @@ final class FlushWriter {
     private Map<CounterKey, Long> firstTry(Connection connection, Flush flush, long seq,
             Map<Pending, IdempotencyKeys.Verdict> verdicts, FlushAttempts.CommitPoint commit) throws SQLException {
         refreshSlotCounts(connection);
+        // Only before anything of the flush can have landed: a flush whose COMMIT was cut off is
+        // still resolved, and written again if it did not land, whatever the schema became.
+        registry.checkWritable();
         flush.clearRefusals(); // what an earlier attempt decided did not commit: this one decides anew
         Set<CounterKey> learn = totalsToLearn(flush);
         Optional<OneStatementFlush.Marked> statement = oneStatement.statement(flush, seq, learn.isEmpty());

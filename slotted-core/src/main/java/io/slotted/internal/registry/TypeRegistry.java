@@ -13,6 +13,7 @@ import io.slotted.internal.dialect.statements.RegistryStatements;
 import io.slotted.internal.jdbc.Database;
 import io.slotted.internal.jdbc.Transactions;
 import io.slotted.internal.schema.SchemaMigrator;
+import io.slotted.internal.schema.SchemaVersionWatch;
 import io.slotted.internal.sql.TableName;
 import java.math.BigDecimal;
 import java.sql.Connection;
@@ -63,6 +64,8 @@ public final class TypeRegistry {
     /** Whether the view records a type that expires: asked on every flush, so kept, not searched. */
     private volatile boolean viewExpiring;
     private volatile long readAt;
+    /** The schema version, read again with the registry, which refuses writes once it is newer. */
+    private final SchemaVersionWatch schemaVersion;
     /** The table was missing at the last read: nothing can be bound until migrate creates it. */
     private volatile boolean missing;
     private volatile boolean missingReported;
@@ -76,6 +79,7 @@ public final class TypeRegistry {
     public TypeRegistry(Database database, SlottedConfig config) {
         this.database = database;
         this.table = database.table().withSuffix(SchemaMigrator.REGISTRY_SUFFIX);
+        this.schemaVersion = new SchemaVersionWatch(database.table());
         this.config = config;
         this.ticker = config.ticker();
     }
@@ -435,6 +439,30 @@ public final class TypeRegistry {
     }
 
     /**
+     * {@link #refreshIfStale} for a write, which it then refuses if the schema was found newer
+     * than this release knows ({@link SchemaVersionWatch}).
+     *
+     * @param connection a connection the caller holds, in auto-commit or between transactions
+     * @throws SQLException if the connection failed
+     * @throws io.slotted.SchemaException if the schema is newer than this release knows; nothing
+     *     was written
+     */
+    public void refreshForWriting(Connection connection) throws SQLException {
+        refreshIfStale(connection);
+        schemaVersion.checkWritable();
+    }
+
+    /**
+     * Refuses a write, as {@link #refreshForWriting} does, from the schema version last read,
+     * reading nothing: for a write inside the caller's transaction.
+     *
+     * @throws io.slotted.SchemaException if the schema is newer than this release knows
+     */
+    public void checkWritable() {
+        schemaVersion.checkWritable();
+    }
+
+    /**
      * Re-reads the registry if the view is stale, for the write paths, which need from it only the
      * slot counts. A lost connection is the caller's failure: it comes from the connection the
      * caller is about to write on, and is retried like a failure of the write itself. Any other
@@ -486,6 +514,7 @@ public final class TypeRegistry {
             // application's migrate() has run, when the advice to migrate would be of no use.
             found = false;
         }
+        schemaVersion.read(connection, database.dialectOf(connection));
         if (!autoCommit) {
             connection.commit();
         }

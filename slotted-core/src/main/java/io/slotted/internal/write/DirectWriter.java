@@ -94,7 +94,7 @@ public final class DirectWriter implements CounterWriter {
             return;
         }
         boolean written = retrier.write(describe(key, delta), (connection, dialect) -> {
-            registry.refreshIfStale(connection);
+            registry.refreshForWriting(connection);
             if (bounded.bounded(key.recordType()) || expiring.expiring(key.recordType())) {
                 return false; // limits, or expiries, another process recorded, learned just now
             }
@@ -136,7 +136,7 @@ public final class DirectWriter implements CounterWriter {
             return totalAfterApplying(key);
         }
         Upserted upserted = retrier.write(describe(key, delta), (connection, dialect) -> {
-            registry.refreshIfStale(connection);
+            registry.refreshForWriting(connection);
             if (bounded.bounded(key.recordType()) || expiring.expiring(key.recordType())) {
                 return Upserted.LIMITS_LEARNED; // limits, or expiries, another process recorded, learned just now
             }
@@ -372,7 +372,7 @@ public final class DirectWriter implements CounterWriter {
             String idempotencyKey, String fingerprint, String operation, Set<CounterKey> learn) {
         List<CounterKey> counters = increments.stream().map(i -> new CounterKey(i.recordType(), i.recordId())).toList();
         Written written = retrier.write(operation, (connection, dialect) -> {
-            registry.refreshIfStale(connection);
+            registry.refreshForWriting(connection);
             bounded.agree(connection, counters);
             expiring.agree(connection, counters);
             boolean autoCommit = connection.getAutoCommit();
@@ -465,6 +465,7 @@ public final class DirectWriter implements CounterWriter {
         } catch (SQLException e) {
             throw FailureReport.unavailable(operation, e);
         }
+        registry.checkWritable();
         long bucketStart = buckets.startOf(key.recordType());
         try {
             expiring.lockAndClear(connection, dialect, List.of(key));
