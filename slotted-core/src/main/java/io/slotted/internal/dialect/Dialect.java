@@ -6,18 +6,21 @@ import io.slotted.internal.dialect.statements.BucketStatements;
 import io.slotted.internal.dialect.statements.ExpiryStatements;
 import io.slotted.internal.dialect.statements.KeyStatements;
 import io.slotted.internal.dialect.statements.LedgerStatements;
+import io.slotted.internal.dialect.statements.NameStatements;
 import io.slotted.internal.dialect.statements.OwnerStatements;
 import io.slotted.internal.dialect.statements.RegistryStatements;
 import io.slotted.internal.dialect.statements.SlotStatements;
+import io.slotted.internal.dialect.statements.SpendStatements;
 import io.slotted.internal.sql.CounterKey;
+import io.slotted.internal.sql.FlushMark;
 import io.slotted.internal.sql.SlotRange;
 import io.slotted.internal.sql.TableName;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.sql.SQLNonTransientConnectionException;
 import java.sql.SQLTransientConnectionException;
+import java.sql.Statement;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.List;
@@ -89,25 +92,21 @@ public abstract class Dialect {
     }
 
     /**
-     * The statements of an idempotency key table, besides recording a key.
+     * The statements of an idempotency key table: recording a key is each database's own.
      *
      * @param keys the key table
      * @return the statements
      */
-    public KeyStatements keyStatements(TableName keys) {
-        return new KeyStatements(keys);
-    }
+    public abstract KeyStatements keyStatements(TableName keys);
 
     /**
-     * The statements of the expiry table, besides creating its missing rows ({@link #insertMissingExpiryRowsSql}).
+     * The statements of the expiry table: creating its missing rows is each database's own.
      *
      * @param expiry the expiry table
      * @param counters the counter table
      * @return the statements
      */
-    public ExpiryStatements expiryStatements(TableName expiry, TableName counters) {
-        return new ExpiryStatements(expiry, counters);
-    }
+    public abstract ExpiryStatements expiryStatements(TableName expiry, TableName counters);
 
     /**
      * The statements that read and write a type's owner column beside its slot rows.
@@ -166,62 +165,12 @@ public abstract class Dialect {
     }
 
     /**
-     * One statement that records names absent from the dictionary under the numbers proposed for
-     * them, and leaves alone every name already recorded and every proposal whose number another
-     * name has. Binds per name, in order: record type, name, proposed number, creation time
-     * (milliseconds). Where {@link #claimAnswers()}, it answers rows of {@code (name, record_id)}:
-     * at least the names it recorded.
+     * The statements of the name dictionary: its claim is each database's own.
      *
      * @param names the checked dictionary table name
-     * @param count how many names are bound, at least 1
-     * @return the SQL text
+     * @return the statements
      */
-    public abstract String claimNamesSql(TableName names, int count);
-
-    /**
-     * Whether {@link #claimNamesSql} answers rows; where it does not, a lookup follows it.
-     *
-     * @return true if the claim's answer is a result set
-     */
-    public boolean claimAnswers() {
-        return true;
-    }
-
-    /**
-     * The numbers of recorded names of one type: rows of {@code (name, record_id)}, with the type
-     * bound first and then each name.
-     *
-     * @param names the checked dictionary table name
-     * @param count how many names are bound
-     * @return the SQL text
-     */
-    public String lookUpNamesSql(TableName names, int count) {
-        return "SELECT name, record_id FROM " + names + " WHERE record_type = ? AND name IN ("
-                + String.join(", ", Collections.nCopies(count, "?")) + ")";
-    }
-
-    /**
-     * The names recorded for numbers of one type: rows of {@code (record_id, name)}, with the type
-     * bound first and then each number.
-     *
-     * @param names the checked dictionary table name
-     * @param count how many numbers are bound
-     * @return the SQL text
-     */
-    public String namesOfNumbersSql(TableName names, int count) {
-        return "SELECT record_id, name FROM " + names + " WHERE record_type = ? AND record_id IN ("
-                + String.join(", ", Collections.nCopies(count, "?")) + ")";
-    }
-
-    /**
-     * How many names one type has recorded, with the type bound.
-     *
-     * @param names the checked dictionary table name
-     * @return the SQL text
-     */
-    public String countNamesSql(TableName names) {
-        return "SELECT COUNT(*) FROM " + names + " WHERE record_type = ?";
-    }
+    public abstract NameStatements nameStatements(TableName names);
 
     /** {@code count} tuples of {@code width} parameters each: {@code (?, ?), (?, ?)}. */
     protected static String parameterTuples(int count, int width) {
@@ -259,47 +208,6 @@ public abstract class Dialect {
         return text.toString();
     }
 
-    /** The idempotency keys' columns, in the order {@link #insertKeyIfAbsentSql} binds them. */
-    protected static final String KEY_COLUMNS = "idempotency_key, fingerprint, flush_ref, created_ms";
-
-    /**
-     * One statement that creates counters' missing rows in the expiry table, without an expiry,
-     * and leaves the rows that exist alone; a row another transaction is creating is waited for,
-     * or, where the database fails the statement with a duplicate key instead (H2), the statement
-     * is repeated. Binds per counter: record type, record id.
-     *
-     * @param expiry the checked expiry table name
-     * @param counters how many counters are bound, from 1 to {@link #expiryRowsPerInsert()}
-     * @return the SQL text
-     */
-    public abstract String insertMissingExpiryRowsSql(TableName expiry, int counters);
-
-    /**
-     * How many counters one {@link #insertMissingExpiryRowsSql} statement may create.
-     *
-     * @return at least 1
-     */
-    public int expiryRowsPerInsert() {
-        return 200;
-    }
-
-    /**
-     * The totals of some counters of an expiring type, reading a counter whose expiry has passed
-     * as 0: rows of {@code (record_id, total)}, counters without rows left out. Binds the time now
-     * (epoch milliseconds), the record type, then each id.
-     *
-     * @param table the counter table
-     * @param expiry the expiry table
-     * @param ids how many ids are bound
-     * @return the SQL text
-     */
-    public String readTotalsUnlessExpiredSql(TableName table, TableName expiry, int ids) {
-        return "SELECT c.record_id, SUM(c.count) FROM " + table + " c WHERE NOT EXISTS (SELECT 1 FROM "
-                + expiry + " e WHERE e.record_type = c.record_type AND e.record_id = c.record_id"
-                + " AND e.expires_ms <= ?) AND c.record_type = ? AND c.record_id IN ("
-                + String.join(", ", Collections.nCopies(ids, "?")) + ") GROUP BY c.record_id";
-    }
-
     /**
      * Whether an existing idempotency key column compares keys exactly; one made by an earlier
      * release may not, and is converted by the statement of the schema file that upgrades it.
@@ -310,16 +218,6 @@ public abstract class Dialect {
     public boolean keyColumnComparesExactly(int jdbcType) {
         return true;
     }
-
-    /**
-     * An insert of an idempotency key that does nothing, without failing the transaction, when the
-     * key exists. Its update count is 1 when the key was inserted and 0 when it was present. Binds
-     * the four columns of {@link #KEY_COLUMNS} in order.
-     *
-     * @param keys the checked table name
-     * @return the SQL text
-     */
-    public abstract String insertKeyIfAbsentSql(TableName keys);
 
     /**
      * A slot row's new value, checked by the database: {@code value} itself, or the statement
@@ -422,7 +320,7 @@ public abstract class Dialect {
      * the flush's number and the slot rows' deltas added, in one multi-row upsert that commits on
      * its own (the connection in auto-commit) and so lands whole or not at all. The mark goes
      * first, as its record type sorts first, keeping rows in lock order, and is set only if it
-     * holds a lower number ({@link #markUnlessFenced}). Only numbers are
+     * holds a lower number ({@link FlushMark#unlessFenced}). Only numbers are
      * written into the text. Empty where the database has no such upsert; the flush then claims
      * its number in the ledger in a transaction.
      *
@@ -522,100 +420,14 @@ public abstract class Dialect {
     }
 
     /**
-     * One statement that spends from allowance rows of bounded counters and sets the flusher's
-     * mark to the flush's number, in the caller's transaction, where this database has the
-     * one-statement flush ({@link #oneStatementFlushSql}); its update count tells whether every
-     * allowance covered its spend: one row per spend and the mark. The caller commits only then,
-     * and the mark, committed with the spends, tells a retry after a lost COMMIT that they
-     * landed; it is set only if it holds a lower number ({@link #markUnlessFenced}),
-     * so a statement held up on its way until after its retry fails whole. Only numbers are
-     * written into the text. Empty where the database has no one-statement flush.
+     * The statements that spend from allowance rows and set the flusher's mark, where this
+     * database has the one-statement flush ({@link #oneStatementFlushSql}).
      *
-     * @param table the checked counter table name
-     * @param mark the flusher's mark with this flush's number
-     * @param spends the spends, in counter order, at least one
-     * @return the statement, or empty
+     * @param counters the checked counter table name
+     * @return the statements; empty where the flush spends in the ledger's transaction instead
      */
-    public Optional<String> spendAndMarkSql(TableName table, FlushMark mark, List<AllowanceSpend> spends) {
+    public Optional<SpendStatements> spendStatements(TableName counters) {
         return Optional.empty();
-    }
-
-    /**
-     * {@link #spendAndMarkSql} as one statement that commits by itself, in auto-commit, landing
-     * whole or not at all: every allowance covers its spend and the mark is set, updating one row
-     * per spend and the mark; or an allowance falls short and the statement fails with an error
-     * that {@link #spendFellShort} tells apart, having changed nothing. It is one plain
-     * {@code UPDATE} of those rows, which costs the server what an unbounded flush's upsert does
-     * (a join or a second {@code UPDATE} to check the allowances first measured slower), so it
-     * counts on every allowance row it names being there: a flusher names only rows it has seen,
-     * and no allowance row is ever deleted ({@code BoundedCounters}). Empty where the database
-     * cannot write it as one statement; the flush then spends in a transaction
-     * ({@link #spendAndMarkSql}).
-     *
-     * @param table the checked counter table name
-     * @param mark the flusher's mark with this flush's number
-     * @param spends the spends, in counter order, at least one
-     * @return the statement, or empty
-     */
-    public Optional<String> spendAndMarkAloneSql(TableName table, FlushMark mark, List<AllowanceSpend> spends) {
-        return Optional.empty();
-    }
-
-    /**
-     * Whether a statement of {@link #spendAndMarkAloneSql} failed because an allowance did not
-     * cover its spend, having changed nothing.
-     *
-     * @param e the failure
-     * @return true if the flush's increments are to be decided under the counters' locks
-     */
-    public boolean spendFellShort(SQLException e) {
-        return false;
-    }
-
-    /**
-     * {@link #spendAndMarkAloneSql} in standard SQL, for the databases that have it: each
-     * allowance row's new count is the spend added if the row covers it, else {@code shortfall},
-     * an expression of {@code count} that fails the statement.
-     */
-    protected static String spendAndMarkAlone(TableName table, FlushMark mark, List<AllowanceSpend> spends,
-            String shortfall) {
-        StringBuilder counts = new StringBuilder("CASE WHEN record_type = " + FlushMark.RECORD_TYPE + " THEN "
-                + markUnlessFenced("count", Integer.toString(mark.value())));
-        StringBuilder rows = new StringBuilder("(record_type = " + FlushMark.RECORD_TYPE + " AND record_id = "
-                + mark.recordId() + " AND slot = " + mark.slot() + ")");
-        for (AllowanceSpend spend : spends) {
-            counts.append(" WHEN ").append(spend.row()).append(" THEN CASE WHEN ").append(spend.covered())
-                    .append(" THEN count + ").append(spend.amount()).append(" ELSE ").append(shortfall).append(" END");
-            rows.append(" OR (").append(spend.row()).append(')');
-        }
-        return "UPDATE " + table + " SET count = " + counts + " END WHERE " + rows;
-    }
-
-    /** {@link #spendAndMarkSql} in standard SQL, for the databases that have it. */
-    protected static String spendAndMark(TableName table, FlushMark mark, List<AllowanceSpend> spends) {
-        return "UPDATE " + table + " SET count = CASE WHEN record_type = " + FlushMark.RECORD_TYPE + " THEN "
-                + markUnlessFenced("count", Integer.toString(mark.value())) + " ELSE count + " + spentAmounts(spends)
-                + " END WHERE (record_type = " + FlushMark.RECORD_TYPE + " AND record_id = " + mark.recordId()
-                + " AND slot = " + mark.slot() + ") OR " + spentRows(spends);
-    }
-
-    /** Each spent row's amount, by its counter: a {@code CASE} expression of numbers. */
-    protected static String spentAmounts(List<AllowanceSpend> spends) {
-        StringBuilder amounts = new StringBuilder("CASE");
-        for (AllowanceSpend spend : spends) {
-            amounts.append(" WHEN record_type = ").append(spend.key().recordType()).append(" AND record_id = ")
-                    .append(spend.key().recordId()).append(" THEN ").append(spend.amount());
-        }
-        return amounts.append(" END").toString();
-    }
-
-    /** The allowance rows that cover their spends, as one condition. */
-    protected static String spentRows(List<AllowanceSpend> spends) {
-        StringBuilder rows = new StringBuilder();
-        for (AllowanceSpend spend : spends) {
-            rows.append(rows.length() == 0 ? "(" : " OR ").append(spend.condition());
-        }
-        return rows.append(")").toString();
     }
 
     /**
@@ -686,28 +498,6 @@ public abstract class Dialect {
     public String readTotalsSql(TableName table, int ids) {
         return "SELECT record_id, SUM(count) FROM " + table + " WHERE record_type = ? AND record_id IN ("
                 + String.join(", ", Collections.nCopies(ids, "?")) + ") GROUP BY record_id";
-    }
-
-    /**
-     * What a one-statement flush sets its mark to: the flush's number, if the mark holds a lower
-     * one; otherwise the statement fails, whole, on an arithmetic overflow. A flusher's numbers
-     * only grow, and the mark with them: each flush sets its own number, and a retry that writes a
-     * flush again fences the mark at that flush's number ({@code FlushLedger}). So a mark at or
-     * past the statement's number means that a retry of this flush, or a later flush of the same
-     * flusher, has already been written, and a statement that reaches the server after that — held
-     * up on the way, or slow to start on a busy server — counts nothing, however many flushes
-     * came between. (A fence that refused only its own number let a statement held past the
-     * flusher's next flush land, and count twice.) The overflow is made from the columns, never
-     * from constants alone, so that no database folds it into an error while planning a statement
-     * that would not take this branch.
-     *
-     * @param current the mark row's count as it stands
-     * @param number the flush's number, as the statement carries it
-     * @return a SQL expression
-     */
-    protected static String markUnlessFenced(String current, String number) {
-        return "CASE WHEN " + current + " < " + number + " THEN " + number + " ELSE " + current
-                + " + 9223372036854775807 + 1 END";
     }
 
     /** The mark and the rows as comma-separated tuples. */

@@ -1,5 +1,8 @@
 package io.slotted.internal.dialect;
 
+import io.slotted.internal.dialect.statements.ExpiryStatements;
+import io.slotted.internal.dialect.statements.KeyStatements;
+import io.slotted.internal.dialect.statements.NameStatements;
 import io.slotted.internal.sql.TableName;
 import java.sql.Connection;
 import java.util.List;
@@ -57,21 +60,24 @@ public final class H2Dialect extends Dialect {
      * caller takes as contention and repeats.
      */
     @Override
-    public String claimNamesSql(TableName names, int count) {
-        String first = "(CAST(? AS INT), CAST(? AS VARCHAR(512)), CAST(? AS BIGINT), CAST(? AS BIGINT))";
-        String rest = count > 1 ? ", " + parameterTuples(count - 1, 4) : "";
-        return "MERGE INTO " + names + " AS n USING (VALUES " + first + rest + ")"
-                + " AS g (record_type, name, record_id, created_ms)"
-                + " ON n.record_type = g.record_type AND n.name = g.name"
-                + " WHEN NOT MATCHED AND NOT EXISTS (SELECT 1 FROM " + names + " t"
-                + " WHERE t.record_type = g.record_type AND t.record_id = g.record_id)"
-                + " THEN INSERT (record_type, name, record_id, created_ms)"
-                + " VALUES (g.record_type, g.name, g.record_id, g.created_ms)";
-    }
+    public NameStatements nameStatements(TableName names) {
+        return new NameStatements(names) {
+            @Override
+            public String claim(int count) {
+                return "MERGE INTO " + names + " AS n USING (VALUES " + typedValues(count) + ")"
+                        + " AS g (record_type, name, record_id, created_ms)"
+                        + " ON n.record_type = g.record_type AND n.name = g.name"
+                        + " WHEN NOT MATCHED AND NOT EXISTS (SELECT 1 FROM " + names + " t"
+                        + " WHERE t.record_type = g.record_type AND t.record_id = g.record_id)"
+                        + " THEN INSERT (record_type, name, record_id, created_ms)"
+                        + " VALUES (g.record_type, g.name, g.record_id, g.created_ms)";
+            }
 
-    @Override
-    public boolean claimAnswers() {
-        return false;
+            @Override
+            public boolean claimAnswers() {
+                return false;
+            }
+        };
     }
 
     /** One: see the class comment. */
@@ -103,14 +109,19 @@ public final class H2Dialect extends Dialect {
 
     /** A concurrent insert of the same new key fails the loser with a duplicate key: retried. */
     @Override
-    public String insertKeyIfAbsentSql(TableName keys) {
-        return "MERGE INTO " + keys + " AS k"
-                + " USING (VALUES (CAST(? AS VARCHAR(128)), CAST(? AS VARCHAR(200)),"
-                + " CAST(? AS VARCHAR(100)), CAST(? AS BIGINT)))"
-                + " AS s (" + KEY_COLUMNS + ")"
-                + " ON k.idempotency_key = s.idempotency_key"
-                + " WHEN NOT MATCHED THEN INSERT (" + KEY_COLUMNS + ") VALUES (s.idempotency_key,"
-                + " s.fingerprint, s.flush_ref, s.created_ms)";
+    public KeyStatements keyStatements(TableName keys) {
+        return new KeyStatements(keys) {
+            @Override
+            public String insertIfAbsent() {
+                return "MERGE INTO " + keys + " AS k"
+                        + " USING (VALUES (CAST(? AS VARCHAR(128)), CAST(? AS VARCHAR(200)),"
+                        + " CAST(? AS VARCHAR(100)), CAST(? AS BIGINT)))"
+                        + " AS s (" + COLUMNS + ")"
+                        + " ON k.idempotency_key = s.idempotency_key"
+                        + " WHEN NOT MATCHED THEN INSERT (" + COLUMNS + ") VALUES (s.idempotency_key,"
+                        + " s.fingerprint, s.flush_ref, s.created_ms)";
+            }
+        };
     }
 
     @Override
@@ -149,25 +160,32 @@ public final class H2Dialect extends Dialect {
      * with a duplicate key, and the caller repeats the statement.
      */
     @Override
-    public String insertMissingExpiryRowsSql(TableName expiry, int counters) {
-        return "MERGE INTO " + expiry + " AS e USING (VALUES (CAST(? AS INT), CAST(? AS BIGINT)))"
-                + " AS s (record_type, record_id)"
-                + " ON e.record_type = s.record_type AND e.record_id = s.record_id"
-                + " WHEN NOT MATCHED THEN INSERT (record_type, record_id) VALUES (s.record_type, s.record_id)";
-    }
+    public ExpiryStatements expiryStatements(TableName expiry, TableName counters) {
+        return new ExpiryStatements(expiry, counters) {
+            @Override
+            public String insertMissing(int count) {
+                return "MERGE INTO " + expiry + " AS e USING (VALUES (CAST(? AS INT), CAST(? AS BIGINT)))"
+                        + " AS s (record_type, record_id)"
+                        + " ON e.record_type = s.record_type AND e.record_id = s.record_id"
+                        + " WHEN NOT MATCHED THEN INSERT (record_type, record_id)"
+                        + " VALUES (s.record_type, s.record_id)";
+            }
 
-    @Override
-    public int expiryRowsPerInsert() {
-        return 1;
-    }
+            @Override
+            public int rowsPerInsert() {
+                return 1;
+            }
 
-    /** One index lookup per id, as {@link #readTotalsSql} does. */
-    @Override
-    public String readTotalsUnlessExpiredSql(TableName table, TableName expiry, int ids) {
-        return "SELECT k.i, (SELECT SUM(c.count) FROM " + table + " c WHERE c.record_type = t.rt AND"
-                + " c.record_id = k.i AND NOT EXISTS (SELECT 1 FROM " + expiry + " e WHERE e.record_type = t.rt"
-                + " AND e.record_id = k.i AND e.expires_ms <= t.now)) FROM (VALUES (CAST(? AS BIGINT),"
-                + " CAST(? AS INT))) AS t(now, rt), (VALUES (CAST(? AS BIGINT))" + ", (?)".repeat(ids - 1)
-                + ") AS k(i)";
+            /** One index lookup per id, as {@code readTotalsSql} does. */
+            @Override
+            public String readTotalsUnlessExpired(int ids) {
+                return "SELECT k.i, (SELECT SUM(c.count) FROM " + counters + " c WHERE c.record_type = t.rt"
+                        + " AND c.record_id = k.i AND NOT EXISTS (SELECT 1 FROM " + expiry + " e"
+                        + " WHERE e.record_type = t.rt"
+                        + " AND e.record_id = k.i AND e.expires_ms <= t.now)) FROM (VALUES (CAST(? AS BIGINT),"
+                        + " CAST(? AS INT))) AS t(now, rt), (VALUES (CAST(? AS BIGINT))" + ", (?)".repeat(ids - 1)
+                        + ") AS k(i)";
+            }
+        };
     }
 }

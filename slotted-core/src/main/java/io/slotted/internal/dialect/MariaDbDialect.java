@@ -1,9 +1,15 @@
 package io.slotted.internal.dialect;
 
+import io.slotted.internal.dialect.statements.AllowanceSpend;
 import io.slotted.internal.dialect.statements.BucketStatements;
+import io.slotted.internal.dialect.statements.ExpiryStatements;
+import io.slotted.internal.dialect.statements.KeyStatements;
 import io.slotted.internal.dialect.statements.MariaDbSlotStatements;
+import io.slotted.internal.dialect.statements.NameStatements;
 import io.slotted.internal.dialect.statements.SlotStatements;
+import io.slotted.internal.dialect.statements.SpendStatements;
 import io.slotted.internal.sql.CounterKey;
+import io.slotted.internal.sql.FlushMark;
 import io.slotted.internal.sql.SlotRange;
 import io.slotted.internal.sql.TableName;
 import java.sql.Connection;
@@ -173,18 +179,18 @@ public class MariaDbDialect extends Dialect {
 
     /**
      * {@code INSERT IGNORE}, which skips a row that meets either unique key. MariaDB answers the
-     * rows it inserted through {@code RETURNING} (10.5 and later). The names are checked before binding (length, no NUL), so IGNORE hides
-     * nothing but the duplicates it is meant for.
+     * rows it inserted through {@code RETURNING} (10.5 and later). The names are checked before
+     * binding (length, no NUL), so IGNORE hides nothing but the duplicates it is meant for.
      */
     @Override
-    public String claimNamesSql(TableName names, int count) {
-        return "INSERT IGNORE INTO " + names + " (record_type, name, record_id, created_ms) VALUES "
-                + parameterTuples(count, 4) + " RETURNING name, record_id";
-    }
-
-    @Override
-    public boolean claimAnswers() {
-        return true;
+    public NameStatements nameStatements(TableName names) {
+        return new NameStatements(names) {
+            @Override
+            public String claim(int count) {
+                return "INSERT IGNORE INTO " + names + " (record_type, name, record_id, created_ms) VALUES "
+                        + parameterTuples(count, 4) + " RETURNING name, record_id";
+            }
+        };
     }
 
     /**
@@ -199,30 +205,29 @@ public class MariaDbDialect extends Dialect {
     }
 
     @Override
-    public String insertKeyIfAbsentSql(TableName keys) {
-        return "INSERT IGNORE INTO " + keys + " (" + KEY_COLUMNS + ") VALUES (?, ?, ?, ?)";
+    public KeyStatements keyStatements(TableName keys) {
+        return new KeyStatements(keys) {
+            @Override
+            public String insertIfAbsent() {
+                return "INSERT IGNORE INTO " + keys + " (" + COLUMNS + ") VALUES (?, ?, ?, ?)";
+            }
+        };
     }
 
     /**
      * An allowance that falls short overflows a {@code BIGINT}, an error whatever the session's
-     * {@code sql_mode} (a division by zero is one only in some modes). It is the error a fenced
-     * mark makes too, which a flush's own try never meets: its number is new to the mark.
+     * {@code sql_mode} (a division by zero is one only in some modes), MariaDB's and MySQL's
+     * "value is out of range" (1690). It is the error a fenced mark makes too, which a flush's own
+     * try never meets: its number is new to the mark.
      */
     @Override
-    public Optional<String> spendAndMarkAloneSql(TableName table, FlushMark mark, List<AllowanceSpend> spends) {
-        return Optional.of(FLUSH_COMMENT + spendAndMarkAlone(table, mark, spends,
-                "ABS(count) + 9223372036854775807 + 1"));
-    }
-
-    /** MariaDB's and MySQL's "value is out of range" (1690). */
-    @Override
-    public boolean spendFellShort(SQLException e) {
-        return e.getErrorCode() == OUT_OF_RANGE;
-    }
-
-    @Override
-    public Optional<String> spendAndMarkSql(TableName table, FlushMark mark, List<AllowanceSpend> spends) {
-        return Optional.of(spendAndMark(table, mark, spends));
+    public Optional<SpendStatements> spendStatements(TableName counters) {
+        return Optional.of(new SpendStatements(counters, FLUSH_COMMENT, "ABS(count) + 9223372036854775807 + 1") {
+            @Override
+            public boolean fellShort(SQLException e) {
+                return e.getErrorCode() == OUT_OF_RANGE;
+            }
+        });
     }
 
     /**
@@ -232,7 +237,7 @@ public class MariaDbDialect extends Dialect {
     @Override
     public Optional<String> oneStatementFlushSql(TableName table, FlushMark mark, List<SlotRow> rows) {
         return Optional.of(FLUSH_COMMENT + upsert(table, tuples(mark, rows),
-                "IF(record_type = " + FlushMark.RECORD_TYPE + ", " + markUnlessFenced("count", "%s") + ", "
+                "IF(record_type = " + FlushMark.RECORD_TYPE + ", " + FlushMark.unlessFenced("count", "%s") + ", "
                         + checkedSlotValue("count + %s") + ")"));
     }
 
@@ -323,7 +328,12 @@ public class MariaDbDialect extends Dialect {
     }
 
     @Override
-    public String insertMissingExpiryRowsSql(TableName expiry, int counters) {
-        return "INSERT IGNORE INTO " + expiry + " (record_type, record_id) VALUES " + parameterTuples(counters, 2);
+    public ExpiryStatements expiryStatements(TableName expiry, TableName counters) {
+        return new ExpiryStatements(expiry, counters) {
+            @Override
+            public String insertMissing(int count) {
+                return "INSERT IGNORE INTO " + expiry + " (record_type, record_id) VALUES " + parameterTuples(count, 2);
+            }
+        };
     }
 }

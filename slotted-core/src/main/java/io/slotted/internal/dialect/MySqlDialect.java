@@ -1,5 +1,6 @@
 package io.slotted.internal.dialect;
 
+import io.slotted.internal.dialect.statements.NameStatements;
 import io.slotted.internal.sql.TableName;
 
 /**
@@ -32,13 +33,18 @@ public final class MySqlDialect extends MariaDbDialect {
     }
 
     @Override
-    public String claimNamesSql(TableName names, int count) {
-        return "INSERT IGNORE INTO " + names + " (record_type, name, record_id, created_ms) VALUES "
-                + parameterTuples(count, 4);
-    }
+    public NameStatements nameStatements(TableName names) {
+        return new NameStatements(names) {
+            @Override
+            public String claim(int count) {
+                return "INSERT IGNORE INTO " + names + " (record_type, name, record_id, created_ms) VALUES "
+                        + parameterTuples(count, 4);
+            }
 
-    @Override
-    public boolean claimAnswers() {
-        return false;
+            @Override
+            public boolean claimAnswers() {
+                return false;
+            }
+        };
     }
 }

@@ -1,10 +1,16 @@
 package io.slotted.internal.dialect;
 
 import io.slotted.OwnerColumn;
+import io.slotted.internal.dialect.statements.AllowanceSpend;
+import io.slotted.internal.dialect.statements.ExpiryStatements;
+import io.slotted.internal.dialect.statements.KeyStatements;
+import io.slotted.internal.dialect.statements.NameStatements;
 import io.slotted.internal.dialect.statements.OwnerStatements;
 import io.slotted.internal.dialect.statements.PostgresOwnerStatements;
 import io.slotted.internal.dialect.statements.PostgresSlotStatements;
 import io.slotted.internal.dialect.statements.SlotStatements;
+import io.slotted.internal.dialect.statements.SpendStatements;
+import io.slotted.internal.sql.FlushMark;
 import io.slotted.internal.sql.TableName;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -107,21 +113,18 @@ public final class PostgresDialect extends Dialect {
                 + " DO UPDATE SET count = " + checkedSlotValue("c.count + excluded.count");
     }
 
-    /** An allowance that falls short divides its count by zero, an error nothing else here makes. */
+    /**
+     * An allowance that falls short divides its count by zero: PostgreSQL's "division by zero"
+     * (22012), which nothing else in the statement makes.
+     */
     @Override
-    public Optional<String> spendAndMarkAloneSql(TableName table, FlushMark mark, List<AllowanceSpend> spends) {
-        return Optional.of(FLUSH_COMMENT + spendAndMarkAlone(table, mark, spends, "count / 0"));
-    }
-
-    /** PostgreSQL's division by zero, which only the spend's own statement makes. */
-    @Override
-    public boolean spendFellShort(SQLException e) {
-        return "22012".equals(e.getSQLState());
-    }
-
-    @Override
-    public Optional<String> spendAndMarkSql(TableName table, FlushMark mark, List<AllowanceSpend> spends) {
-        return Optional.of(spendAndMark(table, mark, spends));
+    public Optional<SpendStatements> spendStatements(TableName counters) {
+        return Optional.of(new SpendStatements(counters, FLUSH_COMMENT, "count / 0") {
+            @Override
+            public boolean fellShort(SQLException e) {
+                return "22012".equals(e.getSQLState());
+            }
+        });
     }
 
     /** The most rows of a flush sent prepared. */
@@ -222,7 +225,7 @@ public final class PostgresDialect extends Dialect {
     /** One {@code INSERT … ON CONFLICT DO UPDATE} that sets the mark row, unless fenced, and adds to the others. */
     private String markedUpsert(TableName table, String values) {
         return upsert(table, values, "CASE WHEN c.record_type = " + FlushMark.RECORD_TYPE
-                + " THEN " + markUnlessFenced("c.count", "excluded.count") + " ELSE "
+                + " THEN " + FlushMark.unlessFenced("c.count", "excluded.count") + " ELSE "
                 + checkedSlotValue("c.count + excluded.count") + " END");
     }
 
@@ -247,7 +250,6 @@ public final class PostgresDialect extends Dialect {
                 + " AND o.slot <> w.slot), 0) FROM written w";
     }
 
-
     /**
      * One round trip whatever the names' state: the insert skips names already recorded and
      * numbers already taken ({@code ON CONFLICT DO NOTHING} without a target covers both unique
@@ -256,21 +258,30 @@ public final class PostgresDialect extends Dialect {
      * that committed while this one waited on it is in neither half; the caller looks it up.
      */
     @Override
-    public String claimNamesSql(TableName names, int count) {
-        String first = "(CAST(? AS INT), CAST(? AS VARCHAR(512)), CAST(? AS BIGINT), CAST(? AS BIGINT))";
-        String rest = count > 1 ? ", " + parameterTuples(count - 1, 4) : "";
-        return "WITH given (record_type, name, record_id, created_ms) AS (VALUES " + first + rest + "),"
-                + " claimed AS (INSERT INTO " + names + " (record_type, name, record_id, created_ms)"
-                + " SELECT record_type, name, record_id, created_ms FROM given ON CONFLICT DO NOTHING"
-                + " RETURNING name, record_id)"
-                + " SELECT name, record_id FROM claimed UNION ALL SELECT n.name, n.record_id FROM "
-                + names + " n JOIN given g ON n.record_type = g.record_type AND n.name = g.name";
+    public NameStatements nameStatements(TableName names) {
+        return new NameStatements(names) {
+            @Override
+            public String claim(int count) {
+                return "WITH given (record_type, name, record_id, created_ms)"
+                        + " AS (VALUES " + typedValues(count) + "),"
+                        + " claimed AS (INSERT INTO " + names + " (record_type, name, record_id, created_ms)"
+                        + " SELECT record_type, name, record_id, created_ms FROM given ON CONFLICT DO NOTHING"
+                        + " RETURNING name, record_id)"
+                        + " SELECT name, record_id FROM claimed UNION ALL SELECT n.name, n.record_id FROM "
+                        + names + " n JOIN given g ON n.record_type = g.record_type AND n.name = g.name";
+            }
+        };
     }
 
     @Override
-    public String insertKeyIfAbsentSql(TableName keys) {
-        return "INSERT INTO " + keys + " (" + KEY_COLUMNS + ") VALUES (?, ?, ?, ?)"
-                + " ON CONFLICT (idempotency_key) DO NOTHING";
+    public KeyStatements keyStatements(TableName keys) {
+        return new KeyStatements(keys) {
+            @Override
+            public String insertIfAbsent() {
+                return "INSERT INTO " + keys + " (" + COLUMNS + ") VALUES (?, ?, ?, ?)"
+                        + " ON CONFLICT (idempotency_key) DO NOTHING";
+            }
+        };
     }
 
     @Override
@@ -285,8 +296,13 @@ public final class PostgresDialect extends Dialect {
     }
 
     @Override
-    public String insertMissingExpiryRowsSql(TableName expiry, int counters) {
-        return "INSERT INTO " + expiry + " (record_type, record_id) VALUES " + parameterTuples(counters, 2)
-                + " ON CONFLICT (record_type, record_id) DO NOTHING";
+    public ExpiryStatements expiryStatements(TableName expiry, TableName counters) {
+        return new ExpiryStatements(expiry, counters) {
+            @Override
+            public String insertMissing(int count) {
+                return "INSERT INTO " + expiry + " (record_type, record_id) VALUES " + parameterTuples(count, 2)
+                        + " ON CONFLICT (record_type, record_id) DO NOTHING";
+            }
+        };
     }
 }

@@ -244,11 +244,11 @@ public final class ExpiringCounters {
      * another transaction created meanwhile is left as it is.
      */
     private void insertMissing(Connection connection, Dialect dialect, List<CounterKey> keys) throws SQLException {
-        int per = dialect.expiryRowsPerInsert();
+        ExpiryStatements statements = statements(dialect);
+        int per = statements.rowsPerInsert();
         for (int from = 0; from < keys.size(); from += per) {
             List<CounterKey> chunk = keys.subList(from, Math.min(keys.size(), from + per));
-            try (PreparedStatement statement = connection.prepareStatement(
-                    dialect.insertMissingExpiryRowsSql(expiry, chunk.size()))) {
+            try (PreparedStatement statement = connection.prepareStatement(statements.insertMissing(chunk.size()))) {
                 int at = 1;
                 for (CounterKey key : chunk) {
                     statement.setInt(at++, key.recordType());
@@ -347,7 +347,13 @@ public final class ExpiringCounters {
         }
     }
 
-    ExpiryStatements statements(Dialect dialect) {
+    /**
+     * The expiry table's statements, in a database's dialect.
+     *
+     * @param dialect the database's dialect
+     * @return the statements
+     */
+    public ExpiryStatements statements(Dialect dialect) {
         return dialect.expiryStatements(expiry, database.table());
     }
 

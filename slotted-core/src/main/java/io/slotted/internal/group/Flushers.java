@@ -2,9 +2,9 @@ package io.slotted.internal.group;
 
 import io.slotted.SlottedConfig;
 import io.slotted.internal.jdbc.Database;
-import io.slotted.internal.registry.TypeRegistry;
 import io.slotted.internal.keys.IdempotencyKeys;
 import io.slotted.internal.read.CounterReader;
+import io.slotted.internal.registry.TypeRegistry;
 import io.slotted.internal.write.StatsRecorder;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,8 +1,8 @@
 package io.slotted.internal.group;
 
 import io.slotted.LimitExceededException;
-import io.slotted.internal.dialect.AllowanceSpend;
 import io.slotted.internal.dialect.Dialect;
+import io.slotted.internal.dialect.statements.AllowanceSpend;
 import io.slotted.internal.expiry.ExpiringCounters;
 import io.slotted.internal.group.commit.FlushAttempts;
 import io.slotted.internal.group.commit.FlushLedger;

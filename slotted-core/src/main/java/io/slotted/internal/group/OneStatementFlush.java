@@ -1,18 +1,19 @@
 package io.slotted.internal.group;
 
 import io.slotted.SlottedException;
-import io.slotted.internal.dialect.AllowanceSpend;
 import io.slotted.internal.dialect.BucketRow;
 import io.slotted.internal.dialect.Dialect;
-import io.slotted.internal.dialect.FlushMark;
 import io.slotted.internal.dialect.PreparedFlush;
 import io.slotted.internal.dialect.SlotRow;
+import io.slotted.internal.dialect.statements.AllowanceSpend;
+import io.slotted.internal.dialect.statements.SpendStatements;
 import io.slotted.internal.expiry.ExpiringCounters;
 import io.slotted.internal.group.commit.FlushAttempts;
 import io.slotted.internal.group.commit.FlushLedger;
 import io.slotted.internal.group.commit.HeldConnection;
 import io.slotted.internal.jdbc.Database;
 import io.slotted.internal.sql.CounterKey;
+import io.slotted.internal.sql.FlushMark;
 import io.slotted.internal.sql.TableName;
 import io.slotted.internal.write.BoundedCounters;
 import io.slotted.internal.write.BucketRows;
@@ -46,7 +47,7 @@ import java.util.stream.Collectors;
  * upserts go as one batch in a transaction, which the drivers send in one round trip, and commit
  * together. A flush whose bounded counters the
  * flusher's allowances can take spends them and sets the mark in one statement
- * ({@link Dialect#spendAndMarkAloneSql}), alone when it has nothing else to write, else in a
+ * ({@link SpendStatements#andMarkAlone}), alone when it has nothing else to write, else in a
  * transaction with the other rows after it.
  *
  * <p>Its statement commits itself, so once it is sent a lost connection leaves the outcome
@@ -113,15 +114,16 @@ final class OneStatementFlush {
         if (!ledger.markCertain()) {
             return Optional.empty(); // an UPDATE of a mark pruned as abandoned would spend unmarked
         }
-        if (rows.isEmpty() && bucketRows.isEmpty()) {
-            Optional<String> alone = dialect.spendAndMarkAloneSql(database.table(), ledger.mark(seq), spends);
-            if (alone.isPresent()) {
-                return Optional.of(new Marked(alone.get(), spendCount + 1, List.of(), List.of(), true,
-                        Optional.empty()));
-            }
+        Optional<SpendStatements> spending = dialect.spendStatements(database.table());
+        if (spending.isEmpty()) {
+            return Optional.empty();
         }
-        return dialect.spendAndMarkSql(database.table(), ledger.mark(seq), spends)
-                .map(sql -> new Marked(sql, spendCount + 1, rows, bucketRows, false, Optional.empty()));
+        if (rows.isEmpty() && bucketRows.isEmpty()) {
+            return Optional.of(new Marked(spending.get().andMarkAlone(ledger.mark(seq), spends), spendCount + 1,
+                    List.of(), List.of(), true, Optional.empty()));
+        }
+        return Optional.of(new Marked(spending.get().andMark(ledger.mark(seq), spends), spendCount + 1, rows,
+                bucketRows, false, Optional.empty()));
     }
 
     /**
@@ -227,7 +229,7 @@ final class OneStatementFlush {
     /**
      * The spends and the mark as one statement that commits by itself: it lands whole, or fails
      * with an error of its own, having changed nothing, when an allowance did not cover its spend
-     * ({@link Dialect#spendAndMarkAloneSql}).
+     * ({@link SpendStatements#andMarkAlone}).
      */
     private Optional<Map<CounterKey, Long>> spendAlone(Connection connection, Marked marked, Set<CounterKey> learn)
             throws SQLException {
@@ -242,7 +244,7 @@ final class OneStatementFlush {
                         + " while it was being spent; allowance rows must not be deleted by hand");
             }
         } catch (SQLException e) {
-            if (dialect.spendFellShort(e)) {
+            if (dialect.spendStatements(database.table()).filter(spending -> spending.fellShort(e)).isPresent()) {
                 return Optional.empty();
             }
             throw e;

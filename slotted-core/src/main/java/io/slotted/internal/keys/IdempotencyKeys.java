@@ -7,14 +7,14 @@ import io.slotted.internal.mutation.Mutation;
 import io.slotted.internal.sql.CounterKey;
 import io.slotted.internal.sql.TableName;
 import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
@@ -115,7 +115,7 @@ public final class IdempotencyKeys {
      */
     public Verdict record(Connection connection, Dialect dialect, String idempotencyKey,
             String fingerprint, String flushRef) throws SQLException {
-        try (PreparedStatement insert = connection.prepareStatement(dialect.insertKeyIfAbsentSql(keys))) {
+        try (PreparedStatement insert = connection.prepareStatement(dialect.keyStatements(keys).insertIfAbsent())) {
             insert.setString(1, idempotencyKey);
             insert.setString(2, fingerprint);
             insert.setString(3, flushRef);

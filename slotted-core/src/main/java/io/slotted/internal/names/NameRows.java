@@ -1,6 +1,7 @@
 package io.slotted.internal.names;
 
 import io.slotted.internal.dialect.Dialect;
+import io.slotted.internal.dialect.statements.NameStatements;
 import io.slotted.internal.sql.TableName;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -114,8 +115,8 @@ final class NameRows {
     private Map<String, Long> insert(Connection connection, Dialect dialect, int recordType,
             Map<String, Long> proposed) throws SQLException {
         long now = clock.millis();
-        try (PreparedStatement claim = connection.prepareStatement(
-                dialect.claimNamesSql(table, proposed.size()))) {
+        NameStatements statements = dialect.nameStatements(table);
+        try (PreparedStatement claim = connection.prepareStatement(statements.claim(proposed.size()))) {
             int parameter = 1;
             for (Map.Entry<String, Long> entry : proposed.entrySet()) {
                 claim.setInt(parameter++, recordType);
@@ -123,7 +124,7 @@ final class NameRows {
                 claim.setLong(parameter++, entry.getValue());
                 claim.setLong(parameter++, now);
             }
-            if (!dialect.claimAnswers()) {
+            if (!statements.claimAnswers()) {
                 claim.executeUpdate();
                 return Map.of();
             }
@@ -146,7 +147,7 @@ final class NameRows {
     Map<String, Long> lookUp(Connection connection, Dialect dialect, int recordType,
             Collection<String> names) throws SQLException {
         try (PreparedStatement select = connection.prepareStatement(
-                dialect.lookUpNamesSql(table, names.size()))) {
+                dialect.nameStatements(table).lookUp(names.size()))) {
             select.setInt(1, recordType);
             int parameter = 2;
             for (String name : names) {
@@ -172,7 +173,7 @@ final class NameRows {
             List<Long> numbers) throws SQLException {
         Map<Long, String> names = new HashMap<>();
         try (PreparedStatement select = connection.prepareStatement(
-                dialect.namesOfNumbersSql(table, numbers.size()))) {
+                dialect.nameStatements(table).namesOfNumbers(numbers.size()))) {
             select.setInt(1, recordType);
             for (int i = 0; i < numbers.size(); i++) {
                 select.setLong(i + 2, numbers.get(i));
@@ -196,7 +197,7 @@ final class NameRows {
      * @throws SQLException if the database fails
      */
     long count(Connection connection, Dialect dialect, int recordType) throws SQLException {
-        try (PreparedStatement select = connection.prepareStatement(dialect.countNamesSql(table))) {
+        try (PreparedStatement select = connection.prepareStatement(dialect.nameStatements(table).count())) {
             select.setInt(1, recordType);
             try (ResultSet row = select.executeQuery()) {
                 return row.next() ? row.getLong(1) : 0;

@@ -236,8 +236,8 @@ public final class CounterReader {
      */
     private SqlWork<Map<Long, Long>> unlessExpiredRead(int recordType, List<Long> ids) {
         return (connection, dialect) -> {
-            try (PreparedStatement statement = connection.prepareStatement(
-                    dialect.readTotalsUnlessExpiredSql(database.table(), expiring.table(), ids.size()))) {
+            try (PreparedStatement statement = connection.prepareStatement(expiring.statements(dialect)
+                    .readTotalsUnlessExpired(ids.size()))) {
                 statement.setLong(1, expiring.now());
                 statement.setInt(2, recordType);
                 bindIds(statement, 3, ids);

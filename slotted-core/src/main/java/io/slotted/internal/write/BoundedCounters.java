@@ -6,10 +6,10 @@ import io.slotted.OwnerColumn;
 import io.slotted.QuotaExceededException;
 import io.slotted.SlottedException;
 import io.slotted.internal.bucket.BucketClock;
-import io.slotted.internal.dialect.AllowanceSpend;
 import io.slotted.internal.dialect.BucketRow;
 import io.slotted.internal.dialect.Dialect;
 import io.slotted.internal.dialect.SlotRow;
+import io.slotted.internal.dialect.statements.AllowanceSpend;
 import io.slotted.internal.jdbc.Database;
 import io.slotted.internal.mutation.Mutation;
 import io.slotted.internal.registry.TypeRegistry;
@@ -62,7 +62,7 @@ import java.util.function.Function;
  * the bound (a restock) cannot break it: they go to the ordinary rows as any increment does. No
  * lock of the counter is taken. Where the database has the one-statement flush, the spends and
  * the flusher's mark are one statement that commits by itself, and lands whole or changes
- * nothing ({@code Dialect.spendAndMarkAloneSql}); a flush whose mark shows it landed is found so
+ * nothing ({@code SpendStatements.andMarkAlone}); a flush whose mark shows it landed is found so
  * after a lost COMMIT, as any marked flush is. Elsewhere the spends go in the flush's transaction.
  * If an allowance does not cover its spend, nothing is written, and the flush is decided under
  * the locks. A flusher spends only from an allowance row that its last decision of the counter

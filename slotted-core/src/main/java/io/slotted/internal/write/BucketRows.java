@@ -1,8 +1,8 @@
 package io.slotted.internal.write;
 
-import io.slotted.internal.dialect.statements.BucketStatements;
 import io.slotted.internal.dialect.BucketRow;
 import io.slotted.internal.dialect.Dialect;
+import io.slotted.internal.dialect.statements.BucketStatements;
 import io.slotted.internal.sql.TableName;
 import java.sql.Connection;
 import java.sql.PreparedStatement;

@@ -1,11 +1,11 @@
 package io.slotted.internal.write;
 
-import io.slotted.internal.bucket.PendingSlots;
-import io.slotted.internal.dialect.statements.SlotStatements;
 import io.slotted.CounterOverflowException;
+import io.slotted.internal.bucket.PendingSlots;
 import io.slotted.internal.dialect.Dialect;
 import io.slotted.internal.dialect.Failure;
 import io.slotted.internal.dialect.SlotRow;
+import io.slotted.internal.dialect.statements.SlotStatements;
 import io.slotted.internal.sql.CounterKey;
 import io.slotted.internal.sql.SlotRange;
 import io.slotted.internal.sql.TableName;

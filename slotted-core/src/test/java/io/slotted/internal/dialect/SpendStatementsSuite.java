@@ -5,7 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.slotted.SlottedCounters;
 import io.slotted.db.ServerTestDatabase;
+import io.slotted.internal.dialect.statements.AllowanceSpend;
+import io.slotted.internal.dialect.statements.SpendStatements;
 import io.slotted.internal.sql.CounterKey;
+import io.slotted.internal.sql.FlushMark;
 import io.slotted.internal.sql.TableName;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -79,7 +82,7 @@ class SpendStatementsSuite {
     @Test
     void alone_whenTheMarkAlreadyHoldsTheFlushsNumber_failsWhole() throws SQLException {
         db.execute("UPDATE " + table + " SET count = 5 WHERE record_type = " + FlushMark.RECORD_TYPE);
-        String sql = dialect.spendAndMarkAloneSql(TableName.parse(table), MARK, spends(3)).orElseThrow();
+        String sql = spending().andMarkAlone(MARK, spends(3));
         assertThatThrownBy(() -> db.execute(sql)).as("fenced").hasCauseInstanceOf(SQLException.class);
         assertThat(rows()).isEqualTo(Map.of(-1, 10L, -2, 3L, 5, 5L));
     }
@@ -87,7 +90,7 @@ class SpendStatementsSuite {
     @Test
     void alone_namingAnAllowanceRowThatIsNotThere_updatesFewerRowsThanItNames() throws SQLException {
         db.execute("DELETE FROM " + table + " WHERE record_type = 7 AND record_id = 2");
-        String sql = dialect.spendAndMarkAloneSql(TableName.parse(table), MARK, spends(3)).orElseThrow();
+        String sql = spending().andMarkAlone(MARK, spends(3));
         try (Connection connection = db.dataSource().getConnection(); Statement statement = connection.createStatement()) {
             assertThat(statement.executeUpdate(sql)).as("the mark and one spend of the two it names: the count"
                     + " the flush checks, since no allowance row is ever deleted but by hand").isEqualTo(2);
@@ -96,26 +99,31 @@ class SpendStatementsSuite {
 
     @Test
     void inATransaction_updatesOneRowPerSpendAndTheMark_onlyWhenEveryAllowanceCovers() throws SQLException {
-        String sql = dialect.spendAndMarkSql(TableName.parse(table), MARK, spends(4)).orElseThrow();
+        String sql = spending().andMark(MARK, spends(4));
         try (Connection connection = db.dataSource().getConnection(); Statement statement = connection.createStatement()) {
             connection.setAutoCommit(false);
             assertThat(statement.executeUpdate(sql)).as("the mark and the covered spend, not the other").isEqualTo(2);
             connection.rollback();
-            sql = dialect.spendAndMarkSql(TableName.parse(table), MARK, spends(3)).orElseThrow();
+            sql = spending().andMark(MARK, spends(3));
             assertThat(statement.executeUpdate(sql)).isEqualTo(3);
             connection.commit();
         }
         assertThat(rows()).isEqualTo(Map.of(-1, 6L, -2, 0L, 5, 5L));
     }
 
+    /** The dialect's spends, which every server database has. */
+    private SpendStatements spending() {
+        return dialect.spendStatements(TableName.parse(table)).orElseThrow();
+    }
+
     /** Runs the statement that commits by itself as the flush does: whether it landed. */
     private boolean runAlone(List<AllowanceSpend> spends) throws SQLException {
-        String sql = dialect.spendAndMarkAloneSql(TableName.parse(table), MARK, spends).orElseThrow();
+        String sql = spending().andMarkAlone(MARK, spends);
         try (Connection connection = db.dataSource().getConnection(); Statement statement = connection.createStatement()) {
             assertThat(statement.executeUpdate(sql)).as("a row per spend and the mark").isEqualTo(spends.size() + 1);
             return true;
         } catch (SQLException e) {
-            if (dialect.spendFellShort(e)) {
+            if (spending().fellShort(e)) {
                 return false;
             }
             throw e;

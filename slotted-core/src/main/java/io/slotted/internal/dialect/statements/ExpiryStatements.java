@@ -4,12 +4,12 @@ import io.slotted.internal.sql.TableName;
 import java.util.Collections;
 
 /**
- * The statements of the expiry table ({@code ExpiringCounters}) besides creating its missing
- * rows, which differs by database ({@code Dialect.insertMissingExpiryRowsSql}). Standard SQL that
- * every supported database takes. Times are epoch milliseconds; a null {@code expires_ms} is a counter that never
- * expires.
+ * The statements of the expiry table ({@code ExpiringCounters}). Times are epoch milliseconds; a
+ * null {@code expires_ms} is a counter that never expires. Standard SQL that every supported
+ * database takes, but for creating missing rows, which is each database's own: each dialect gives
+ * a subclass ({@code Dialect.expiryStatements}).
  */
-public class ExpiryStatements {
+public abstract class ExpiryStatements {
     /** The expiry table. */
     protected final TableName expiry;
     /** The counter table. */
@@ -21,9 +21,44 @@ public class ExpiryStatements {
      * @param expiry the expiry table
      * @param counters the counter table beside it
      */
-    public ExpiryStatements(TableName expiry, TableName counters) {
+    protected ExpiryStatements(TableName expiry, TableName counters) {
         this.expiry = expiry;
         this.counters = counters;
+    }
+
+    /**
+     * One statement that creates counters' missing rows in the expiry table, without an expiry,
+     * and leaves the rows that exist alone; a row another transaction is creating is waited for,
+     * or, where the database fails the statement with a duplicate key instead (H2), the statement
+     * is repeated. Binds per counter: record type, record id.
+     *
+     * @param count how many counters are bound, from 1 to {@link #rowsPerInsert()}
+     * @return the SQL text
+     */
+    public abstract String insertMissing(int count);
+
+    /**
+     * How many counters one {@link #insertMissing} statement may create.
+     *
+     * @return at least 1
+     */
+    public int rowsPerInsert() {
+        return 200;
+    }
+
+    /**
+     * The totals of some counters of an expiring type, reading a counter whose expiry has passed
+     * as 0: rows of {@code (record_id, total)}, counters without rows left out. Binds the time now
+     * (epoch milliseconds), the record type, then each id.
+     *
+     * @param ids how many ids are bound
+     * @return the SQL text
+     */
+    public String readTotalsUnlessExpired(int ids) {
+        return "SELECT c.record_id, SUM(c.count) FROM " + counters + " c WHERE NOT EXISTS (SELECT 1 FROM "
+                + expiry + " e WHERE e.record_type = c.record_type AND e.record_id = c.record_id"
+                + " AND e.expires_ms <= ?) AND c.record_type = ? AND c.record_id IN ("
+                + String.join(", ", Collections.nCopies(ids, "?")) + ") GROUP BY c.record_id";
     }
 
     /**

@@ -3,12 +3,14 @@ package io.slotted.internal.dialect.statements;
 import io.slotted.internal.sql.TableName;
 
 /**
- * The statements of the idempotency key table ({@code IdempotencyKeys}) besides recording a key,
- * which differs by database ({@code Dialect.insertKeyIfAbsentSql}). Standard SQL that every
- * supported database takes; a dialect whose database needs other text returns a subclass from
- * {@code Dialect.keyStatements}.
+ * The statements of the idempotency key table ({@code IdempotencyKeys}). Reading and pruning keys
+ * are standard SQL that every supported database takes; recording one is each database's own, so
+ * each dialect gives a subclass ({@code Dialect.keyStatements}).
  */
-public class KeyStatements {
+public abstract class KeyStatements {
+    /** The key table's columns, in the order {@link #insertIfAbsent} binds them. */
+    protected static final String COLUMNS = "idempotency_key, fingerprint, flush_ref, created_ms";
+
     /** The key table. */
     protected final TableName keys;
 
@@ -17,9 +19,18 @@ public class KeyStatements {
      *
      * @param keys the key table
      */
-    public KeyStatements(TableName keys) {
+    protected KeyStatements(TableName keys) {
         this.keys = keys;
     }
+
+    /**
+     * An insert of a key that does nothing, without failing the transaction, when the key exists.
+     * Its update count is 1 when the key was inserted and 0 when it was present. Binds the four
+     * columns of {@link #COLUMNS} in order.
+     *
+     * @return the SQL text
+     */
+    public abstract String insertIfAbsent();
 
     /**
      * Reads a key's request and flush and locks its row until the transaction ends. Binds the key.

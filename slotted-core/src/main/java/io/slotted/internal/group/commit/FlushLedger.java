@@ -1,10 +1,10 @@
 package io.slotted.internal.group.commit;
 
 import io.slotted.internal.dialect.Failure;
-import io.slotted.internal.dialect.FlushMark;
 import io.slotted.internal.dialect.statements.LedgerStatements;
 import io.slotted.internal.jdbc.Database;
 import io.slotted.internal.mutation.Mutation;
+import io.slotted.internal.sql.FlushMark;
 import io.slotted.internal.sql.TableName;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
@@ -48,7 +48,7 @@ import java.util.UUID;
  * retry <em>fences</em> the mark: finding it without the flush's number, it sets the number itself,
  * in the transaction that writes the flush again, and a one-statement flush sets its number only
  * where the mark holds a lower one, failing whole otherwise (the dialect's
- * {@code markUnlessFenced}). Whichever reaches the mark first wins, and the other writes nothing;
+ * {@code FlushMark.unlessFenced}). Whichever reaches the mark first wins, and the other writes nothing;
  * either way the mark holding the number means the flush landed, once. The mark only ever grows:
  * the flusher's later flushes set their own, higher numbers, and a statement held up past all of
  * them still finds the mark at or past its number and fails. Flushers that write only marks

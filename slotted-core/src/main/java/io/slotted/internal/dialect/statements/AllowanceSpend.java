@@ -1,4 +1,4 @@
-package io.slotted.internal.dialect;
+package io.slotted.internal.dialect.statements;
 
 import io.slotted.internal.mutation.Mutation;
 import io.slotted.internal.sql.CounterKey;
