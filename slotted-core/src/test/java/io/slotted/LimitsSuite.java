@@ -492,15 +492,7 @@ class LimitsSuite extends CounterTableTest {
     }
 
     private long sum(int recordType) {
-        try (Connection connection = db.dataSource().getConnection();
-                Statement statement = connection.createStatement();
-                ResultSet row = statement.executeQuery("SELECT COALESCE(SUM(count), 0) FROM " + table
-                        + " WHERE record_type = " + recordType + " AND record_id = " + ITEM)) {
-            row.next();
-            return row.getLong(1);
-        } catch (SQLException e) {
-            throw new IllegalStateException(e);
-        }
+        return sumOfRows(recordType, ITEM);
     }
 
     /** Reads a counter's total by SQL, over and over, until closed: the lowest and highest it saw. */

@@ -59,7 +59,8 @@ class WrittenTotalsSuite extends CounterTableTest {
         List<Long> totals = counters.addAllAndGet(List.of(new Increment(STOCK, FIRST, -1),
                 new Increment(STOCK, SECOND, -3)));
 
-        assertThat(hooked.ran()).as("the lock wait, and the other process's spend after the registry read").isEqualTo(2);
+        assertThat(hooked.ran()).as("the lock wait, and the other process's spend after the registry read")
+                .isEqualTo(2);
         assertThat(totals).as("the totals in the database, the other process's spend of 40 included")
                 .containsExactly(sum(FIRST), sum(SECOND));
         assertThat(totals).containsExactly(99L, 150L - 40 - 3);

@@ -1,6 +1,5 @@
 package io.slotted.internal.dialect;
 
-import io.slotted.internal.dialect.statements.AllowanceSpend;
 import io.slotted.internal.dialect.statements.BucketStatements;
 import io.slotted.internal.dialect.statements.ExpiryStatements;
 import io.slotted.internal.dialect.statements.KeyStatements;

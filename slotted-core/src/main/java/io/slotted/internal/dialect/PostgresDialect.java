@@ -1,7 +1,6 @@
 package io.slotted.internal.dialect;
 
 import io.slotted.OwnerColumn;
-import io.slotted.internal.dialect.statements.AllowanceSpend;
 import io.slotted.internal.dialect.statements.ExpiryStatements;
 import io.slotted.internal.dialect.statements.KeyStatements;
 import io.slotted.internal.dialect.statements.NameStatements;

@@ -83,9 +83,10 @@ import java.util.function.Function;
  * still spending one, so the total it sums includes every write committed before and cannot
  * move towards the bound under it: write transactions read committed, so a row another flush
  * inserts meanwhile (a restock, in a slot the counter did not have) is not locked, but such a
- * row only moves the total away from the bound, which leaves every decision made within it. It decides its increments one by one, in the order given, against that total:
- * an increment that keeps the total within the limits is applied and moves the total on, one that
- * would take it outside is refused. Then it moves headroom: if the other allowances together
+ * row only moves the total away from the bound, which leaves every decision made within it. It
+ * decides its increments one by one, in the order given, against that total: an increment that
+ * keeps the total within the limits is applied and moves the total on, one that would take it
+ * outside is refused. Then it moves headroom: if the other allowances together
  * exceed the headroom left after its increments, it takes them all back into slot 0 (so no
  * headroom is stranded in another flusher's row, and a refusal means that, at that moment, the
  * total left no room: no undersell); and it gives its own flusher's allowance an eighth of the
